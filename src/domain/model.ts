@@ -1,0 +1,110 @@
+// The domain's records: what a site, web, list, field and item are, independent of
+// storage and of HTTP. Dates are ISO 8601 strings in UTC with second precision
+// (`2026-01-05T10:00:00Z`), exactly as SharePoint's `_api` writes them.
+
+import type { FieldKind } from './field-kinds.ts';
+
+export interface Site {
+  id: string;
+  /** Server-relative URL: `/`, `/sites/dev`, `/teams/x`. */
+  url: string;
+  title: string;
+  rootWebId: string;
+  created: string;
+}
+
+export interface Web {
+  id: string;
+  siteId: string;
+  parentId: string | null;
+  serverRelativeUrl: string;
+  title: string;
+  description: string;
+  created: string;
+  lastItemModified: string;
+  webTemplate: string;
+  language: number;
+}
+
+export interface List {
+  /** Internal numeric key; never on the wire. */
+  rowId: number;
+  id: string;
+  webId: string;
+  title: string;
+  description: string;
+  baseTemplate: number;
+  baseType: number;
+  /** Root folder, server-relative: `/sites/dev/Lists/Tasks`. */
+  serverRelativeUrl: string;
+  /** `TasksList`, `Shared_x0020_Documents`, `UserInfo`: fixed at creation from the URL. */
+  entityTypeName: string;
+  hidden: boolean;
+  created: string;
+  lastItemModifiedDate: string;
+  lastItemDeletedDate: string;
+  itemCount: number;
+  /** Bumped on every change to the list's own properties: the list's etag. */
+  version: number;
+  enableVersioning: boolean;
+  /** The per-list item table. */
+  tableName: string;
+}
+
+export interface FieldOptions {
+  choices?: string[];
+  lookupListId?: string;
+  lookupField?: string;
+  maxLength?: number;
+  richText?: boolean;
+  dateOnly?: boolean;
+  min?: number;
+  max?: number;
+  defaultValue?: string | null;
+  description?: string;
+  enforceUniqueValues?: boolean;
+}
+
+export interface Field {
+  rowId: number;
+  id: string;
+  listRowId: number;
+  internalName: string;
+  title: string;
+  kind: FieldKind;
+  required: boolean;
+  indexed: boolean;
+  hidden: boolean;
+  readOnly: boolean;
+  /** Built-in fields map onto fixed item columns; others onto `c<rowId>`. */
+  builtIn: boolean;
+  column: string;
+  position: number;
+  options: FieldOptions;
+}
+
+/** A stored item value as the database holds it (see field-kinds for each kind's form). */
+export type StoredValue = string | number | null;
+
+export interface Item {
+  id: number;
+  guid: string;
+  contentTypeId: string;
+  created: string;
+  modified: string;
+  authorId: number;
+  editorId: number;
+  /** owshiddenversion: the etag, bumped on every write. */
+  version: number;
+  /** Major version shown in _UIVersionString. */
+  uiVersion: number;
+  /** Field values keyed by field internal name, in stored form. */
+  values: Record<string, StoredValue>;
+}
+
+/** Who is acting: the identity layer fills this; the domain only records it. */
+export interface Principal {
+  /** The acting user's id in the site collection's User Information List. */
+  userId: number;
+  loginName: string;
+}

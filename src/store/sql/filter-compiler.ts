@@ -1,0 +1,218 @@
+// Compiles a `$filter` syntax tree into a parameterised SQL condition on a list's item
+// table. One compiler for SQLite and PostgreSQL: values are always bound parameters and
+// the SQL used (lower, substr, like … escape, in (select …)) means the same in both.
+
+import { sql, type RawBuilder } from 'kysely';
+import type { ComparisonOperator, Expression, Literal } from '../../odata/filter/ast.ts';
+import { FIELD_KINDS, type StorageType } from '../../domain/field-kinds.ts';
+import type { Field, List } from '../../domain/model.ts';
+import { normaliseDateTime } from '../../domain/values.ts';
+import { errors } from '../../errors.ts';
+import { binaryCollation, type SqlFlavour } from './flavour.ts';
+
+/** What a filter can see: the list's fields, and for expanded lookups the target's. */
+export interface FilterScope {
+  fields: Field[];
+  /** Lookup/user fields that were `$expand`ed, by internal name, with their target list. */
+  lookups: Map<string, { list: List; fields: Field[] }>;
+  flavour: SqlFlavour;
+  /** The whole `$filter` text, for error messages. */
+  text: string;
+}
+
+export interface CompiledFilter {
+  condition: RawBuilder<unknown>;
+  /** Fields the filter touches (for the list view threshold check). */
+  fieldsUsed: Set<Field>;
+}
+
+/** A member resolved to a column: where it lives and how to compare it. */
+interface Operand {
+  sql: RawBuilder<unknown>;
+  storage: StorageType;
+  kind: Field['kind'];
+  name: string;
+  /** Set for `Author/Title`: the predicate runs on the target table and is joined back by id. */
+  via?: { column: RawBuilder<unknown>; table: string };
+}
+
+/** `Author/Title eq 'x'` → `author_id in (select id from <user list> where lower(title) = lower(?))`. */
+function through(operand: Operand, predicate: RawBuilder<unknown>): RawBuilder<unknown> {
+  if (!operand.via) return predicate;
+  return sql`(${operand.via.column} in (select id from ${sql.table(operand.via.table)} where ${predicate}))`;
+}
+
+const SQL_OPERATORS: Record<ComparisonOperator, string> = { eq: '=', ne: '<>', gt: '>', ge: '>=', lt: '<', le: '<=' };
+const SWAPPED: Record<ComparisonOperator, ComparisonOperator> = { eq: 'eq', ne: 'ne', gt: 'lt', ge: 'le', lt: 'gt', le: 'ge' };
+/** Character ranges of each part in a stored `YYYY-MM-DDTHH:MM:SSZ` value. */
+const DATE_PARTS: Record<string, [number, number]> = {
+  year: [1, 4], month: [6, 2], day: [9, 2], hour: [12, 2], minute: [15, 2], second: [18, 2],
+};
+
+export function compileFilter(ast: Expression, scope: FilterScope): CompiledFilter {
+  const fieldsUsed = new Set<Field>();
+  const condition = new Compiler(scope, fieldsUsed).condition(ast);
+  return { condition, fieldsUsed };
+}
+
+/** Resolves an item property name (`Title`, `AuthorId`, `ID`) to a field of the list. */
+export function findField(fields: Field[], name: string): { field: Field; idSuffix: boolean } | undefined {
+  if (name === 'Id') name = 'ID';
+  const direct = fields.find((f) => f.internalName === name);
+  if (direct) return { field: direct, idSuffix: false };
+  if (name.endsWith('Id')) {
+    const base = name.slice(0, -2);
+    const ref = fields.find((f) => f.internalName === base && FIELD_KINDS[f.kind].reference);
+    if (ref) return { field: ref, idSuffix: true };
+  }
+  return undefined;
+}
+
+class Compiler {
+  constructor(private readonly scope: FilterScope, private readonly used: Set<Field>) {}
+
+  condition(node: Expression): RawBuilder<unknown> {
+    switch (node.kind) {
+      case 'logical': {
+        // Long and/or chains are left-leaning trees thousands deep: flatten them with a loop.
+        const operands: Expression[] = [];
+        let cursor: Expression = node;
+        while (cursor.kind === 'logical' && cursor.op === node.op) {
+          operands.push(cursor.right);
+          cursor = cursor.left;
+        }
+        operands.push(cursor);
+        const parts = operands.reverse().map((e) => this.condition(e));
+        return sql`(${sql.join(parts, sql.raw(node.op === 'and' ? ' and ' : ' or '))})`;
+      }
+      case 'not':
+        return sql`(not ${this.condition(node.operand)})`;
+      case 'compare':
+        return this.comparison(node.op, node.left, node.right);
+      case 'call':
+        return this.predicateCall(node.name, node.args);
+      case 'member': {
+        // A bare Boolean column is a condition of its own (`$filter=Done`).
+        const operand = this.member(node.path);
+        if (operand.kind !== 'Boolean') throw this.invalid();
+        return sql`(${operand.sql} = 1)`;
+      }
+      default:
+        throw this.invalid();
+    }
+  }
+
+  private comparison(op: ComparisonOperator, left: Expression, right: Expression): RawBuilder<unknown> {
+    if (left.kind === 'literal' && right.kind !== 'literal') return this.comparison(SWAPPED[op], right, left);
+    if (right.kind !== 'literal') throw this.invalid();
+    const operand = left.kind === 'call' ? this.dateFunction(left.name, left.args) : left.kind === 'member' ? this.member(left.path) : undefined;
+    if (!operand) throw this.invalid();
+    if (right.type === 'null') {
+      if (op === 'eq') return through(operand, sql`(${operand.sql} is null)`);
+      if (op === 'ne') return through(operand, sql`(${operand.sql} is not null)`);
+      throw this.invalid();
+    }
+    const value = this.coerce(operand, right);
+    const sqlOp = sql.raw(SQL_OPERATORS[op]);
+    if (operand.storage === 'text' && operand.kind !== 'DateTime') {
+      return through(operand, sql`(lower(${operand.sql})${sql.raw(binaryCollation(this.scope.flavour))} ${sqlOp} lower(${value}))`);
+    }
+    return through(operand, sql`(${operand.sql} ${sqlOp} ${value})`);
+  }
+
+  private predicateCall(name: string, args: Expression[]): RawBuilder<unknown> {
+    if (name === 'startswith' || name === 'substringof') {
+      const [memberArg, textArg] = name === 'startswith' ? [args[0], args[1]] : [args[1], args[0]];
+      if (args.length !== 2 || memberArg?.kind !== 'member' || textArg?.kind !== 'literal' || textArg.type !== 'string') throw this.invalid();
+      const operand = this.member(memberArg.path);
+      if (operand.storage !== 'text') throw this.invalid();
+      const escaped = textArg.value.replace(/[\\%_]/g, (c) => `\\${c}`);
+      const pattern = name === 'startswith' ? `${escaped}%` : `%${escaped}%`;
+      return through(operand, sql`(lower(${operand.sql}) like lower(${pattern}) escape '\\')`);
+    }
+    throw unsupportedFunction(name);
+  }
+
+  private dateFunction(name: string, args: Expression[]): Operand {
+    const part = DATE_PARTS[name];
+    if (!part) throw unsupportedFunction(name);
+    const arg = args[0];
+    if (args.length !== 1 || arg?.kind !== 'member') throw this.invalid();
+    const operand = this.member(arg.path);
+    if (operand.kind !== 'DateTime') throw this.invalid();
+    return {
+      ...operand,
+      sql: sql`cast(substr(${operand.sql}, ${sql.lit(part[0])}, ${sql.lit(part[1])}) as integer)`,
+      storage: 'int', kind: 'Integer', name: `${name}(${operand.name})`,
+    };
+  }
+
+  private member(path: string[]): Operand {
+    const [head, sub, ...rest] = path;
+    if (!head || rest.length > 0) throw this.invalid();
+    const found = findField(this.scope.fields, head);
+    if (!found) throw errors.unknownColumn(path.join('/'));
+    const { field, idSuffix } = found;
+    const info = FIELD_KINDS[field.kind];
+    if (!info.queryable) throw errors.badArgument(`The field '${field.internalName}' of type '${info.typeAsString}' cannot be used in the query filter expression.`);
+    this.used.add(field);
+    const column = sql.ref(field.column);
+    if (sub === undefined) {
+      // A User/Lookup column by its own name compares its id, like `<Name>Id`.
+      const storage = info.reference || idSuffix ? 'int' : info.storage;
+      return { sql: column, storage, kind: idSuffix ? 'Integer' : field.kind, name: head };
+    }
+    if (!info.reference || idSuffix) throw errors.unknownColumn(path.join('/'));
+    const target = this.scope.lookups.get(field.internalName);
+    if (!target) throw errors.expandRequired(path.join('/'), field.internalName);
+    if (sub === 'Id' || sub === 'ID') return { sql: column, storage: 'int', kind: 'Integer', name: path.join('/') };
+    const targetField = findField(target.fields, sub);
+    if (!targetField || targetField.idSuffix || FIELD_KINDS[targetField.field.kind].reference || !FIELD_KINDS[targetField.field.kind].queryable) {
+      throw errors.unknownColumn(path.join('/'));
+    }
+    return {
+      sql: sql.ref(targetField.field.column),
+      storage: FIELD_KINDS[targetField.field.kind].storage,
+      kind: targetField.field.kind,
+      name: path.join('/'),
+      via: { column, table: target.list.tableName },
+    };
+  }
+
+  private coerce(operand: Operand, literal: Literal): RawBuilder<unknown> {
+    const bad = () => errors.badArgument(`The value in the filter expression for '${operand.name}' is not valid for its type.`);
+    switch (operand.storage) {
+      case 'text': {
+        if (operand.kind === 'DateTime') {
+          const text = literal.type === 'datetime' || literal.type === 'string' ? literal.value : undefined;
+          const iso = text === undefined ? undefined : normaliseDateTime(text);
+          if (!iso) throw bad();
+          return sql`${iso}`;
+        }
+        if (literal.type === 'string' || literal.type === 'guid') return sql`${literal.value}`;
+        if (literal.type === 'number') return sql`${literal.raw}`;
+        throw bad();
+      }
+      case 'int':
+      case 'real': {
+        if (operand.kind === 'Boolean') {
+          if (literal.type === 'boolean') return sql`${literal.value ? 1 : 0}`;
+          if (literal.type === 'number' && (literal.value === 0 || literal.value === 1)) return sql`${literal.value}`;
+          if (literal.type === 'string' && /^(0|1|true|false)$/i.test(literal.value)) return sql`${/^(1|true)$/i.test(literal.value) ? 1 : 0}`;
+          throw bad();
+        }
+        if (literal.type === 'number') return sql`${literal.value}`;
+        if (literal.type === 'string' && literal.value.trim() !== '' && Number.isFinite(Number(literal.value))) return sql`${Number(literal.value)}`;
+        throw bad();
+      }
+    }
+  }
+
+  private invalid() {
+    return errors.invalidExpression(this.scope.text);
+  }
+}
+
+function unsupportedFunction(name: string) {
+  return errors.badArgument(`The function '${name}' is not supported in a SharePoint $filter.`);
+}

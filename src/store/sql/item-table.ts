@@ -1,0 +1,113 @@
+// Each list's items live in a table `items_<list row id>`: fixed columns for what every
+// item has, and a typed column `c<field row id>` per field. Building the table this way
+// lets the database filter, sort and index items itself.
+
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { FIELD_KINDS } from '../../domain/field-kinds.ts';
+import type { Field, Item, StoredValue } from '../../domain/model.ts';
+import { binaryCollation, columnType, type SqlFlavour } from './flavour.ts';
+
+export const itemTableName = (listRowId: number) => `items_${listRowId}`;
+export const fieldColumnName = (fieldRowId: number) => `c${fieldRowId}`;
+
+/** Built-in fields that are columns of every item table (internal name → column). */
+export const SYSTEM_COLUMNS: Record<string, string> = {
+  ID: 'id',
+  GUID: 'guid',
+  ContentTypeId: 'content_type_id',
+  Created: 'created',
+  Modified: 'modified',
+  Author: 'author_id',
+  Editor: 'editor_id',
+  owshiddenversion: 'version',
+  _UIVersionString: 'ui_version',
+  Title: 'title',
+};
+
+const FIXED_SELECT = ['id', 'guid', 'content_type_id', 'created', 'modified', 'author_id', 'editor_id', 'version', 'ui_version'];
+
+export async function createItemTable(db: Kysely<any>, flavour: SqlFlavour, table: string): Promise<void> {
+  const int = sql.raw(columnType(flavour, 'int'));
+  await db.schema.createTable(table)
+    .addColumn('id', int, (c) => c.primaryKey())
+    .addColumn('guid', 'text', (c) => c.notNull())
+    .addColumn('content_type_id', 'text', (c) => c.notNull())
+    .addColumn('created', 'text', (c) => c.notNull())
+    .addColumn('modified', 'text', (c) => c.notNull())
+    .addColumn('author_id', int, (c) => c.notNull())
+    .addColumn('editor_id', int, (c) => c.notNull())
+    .addColumn('version', int, (c) => c.notNull())
+    .addColumn('ui_version', int, (c) => c.notNull())
+    .addColumn('title', 'text')
+    .execute();
+  // Every list is paged and sorted by Modified/Created often enough to earn these.
+  await sql`create index ${sql.id(`${table}_modified`)} on ${sql.id(table)} (modified, id)`.execute(db);
+}
+
+export async function addFieldColumn(db: Kysely<any>, flavour: SqlFlavour, table: string, field: Field): Promise<void> {
+  if (field.builtIn) return;
+  const type = columnType(flavour, FIELD_KINDS[field.kind].storage);
+  await sql`alter table ${sql.id(table)} add column ${sql.id(field.column)} ${sql.raw(type)}`.execute(db);
+}
+
+export const indexName = (table: string, field: Field) => `${table}_${field.column}_ix`;
+
+/** Text is compared case-insensitively (as SharePoint's collation does), so its index is on lower(). */
+export function sortExpression(field: Field, flavour: SqlFlavour): RawBuilder<unknown> {
+  const column = sql.ref(field.column);
+  return FIELD_KINDS[field.kind].storage === 'text'
+    ? sql`lower(${column})${sql.raw(binaryCollation(flavour))}`
+    : sql`${column}`;
+}
+
+export async function createFieldIndex(db: Kysely<any>, flavour: SqlFlavour, table: string, field: Field): Promise<void> {
+  await sql`create index if not exists ${sql.id(indexName(table, field))} on ${sql.id(table)} (${sortExpression(field, flavour)}, id)`.execute(db);
+}
+
+export async function dropFieldIndex(db: Kysely<any>, table: string, field: Field): Promise<void> {
+  await sql`drop index if exists ${sql.id(indexName(table, field))}`.execute(db);
+}
+
+/** The columns to select for a list with these fields. */
+export function selectColumns(fields: Field[]): string[] {
+  const columns = [...FIXED_SELECT];
+  for (const f of fields) {
+    if (f.column === 'title' || !f.builtIn) columns.push(f.column);
+  }
+  return columns;
+}
+
+export function rowToItem(row: Record<string, unknown>, fields: Field[]): Item {
+  const values: Record<string, StoredValue> = {};
+  for (const f of fields) {
+    if (f.column === 'title' || !f.builtIn) values[f.internalName] = normalise(row[f.column]);
+  }
+  return {
+    id: Number(row.id),
+    guid: String(row.guid),
+    contentTypeId: String(row.content_type_id),
+    created: String(row.created),
+    modified: String(row.modified),
+    authorId: Number(row.author_id),
+    editorId: Number(row.editor_id),
+    version: Number(row.version),
+    uiVersion: Number(row.ui_version),
+    values,
+  };
+}
+
+/** PostgreSQL returns bigint as string; the domain wants numbers. */
+function normalise(value: unknown): StoredValue {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'bigint') return Number(value);
+  return value as StoredValue;
+}
+
+/** Column → value for an insert or update of these stored values. */
+export function valuesToColumns(fields: Field[], values: Record<string, StoredValue>): Record<string, StoredValue> {
+  const out: Record<string, StoredValue> = {};
+  for (const f of fields) {
+    if (f.internalName in values && (f.column === 'title' || !f.builtIn)) out[f.column] = values[f.internalName] ?? null;
+  }
+  return out;
+}

@@ -1,0 +1,20 @@
+// Versioned schema migrations, applied at start. Each file under migrations/ is one
+// version; Kysely records applied versions and takes a lock while it runs them.
+
+import { Migrator, type Migration, type Kysely } from 'kysely';
+import { initial } from './migrations/0001-initial.ts';
+import type { SqlFlavour } from './flavour.ts';
+
+const migrations = (flavour: SqlFlavour): Record<string, Migration> => ({
+  '0001-initial': initial(flavour),
+});
+
+export async function migrateToLatest(db: Kysely<any>, flavour: SqlFlavour): Promise<void> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations(flavour) } });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    const cause = error instanceof Error ? error.message : String(error ?? 'unknown');
+    throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${cause}`);
+  }
+}

@@ -1,0 +1,125 @@
+// The storage interface. The domain and the API layer talk only to this; SQLite and
+// PostgreSQL implement it with one shared SQL implementation (sql-store.ts).
+
+import type { Expression } from '../odata/filter/ast.ts';
+import type { Field, FieldOptions, Item, List, Site, StoredValue, Web } from '../domain/model.ts';
+import type { FieldKind } from '../domain/field-kinds.ts';
+
+export interface SortKey {
+  field: Field;
+  descending: boolean;
+}
+
+/** A page request over a list's items, compiled to SQL by the store. */
+export interface ItemQuery {
+  filter?: Expression | undefined;
+  orderBy: SortKey[];
+  /** Page size (already clamped by the caller). */
+  top: number;
+  /** Keyset position from `$skiptoken`: values of the order keys and the ID of the last row seen. */
+  after?: { id: number; values: Array<StoredValue> } | undefined;
+  /** `PagedPrev=TRUE`: walk backwards from `after`. */
+  backwards?: boolean | undefined;
+  /** The `$filter` text as sent, for error messages. */
+  filterText?: string | undefined;
+  /** `$expand`ed lookup/user fields by internal name, with their target list: the filter may reach into these. */
+  lookups: Map<string, { list: List; fields: Field[] }>;
+}
+
+export interface ItemPage {
+  items: Item[];
+  /** True when more rows follow this page in the same direction. */
+  hasMore: boolean;
+}
+
+export interface NewList {
+  title: string;
+  description: string;
+  baseTemplate: number;
+  /** Root folder URL relative to the web: `Lists/Tasks`, `Shared Documents`, `_catalogs/users`. */
+  relativeUrl: string;
+  entityTypeName: string;
+  hidden: boolean;
+  enableVersioning: boolean;
+}
+
+export interface NewField {
+  internalName: string;
+  title: string;
+  kind: FieldKind;
+  required: boolean;
+  indexed: boolean;
+  hidden: boolean;
+  readOnly?: boolean;
+  options: FieldOptions;
+  /** Built-in fields live in a fixed item-table column and keep a well-known id. */
+  builtIn?: { column: string; id: string };
+}
+
+export interface ItemWrite {
+  values: Record<string, StoredValue>;
+  actorId: number;
+  now: string;
+  /** Fixtures may state history; otherwise `now` and the actor are used. */
+  created?: string | undefined;
+  modified?: string | undefined;
+  authorId?: number | undefined;
+}
+
+export interface ListPatch {
+  title?: string;
+  description?: string;
+  hidden?: boolean;
+  enableVersioning?: boolean;
+}
+
+export interface FieldPatch {
+  title?: string;
+  required?: boolean;
+  indexed?: boolean;
+  hidden?: boolean;
+  options?: FieldOptions;
+}
+
+/** Storage operations. All writes are atomic; an error leaves nothing behind. */
+export interface Store {
+  /** Runs `fn` in one transaction: every write inside commits together or not at all. */
+  transaction<T>(fn: (store: Store) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+
+  getSetting(key: string): Promise<string | undefined>;
+  setSetting(key: string, value: string): Promise<void>;
+
+  // Sites and webs
+  createSite(site: { url: string; title: string; description: string; now: string }): Promise<{ site: Site; web: Web }>;
+  listSites(): Promise<Site[]>;
+  getSiteByUrl(url: string): Promise<Site | undefined>;
+  getWeb(id: string): Promise<Web | undefined>;
+
+  // Lists
+  createList(web: Web, list: NewList, now: string): Promise<List>;
+  getLists(webId: string): Promise<List[]>;
+  getListById(webId: string, id: string): Promise<List | undefined>;
+  getListByTitle(webId: string, title: string): Promise<List | undefined>;
+  getListByUrl(webId: string, serverRelativeUrl: string): Promise<List | undefined>;
+  getListByRowId(rowId: number): Promise<List | undefined>;
+  updateList(list: List, patch: ListPatch, now: string): Promise<List>;
+  deleteList(list: List): Promise<void>;
+
+  // Fields
+  getFields(list: List): Promise<Field[]>;
+  addField(list: List, field: NewField): Promise<Field>;
+  updateField(list: List, field: Field, patch: FieldPatch): Promise<Field>;
+  deleteField(list: List, field: Field): Promise<void>;
+
+  // Items
+  queryItems(list: List, fields: Field[], query: ItemQuery): Promise<ItemPage>;
+  getItem(list: List, fields: Field[], id: number): Promise<Item | undefined>;
+  getItems(list: List, fields: Field[], ids: number[]): Promise<Item[]>;
+  createItem(list: List, fields: Field[], write: ItemWrite): Promise<Item>;
+  /** Applies `write` if the item's version still equals `expectedVersion` (null: any). Returns undefined if the item is gone. */
+  updateItem(list: List, fields: Field[], id: number, write: ItemWrite, expectedVersion: number | null): Promise<Item | 'conflict' | undefined>;
+  deleteItem(list: List, fields: Field[], id: number, expectedVersion: number | null, now: string): Promise<'deleted' | 'conflict' | undefined>;
+  /** Moves an item to the site's recycle bin; returns the recycle-bin item's id. */
+  recycleItem(list: List, fields: Field[], id: number, actorId: number, now: string): Promise<string | undefined>;
+}

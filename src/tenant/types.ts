@@ -1,0 +1,113 @@
+// The tenant file as schema/tenant.schema.json describes it: one interface per schema
+// definition, property for property. Defaults named here are applied by the loader, not here.
+
+export interface TenantFile {
+  /** Optional reference to the JSON Schema, for editors; ignored. */
+  $schema?: string;
+  tenant: { name: string };
+  /** The directory; may be empty. */
+  users: TenantUser[];
+  groups?: TenantGroup[];
+  /** At least one. */
+  sites: TenantSite[];
+  /** Project Web App data by site URL (a URL present in `sites`), kept verbatim. */
+  projectData?: Record<string, Record<string, unknown>>;
+}
+
+export interface TenantUser {
+  /** Unique, case-insensitive; contains `@`. */
+  upn: string;
+  displayName: string;
+  firstName?: string;
+  lastName?: string;
+  email?: string;
+  /** Without one, the user cannot sign in with Basic. */
+  password?: string;
+  jobTitle?: string;
+  department?: string;
+  /** Relative to the tenant file's folder. */
+  picture?: string;
+  profile?: Record<string, string | string[]>;
+}
+
+export type TenantGroupKind = 'security' | 'm365';
+
+export interface TenantGroup {
+  /** GUID, unique. */
+  id: string;
+  displayName: string;
+  /** Default `security`. */
+  kind?: TenantGroupKind;
+  /** UPNs or ids of nested groups. */
+  members?: string[];
+}
+
+export interface TenantSite {
+  /** `/`, `/sites/<name>` or `/teams/<name>`. */
+  url: string;
+  title: string;
+  description?: string;
+  /** UPNs, group ids or group display names. */
+  owners?: string[];
+  members?: string[];
+  visitors?: string[];
+  lists?: TenantList[];
+}
+
+/** 100 generic list, 101 document library, 103 links, 104 announcements, 105 contacts, 106 events, 107 tasks. */
+export type TenantListTemplate = 100 | 101 | 103 | 104 | 105 | 106 | 107;
+
+export interface TenantList {
+  title: string;
+  /** Default 100. */
+  template?: TenantListTemplate;
+  description?: string;
+  /** Relative to the site, e.g. `Lists/Tasks`. */
+  url?: string;
+  hidden?: boolean;
+  fields?: TenantField[];
+  /** Item N (1-based) gets ID N. */
+  items?: TenantItem[];
+}
+
+export type TenantFieldType =
+  | 'Text' | 'Note' | 'Number' | 'Currency' | 'Integer' | 'Boolean' | 'DateTime'
+  | 'Choice' | 'MultiChoice' | 'URL' | 'User' | 'UserMulti' | 'Lookup' | 'LookupMulti' | 'Guid';
+
+export interface TenantField {
+  /** Internal name: `^[A-Za-z_][A-Za-z0-9_]{0,31}$`, not a built-in name. */
+  name: string;
+  /** Display name; default = name. */
+  title?: string;
+  type: TenantFieldType;
+  required?: boolean;
+  indexed?: boolean;
+  /** Choice, MultiChoice. */
+  choices?: string[];
+  /** Title of a list in the same site; required for Lookup, LookupMulti. */
+  lookupList?: string;
+  /** Default `Title`. */
+  lookupField?: string;
+  /** In the same form as an item value. */
+  default?: unknown;
+  /** Text; default 255. */
+  maxLength?: number;
+  /** Note. */
+  richText?: boolean;
+  /** DateTime. */
+  dateOnly?: boolean;
+  /** Number, Currency, Integer. */
+  min?: number;
+  max?: number;
+}
+
+/** Field values by internal name, plus the item's history. */
+export type TenantItem = Record<string, unknown> & {
+  /** UPN. */
+  author?: string;
+  /** UPN. */
+  editor?: string;
+  /** ISO 8601 with a timezone. */
+  created?: string;
+  modified?: string;
+};
