@@ -110,13 +110,13 @@ export const errors = {
       "A node of type 'PrimitiveValue' was read from the JSON reader when trying to read the start of an entry. A 'StartObject' node was expected."),
 
   /** A value of the wrong JSON type for a property. */
-  invalidPropertyValue: (name: string, expected: string) =>
+  invalidPropertyValue: (expected: string) =>
     new SpError(400, `-1, ${CLIENT_QUERY}`,
-      `Cannot convert a primitive value to the expected type '${expected}'. See the inner exception for more details. (property '${name}')`),
+      `Cannot convert a primitive value to the expected type '${expected}'. See the inner exception for more details.`),
 
-  /** Field-level validation (required, choice, range): SharePoint's generic data validation failure. */
+  /** Field-level validation (required, range, length): SharePoint's generic data validation failure (500). */
   validationFailed: (detail: string) =>
-    new SpError(400, `-2146232832, ${SP_EXCEPTION}`, detail),
+    new SpError(500, `-2146232832, ${SP_EXCEPTION}`, detail),
 
   etagMismatch: (sent: string, current: string) =>
     new SpError(412, `-1, ${CLIENT_SERVICE}`,

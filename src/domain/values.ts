@@ -5,7 +5,18 @@
 import { FIELD_KINDS } from './field-kinds.ts';
 import type { Field, StoredValue } from './model.ts';
 
+/** A value SharePoint would refuse: out of range, too long, required but empty. */
 export class ValueError extends Error {}
+/** A value of the wrong JSON type for its field (SharePoint fails to convert it: 400). */
+export class ValueTypeError extends ValueError {
+  constructor(readonly field: string, readonly expectedType: string, message: string) { super(message); }
+}
+
+const EDM_TYPES: Partial<Record<string, string>> = {
+  Number: 'Edm.Double', Currency: 'Edm.Double', Integer: 'Edm.Int32', Boolean: 'Edm.Boolean', DateTime: 'Edm.DateTime',
+  User: 'Edm.Int32', Lookup: 'Edm.Int32', UserMulti: 'Collection(Edm.Int32)', LookupMulti: 'Collection(Edm.Int32)',
+  MultiChoice: 'Collection(Edm.String)', URL: 'SP.FieldUrlValue', Guid: 'Edm.Guid',
+};
 
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?)?\s*(Z|[+-]\d{2}:?\d{2})?$/i;
 
@@ -44,7 +55,8 @@ const describe = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'arra
 export function toStoredValue(field: Field, value: unknown): StoredValue {
   if (value === null || value === undefined) return null;
   const fail = (expected: string): never => {
-    throw new ValueError(`Invalid value for field '${field.internalName}' (${FIELD_KINDS[field.kind].typeAsString}): expected ${expected}, got ${describe(value)}.`);
+    throw new ValueTypeError(field.internalName, EDM_TYPES[field.kind] ?? 'Edm.String',
+      `Invalid value for field '${field.internalName}' (${FIELD_KINDS[field.kind].typeAsString}): expected ${expected}, got ${describe(value)}.`);
   };
   switch (field.kind) {
     case 'Text': case 'Note': case 'Choice': {
@@ -119,7 +131,7 @@ function multiValues(value: unknown): unknown[] {
   if (value && typeof value === 'object' && Array.isArray((value as { results?: unknown }).results)) {
     return (value as { results: unknown[] }).results;
   }
-  throw new ValueError('expected an array or {"results":[…]}');
+  throw new ValueTypeError('', 'Collection', 'expected an array or {"results":[…]}');
 }
 
 /** Parses a stored multi-value (JSON text) back into its array. */

@@ -7,6 +7,7 @@ import type { ComparisonOperator, Expression, Literal } from '../../odata/filter
 import { FIELD_KINDS, type StorageType } from '../../domain/field-kinds.ts';
 import type { Field, List } from '../../domain/model.ts';
 import { normaliseDateTime } from '../../domain/values.ts';
+import { findField } from '../../domain/fields.ts';
 import { errors } from '../../errors.ts';
 import { binaryCollation, type SqlFlavour } from './flavour.ts';
 
@@ -53,19 +54,6 @@ export function compileFilter(ast: Expression, scope: FilterScope): CompiledFilt
   const fieldsUsed = new Set<Field>();
   const condition = new Compiler(scope, fieldsUsed).condition(ast);
   return { condition, fieldsUsed };
-}
-
-/** Resolves an item property name (`Title`, `AuthorId`, `ID`) to a field of the list. */
-export function findField(fields: Field[], name: string): { field: Field; idSuffix: boolean } | undefined {
-  if (name === 'Id') name = 'ID';
-  const direct = fields.find((f) => f.internalName === name);
-  if (direct) return { field: direct, idSuffix: false };
-  if (name.endsWith('Id')) {
-    const base = name.slice(0, -2);
-    const ref = fields.find((f) => f.internalName === base && FIELD_KINDS[f.kind].reference);
-    if (ref) return { field: ref, idSuffix: true };
-  }
-  return undefined;
 }
 
 class Compiler {

@@ -1,0 +1,174 @@
+// Turns items into entities under `$select` and `$expand`: validates the paths as
+// SharePoint does, loads expanded users and lookups with one query per expanded field,
+// and builds the entities in the dialect-neutral model.
+
+import { FIELD_KINDS } from '../domain/field-kinds.ts';
+import type { Field, Item, List } from '../domain/model.ts';
+import { listItemEntityTypeFullName, odataPropertyName } from '../domain/names.ts';
+import { storedArray } from '../domain/values.ts';
+import { USER_INFO_LIST_TEMPLATE } from '../domain/templates.ts';
+import { errors } from '../errors.ts';
+import type { Entity, Value } from '../serialize/values.ts';
+import type { ApiContext } from './context.ts';
+import { freshEntityId, listEditLink, listEntity, selectProps } from './entities.ts';
+import { defaultWireProps, selectableWireProps, type WireProp } from './item-wire.ts';
+
+/** Navigation properties every item has, written as `__deferred` in verbose full projections. */
+const ITEM_NAVIGATION = ['FirstUniqueAncestorSecurableObject', 'RoleAssignments', 'AttachmentFiles', 'ContentType',
+  'GetDlpPolicyTip', 'FieldValuesAsHtml', 'FieldValuesAsText', 'FieldValuesForEdit', 'File', 'Folder',
+  'LikedByInformation', 'ParentList', 'Properties', 'Versions'];
+
+export interface LookupTarget { list: List; fields: Field[] }
+
+interface Expansion {
+  field: Field;
+  target: LookupTarget;
+  /** Sub-properties named in `$select` (`Author/Title` → 'Title'); empty: the target's defaults. */
+  names: string[];
+}
+
+export interface ItemPlan {
+  list: List;
+  fields: Field[];
+  /** Scalar properties in output order; undefined entries are never produced. */
+  props: WireProp[];
+  expansions: Expansion[];
+  parentList: boolean;
+  /** True without `$select`: verbose then writes the `__deferred` navigation stubs. */
+  full: boolean;
+}
+
+/** The list a User/Lookup field points at: the site's User Information List or the lookup list. */
+export async function lookupTarget(field: Field, list: List, ctx: ApiContext): Promise<LookupTarget | undefined> {
+  const { store } = ctx;
+  let target: List | undefined;
+  if (FIELD_KINDS[field.kind].reference === 'user') {
+    target = (await store.getLists(ctx.site.rootWebId)).find((l) => l.baseTemplate === USER_INFO_LIST_TEMPLATE);
+  } else if (field.options.lookupListId) {
+    target = await store.getListById(list.webId, field.options.lookupListId);
+  }
+  return target ? { list: target, fields: await store.getFields(target) } : undefined;
+}
+
+const findByWireName = (fields: Field[], name: string) => fields.find((f) => odataPropertyName(f.internalName) === name);
+
+export async function planItemProjection(list: List, fields: Field[], ctx: ApiContext): Promise<ItemPlan> {
+  const { select, expand } = ctx.query;
+  const expansions = new Map<string, Expansion>();
+  let parentList = false;
+  for (const path of expand) {
+    const [head, ...rest] = path;
+    if (!head) continue;
+    if (head === 'ParentList') { parentList = true; continue; }
+    const field = findByWireName(fields, head);
+    if (!field || !FIELD_KINDS[field.kind].reference) throw errors.unknownSelectProperty(head);
+    if (rest.length) throw errors.unknownSelectProperty(path.join('/'));
+    if (expansions.has(head)) continue;
+    const target = await lookupTarget(field, list, ctx);
+    if (!target) throw errors.unknownSelectProperty(head);
+    expansions.set(head, { field, target, names: [] });
+  }
+
+  if (!select) {
+    return { list, fields, props: defaultWireProps(list, fields), expansions: [...expansions.values()], parentList, full: true };
+  }
+
+  const selectable = selectableWireProps(list, fields);
+  const props: WireProp[] = [];
+  const seen = new Set<string>();
+  const chosen = new Map<string, Expansion>();
+  let wantParent = false;
+  const add = (p: WireProp) => { if (!seen.has(p.name)) { seen.add(p.name); props.push(p); } };
+  for (const path of select) {
+    const [head, sub, ...deeper] = path;
+    if (!head) continue;
+    if (head === '*') { defaultWireProps(list, fields).forEach(add); continue; }
+    if (head === 'ParentList') {
+      if (!parentList) throw errors.expandRequired(path.join('/'), head);
+      wantParent = true;
+      continue;
+    }
+    const expansion = expansions.get(head);
+    const field = findByWireName(fields, head);
+    if (field && FIELD_KINDS[field.kind].reference && !selectable.has(head)) {
+      if (!expansion) throw errors.expandRequired(path.join('/'), head);
+      if (deeper.length) throw errors.unknownSelectProperty(path.join('/'));
+      if (sub !== undefined && sub !== '*') expansion.names.push(sub);
+      chosen.set(head, expansion);
+      continue;
+    }
+    if (sub !== undefined) throw errors.unknownSelectProperty(head);
+    const prop = selectable.get(head);
+    if (!prop) throw errors.unknownSelectProperty(head);
+    add(prop);
+  }
+  // Validate expanded sub-names now, so a bad one fails even when no item matches.
+  for (const e of chosen.values()) {
+    const known = selectableWireProps(e.target.list, e.target.fields);
+    for (const name of e.names) if (!known.has(name)) throw errors.unknownSelectProperty(name);
+  }
+  return { list, fields, props, expansions: [...chosen.values()], parentList: wantParent, full: false };
+}
+
+/** Builds the entities for `items` under `plan`. */
+export async function renderItems(plan: ItemPlan, items: Item[], ctx: ApiContext): Promise<Entity[]> {
+  const loaded = new Map<string, Map<number, Item>>();
+  for (const e of plan.expansions) {
+    const ids = new Set<number>();
+    for (const item of items) {
+      const v = item.values[e.field.internalName] ?? referenceOf(e.field, item);
+      if (FIELD_KINDS[e.field.kind].multi) storedArray<number>(v).forEach((id) => ids.add(id));
+      else if (v !== null && v !== undefined) ids.add(Number(v));
+    }
+    const rows = await ctx.store.getItems(e.target.list, e.target.fields, [...ids]);
+    loaded.set(e.field.internalName, new Map(rows.map((r) => [r.id, r])));
+  }
+  const parent = plan.parentList ? listEntity(plan.list, ctx.web, ctx) : undefined;
+
+  return items.map((item) => {
+    const props: Array<[string, Value]> = [];
+    for (const e of plan.expansions) {
+      const byId = loaded.get(e.field.internalName)!;
+      const name = odataPropertyName(e.field.internalName);
+      const stored = item.values[e.field.internalName] ?? referenceOf(e.field, item);
+      const render = (id: number) => { const t = byId.get(id); return t ? expandedEntity(e, t) : undefined; };
+      const value = FIELD_KINDS[e.field.kind].multi
+        ? storedArray<number>(stored).map(render).filter((x): x is Entity => x !== undefined)
+        : stored === null || stored === undefined ? null : render(Number(stored)) ?? null;
+      props.push([name, { kind: 'expanded', navigationLink: `${listEditLink(plan.list)}/Items(${item.id})/${name}`, value }]);
+    }
+    if (parent) {
+      props.push(['ParentList', { kind: 'expanded', navigationLink: `${listEditLink(plan.list)}/Items(${item.id})/ParentList`, value: selectProps(parent, subSelect(ctx, 'ParentList')) }]);
+    }
+    for (const p of plan.props) props.push([p.name, p.get(item)]);
+    return {
+      type: listItemEntityTypeFullName(plan.list.entityTypeName),
+      id: freshEntityId(),
+      editLink: `${listEditLink(plan.list)}/Items(${item.id})`,
+      etag: `"${item.version}"`,
+      deferred: plan.full ? ITEM_NAVIGATION : undefined,
+      props,
+    };
+  });
+}
+
+/** Author and Editor are columns of the item itself, not stored values. */
+function referenceOf(field: Field, item: Item): number | null {
+  if (field.internalName === 'Author') return item.authorId;
+  if (field.internalName === 'Editor') return item.editorId;
+  return null;
+}
+
+function expandedEntity(e: Expansion, target: Item): Entity {
+  const known = selectableWireProps(e.target.list, e.target.fields);
+  const props: Array<[string, Value]> = e.names.length
+    ? e.names.map((n) => [n, known.get(n)!.get(target)])
+    : defaultWireProps(e.target.list, e.target.fields).map((p) => [p.name, p.get(target)]);
+  return { type: listItemEntityTypeFullName(e.target.list.entityTypeName), id: freshEntityId(), props, minimalMetadata: true };
+}
+
+/** `$select=ParentList/Title` → [['Title']] for the expanded list; undefined: everything. */
+function subSelect(ctx: ApiContext, head: string): string[][] | undefined {
+  const paths = (ctx.query.select ?? []).filter((p) => p[0] === head && p.length > 1).map((p) => p.slice(1));
+  return paths.length ? paths : undefined;
+}

@@ -1,0 +1,20 @@
+// The registry of resource types: every kind of resource the API can address.
+
+import type { ResourceTypes } from '../resource.ts';
+import { siteType, webType } from './web.ts';
+import { listsType, listType, rootFolderType } from './lists.ts';
+import { fieldsType, fieldType } from './fields.ts';
+import { itemFieldValuesType, itemsType, itemType } from './items.ts';
+
+export const RESOURCE_TYPES: ResourceTypes = {
+  site: siteType,
+  web: webType,
+  lists: listsType,
+  list: listType,
+  rootFolder: rootFolderType,
+  fields: fieldsType,
+  field: fieldType,
+  items: itemsType,
+  item: itemType,
+  itemFieldValues: itemFieldValuesType,
+};

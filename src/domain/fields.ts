@@ -1,0 +1,27 @@
+// Finding a list's field by the names clients use for it.
+
+import { FIELD_KINDS } from './field-kinds.ts';
+import type { Field } from './model.ts';
+
+/**
+ * Resolves an item property name as used in `$filter`/`$orderby` (`Title`, `AuthorId`,
+ * `ID`, `Id`) to a field. Names are case-sensitive, as in SharePoint.
+ */
+export function findField(fields: Field[], name: string): { field: Field; idSuffix: boolean } | undefined {
+  if (name === 'Id') name = 'ID';
+  const internal = name.startsWith('OData__') ? name.slice(5) : name;
+  const direct = fields.find((f) => f.internalName === internal);
+  if (direct) return { field: direct, idSuffix: false };
+  if (internal.endsWith('Id')) {
+    const base = internal.slice(0, -2);
+    const ref = fields.find((f) => f.internalName === base && FIELD_KINDS[f.kind].reference);
+    if (ref) return { field: ref, idSuffix: true };
+  }
+  return undefined;
+}
+
+/** Finds a field by internal name, then by display title (`getbyinternalnameortitle`), ignoring case. */
+export function findFieldByNameOrTitle(fields: Field[], name: string): Field | undefined {
+  const lower = name.toLowerCase();
+  return fields.find((f) => f.internalName.toLowerCase() === lower) ?? fields.find((f) => f.title.toLowerCase() === lower);
+}

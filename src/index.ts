@@ -1,0 +1,98 @@
+// spemu's programmatic API: start a SharePoint-compatible server in-process, e.g. from a
+// test suite: `const { url, close } = await startServer({ db: ':memory:', seed, port: 0 })`.
+
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { resolveOptions, ConfigError, type ResolvedOptions, type ServerOptions } from './config.ts';
+import { openSqlite } from './store/sql/connect.ts';
+import { migrateToLatest } from './store/sql/migrate.ts';
+import { SqlStore } from './store/sql/sql-store.ts';
+import type { Store } from './store/store.ts';
+import { createApp } from './server/app.ts';
+import { siteOwnerAuthenticator } from './server/authenticate.ts';
+import { loadTenantFile, validateTenant } from './tenant/validate.ts';
+import type { TenantFile } from './tenant/types.ts';
+import { loadTenant, tenantHash, TENANT_HASH_KEY, TENANT_NAME_KEY } from './tenant/load.ts';
+import { isoSeconds } from './domain/values.ts';
+
+export type { ServerOptions } from './config.ts';
+export { ConfigError } from './config.ts';
+export { TenantFileError } from './tenant/validate.ts';
+
+export interface RunningServer {
+  /** Base URL, e.g. `http://127.0.0.1:8080`. */
+  url: string;
+  port: number;
+  /** The sites the tenant holds, as server-relative URLs. */
+  sites: string[];
+  close(): Promise<void>;
+}
+
+/** Marks a folder as a spemu workspace, so `--reset` never wipes anything else. */
+const WORKSPACE_MARKER = '.spemu-workspace';
+
+function prepareWorkspace(options: ResolvedOptions): void {
+  if (options.db === ':memory:') return;
+  const dir = options.data;
+  if (options.reset && existsSync(dir)) {
+    const entries = readdirSync(dir);
+    if (entries.length > 0 && !entries.includes(WORKSPACE_MARKER)) {
+      throw new ConfigError(`--reset refuses to wipe '${dir}': it is not a spemu workspace (no ${WORKSPACE_MARKER} file).`);
+    }
+    rmSync(dir, { recursive: true, force: true });
+  }
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, WORKSPACE_MARKER), 'This folder is a spemu workspace. `spemu --reset` deletes it.\n');
+}
+
+async function readSeed(seed: string | object): Promise<TenantFile> {
+  if (typeof seed === 'string') return (await loadTenantFile(seed)).tenant;
+  return validateTenant(seed);
+}
+
+/** Loads the seed into an empty database; a database holding another tenant is refused. */
+async function seedStore(store: Store, seed: string | object | undefined, now: string): Promise<void> {
+  if (seed === undefined) return;
+  const tenant = await readSeed(seed);
+  const loadedName = await store.getSetting(TENANT_NAME_KEY);
+  if (loadedName === undefined) return loadTenant(store, tenant, now);
+  if ((await store.getSetting(TENANT_HASH_KEY)) !== tenantHash(tenant)) {
+    throw new ConfigError(`The database already holds tenant '${loadedName}', which differs from the seed ('${tenant.tenant.name}'). `
+      + 'Start with --reset to replace it, or without --seed to keep it.');
+  }
+}
+
+export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
+  const resolved = resolveOptions(options);
+  prepareWorkspace(resolved);
+  const connection = openSqlite({ file: resolved.db === ':memory:' ? ':memory:' : resolved.db });
+  const store = new SqlStore(connection.db, connection.flavour, false, connection.clearStatementCache);
+  try {
+    await migrateToLatest(connection.db, connection.flavour);
+    await seedStore(store, resolved.seed, isoSeconds(resolved.clock().getTime()));
+  } catch (e) {
+    await store.close();
+    throw e;
+  }
+  const app = await createApp({
+    store, authenticator: siteOwnerAuthenticator(store), bodyLimit: resolved.bodyLimit, logLevel: resolved.logLevel,
+    clock: resolved.clock, settings: { listViewThreshold: resolved.listViewThreshold, defaultPageSize: 100, maxPageSize: 5000 },
+  });
+  try {
+    await app.listen({ host: resolved.host, port: resolved.port });
+  } catch (e) {
+    await store.close();
+    throw e;
+  }
+  const port = (app.server.address() as AddressInfo).port;
+  const host = resolved.host.includes(':') ? `[${resolved.host}]` : resolved.host;
+  const sites = (await store.listSites()).map((s) => s.url);
+  return {
+    url: `http://${host}:${port}`, port, sites,
+    async close() {
+      await app.close();
+      await store.close();
+    },
+  };
+}

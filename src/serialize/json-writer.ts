@@ -1,0 +1,30 @@
+// Writes JSON text from the neutral value model. Hand-written only because JSON.stringify
+// cannot write an Edm.Double with its fraction (`11.0`), which SharePoint does.
+
+import { EdmDouble } from './values.ts';
+
+/** A JSON value where doubles are marked, and object members keep their order. */
+export type Json = null | string | number | boolean | EdmDouble | Json[] | JsonObject;
+export interface JsonObject { [key: string]: Json }
+
+export function writeJson(value: Json): string {
+  if (value === null) return 'null';
+  switch (typeof value) {
+    case 'string': return JSON.stringify(value);
+    case 'number': return Number.isFinite(value) ? String(value) : 'null';
+    case 'boolean': return value ? 'true' : 'false';
+  }
+  if (value instanceof EdmDouble) {
+    const n = value.value;
+    if (!Number.isFinite(n)) return 'null';
+    return Number.isInteger(n) && Math.abs(n) < 1e21 ? `${n}.0` : String(n);
+  }
+  if (Array.isArray(value)) return `[${value.map(writeJson).join(',')}]`;
+  let out = '{';
+  let first = true;
+  for (const key in value) {
+    out += `${first ? '' : ','}${JSON.stringify(key)}:${writeJson(value[key]!)}`;
+    first = false;
+  }
+  return `${out}}`;
+}

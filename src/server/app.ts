@@ -1,0 +1,171 @@
+// The HTTP front: one fastify route for everything under a site's `/_api/`, running an
+// explicit pipeline you can read top to bottom. Each stage is one function call.
+
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { SpError, errors } from '../errors.ts';
+import { execute, type Verb } from '../api/resolve.ts';
+import type { ApiContext, ApiSettings } from '../api/context.ts';
+import { parseApiPath } from '../odata/path.ts';
+import { ODataSyntaxError } from '../odata/errors.ts';
+import { CONTENT_TYPES, negotiateDialect, type Dialect } from '../serialize/dialect.ts';
+import { serializerFor } from '../serialize/serializer.ts';
+import type { Store } from '../store/store.ts';
+import { isoSeconds } from '../domain/values.ts';
+import { parseRequestQuery } from './query-options.ts';
+import { newRequestId, standardHeaders } from './headers.ts';
+import type { Authenticator } from './authenticate.ts';
+
+export interface AppOptions {
+  store: Store;
+  authenticator: Authenticator;
+  settings: ApiSettings;
+  bodyLimit: number;
+  logLevel: string;
+  clock: () => Date;
+}
+
+const VERBS: ReadonlySet<string> = new Set(['GET', 'POST', 'MERGE', 'PATCH', 'PUT', 'DELETE']);
+
+/** `/sites/dev/_api/web/lists` → site path `/sites/dev`, API path `web/lists`. */
+function splitApiUrl(pathname: string): { sitePath: string; apiPath: string } | undefined {
+  const m = /^(.*?)\/_api(?:\/(.*))?$/i.exec(pathname);
+  if (!m) return undefined;
+  return { sitePath: m[1] || '/', apiPath: m[2] ?? '' };
+}
+
+/** The verb a request means: X-HTTP-Method tunnels MERGE/DELETE/PUT/PATCH through POST. */
+function verbOf(req: FastifyRequest): Verb {
+  const tunnelled = req.headers['x-http-method'];
+  const method = (req.method === 'POST' && typeof tunnelled === 'string' && tunnelled.trim() ? tunnelled.trim() : req.method).toUpperCase();
+  if (!VERBS.has(method)) throw errors.methodNotAllowed(method);
+  return method as Verb;
+}
+
+/** The body as JSON: undefined when empty; SharePoint's errors for anything else. */
+function deserializeBody(req: FastifyRequest): { body: unknown; verbose: boolean } {
+  const raw = req.body as Buffer | undefined;
+  const contentType = String(req.headers['content-type'] ?? '').toLowerCase();
+  const verbose = /odata\s*=\s*verbose/.test(contentType);
+  if (!raw || raw.length === 0 || raw.toString('utf8').trim() === '') return { body: undefined, verbose };
+  if (contentType && !contentType.includes('json') && !contentType.startsWith('text/plain')) {
+    throw errors.unsupportedMediaType(contentType);
+  }
+  try {
+    return { body: JSON.parse(raw.toString('utf8')), verbose };
+  } catch (e) {
+    throw errors.invalidJson((e as Error).message);
+  }
+}
+
+export async function createApp(options: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: { level: options.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
+    // One log line per request comes from handleApi, with the correlation id SharePoint clients see.
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: options.bodyLimit,
+    return503OnClosing: true,
+    routerOptions: { maxParamLength: 100_000 },
+  });
+  app.addHttpMethod('MERGE', { hasBody: true });
+  // Bodies are read raw: JSON parsing and its errors are SharePoint's, not fastify's.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+
+  app.get('/_spemu/health', async () => ({ status: 'ok' }));
+
+  app.route({
+    method: ['GET', 'POST', 'MERGE', 'PATCH', 'PUT', 'DELETE'],
+    url: '/*',
+    handler: (req, reply) => handleApi(req, reply, options),
+  });
+
+  // Errors raised before our handler runs (body too large, bad headers) get SharePoint's shape too.
+  app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, req, reply) => {
+    const spError = error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? errors.bodyTooLarge(options.bodyLimit)
+      : error instanceof SpError ? error
+      : (error.statusCode ?? 500) < 500 ? errors.badArgument(error.message) : undefined;
+    const requestId = newRequestId();
+    if (!spError) req.log.error({ err: error, requestId }, 'unhandled error');
+    sendError(reply, spError ?? errors.internal(requestId), requestId, negotiateDialect(req.headers.accept, header(req, 'odata-version')) ?? 'minimal');
+  });
+  return app;
+}
+
+const header = (req: FastifyRequest, name: string) => {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+};
+
+function sendError(reply: FastifyReply, err: SpError, requestId: string, dialect: Dialect): void {
+  reply.code(err.status).headers({ ...standardHeaders(requestId, dialect), ...err.headers, 'Content-Type': CONTENT_TYPES[dialect] })
+    .send(serializerFor(dialect).error(err));
+}
+
+async function handleApi(req: FastifyRequest, reply: FastifyReply, options: AppOptions): Promise<void> {
+  const started = process.hrtime.bigint();
+  // 1. context: a correlation id, and the dialect the client reads (406 if none fits).
+  const requestId = newRequestId();
+  let dialect: Dialect = 'minimal';
+  try {
+    const negotiated = negotiateDialect(header(req, 'accept'), header(req, 'odata-version'));
+    if (!negotiated) throw errors.notAcceptable();
+    dialect = negotiated;
+
+    // 2. dispatch: which site collection, and the path below its `/_api/`.
+    const host = header(req, 'host') ?? 'localhost';
+    const requestUrl = new URL(req.url, `${req.protocol}://${host}`);
+    const split = splitApiUrl(requestUrl.pathname);
+    if (!split) throw errors.resourceNotFound();
+    const sitePath = decodeURIComponent(split.sitePath);
+    const site = await options.store.getSiteByUrl(sitePath);
+    if (!site) throw errors.siteNotFound(sitePath);
+    const web = await options.store.getWeb(site.rootWebId);
+    if (!web) throw errors.siteNotFound(sitePath);
+
+    // 3. authenticate: who acts (becomes Author/Editor of what this request writes).
+    const principal = await options.authenticator.authenticate(site, { authorization: header(req, 'authorization'), cookie: header(req, 'cookie') });
+
+    // 4. parse: the path into segments, the query string into OData options.
+    const rawQuery = req.url.includes('?') ? req.url.slice(req.url.indexOf('?') + 1) : '';
+    const { options: query, aliases } = parseRequestQuery(rawQuery);
+    const segments = parsePath(split.apiPath, aliases);
+
+    // 5. deserialize: the JSON body, if any.
+    const verb = verbOf(req);
+    const { body, verbose } = deserializeBody(req);
+
+    // 6. execute: resolve the resource chain and run the verb on it.
+    const ctx: ApiContext = {
+      store: options.store, site, web, principal, query, settings: options.settings, body, verboseBody: verbose,
+      now: () => isoSeconds(options.clock().getTime()), requestUrl,
+      apiUrl: `${requestUrl.origin}${site.url === '/' ? '' : site.url}/_api/`,
+    };
+    const outcome = await execute(segments, verb, header(req, 'if-match'), ctx);
+
+    // 7. serialize: the payload in the client's dialect, with SharePoint's headers.
+    reply.code(outcome.status).headers({ ...standardHeaders(requestId, dialect), ...outcome.headers });
+    if (outcome.payload) {
+      reply.header('Content-Type', CONTENT_TYPES[dialect]).send(serializerFor(dialect).write(outcome.payload, { apiUrl: ctx.apiUrl, select: query.selectText }));
+    } else {
+      reply.send();
+    }
+  } catch (e) {
+    // error: SharePoint's error body in the client's dialect; never a stack trace.
+    const spError = e instanceof SpError ? e : undefined;
+    if (!spError) req.log.error({ err: e, requestId, url: req.url }, 'unhandled error');
+    sendError(reply, spError ?? errors.internal(requestId), requestId, dialect);
+  } finally {
+    const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    req.log.info({ requestId, method: req.method, url: req.url.split('?')[0], status: reply.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
+  }
+}
+
+function parsePath(apiPath: string, aliases: Map<string, string>) {
+  try {
+    return parseApiPath(apiPath, aliases);
+  } catch (e) {
+    if (e instanceof ODataSyntaxError) throw errors.invalidExpression(e.expression);
+    throw e;
+  }
+}
+
