@@ -9,8 +9,10 @@ export interface ServerOptions {
   data?: string;
   /** A SQLite file, `:memory:`, or (later) a postgres:// URL. Default <data>/spemu.db */
   db?: string;
-  /** A tenant file path, or the parsed tenant object, to load into an empty database. */
+  /** A tenant file path, or the parsed tenant object, to load into an empty database. A database holding a different tenant is refused. */
   seed?: string | object;
+  /** A tenant loaded only when the database is empty, never refused (how `npm start` gets the demo). */
+  seedIfEmpty?: string | object;
   /** Wipe the workspace before starting. */
   reset?: boolean;
   /** Items a list may hold before unindexed queries are refused (SharePoint's 5000); 0 = off. */
@@ -29,6 +31,7 @@ export interface ResolvedOptions {
   data: string;
   db: string;
   seed?: string | object | undefined;
+  seedIfEmpty?: string | object | undefined;
   reset: boolean;
   listViewThreshold: number;
   logLevel: string;
@@ -53,7 +56,7 @@ export function resolveOptions(options: ServerOptions): ResolvedOptions {
     throw new ConfigError('PostgreSQL is not supported yet: it arrives with the PostgreSQL backend. Use a SQLite file or :memory: for --db.');
   }
   return {
-    host: options.host ?? '127.0.0.1', port, data, db, seed: options.seed, reset: options.reset ?? false,
+    host: options.host ?? '127.0.0.1', port, data, db, seed: options.seed, seedIfEmpty: options.seedIfEmpty, reset: options.reset ?? false,
     listViewThreshold: threshold, logLevel, bodyLimit: options.bodyLimit ?? 50 * 1024 * 1024,
     clock: options.clock ?? (() => new Date()),
   };

@@ -24,8 +24,8 @@ export interface RunningServer {
   /** Base URL, e.g. `http://127.0.0.1:8080`. */
   url: string;
   port: number;
-  /** The sites the tenant holds, as server-relative URLs. */
-  sites: string[];
+  /** The tenant's name and sites. */
+  tenant: { name: string; sites: Array<{ url: string; title: string }> };
   close(): Promise<void>;
 }
 
@@ -52,10 +52,13 @@ async function readSeed(seed: string | object): Promise<TenantFile> {
 }
 
 /** Loads the seed into an empty database; a database holding another tenant is refused. */
-async function seedStore(store: Store, seed: string | object | undefined, now: string): Promise<void> {
-  if (seed === undefined) return;
-  const tenant = await readSeed(seed);
+async function seedStore(store: Store, options: ResolvedOptions, now: string): Promise<void> {
   const loadedName = await store.getSetting(TENANT_NAME_KEY);
+  if (options.seed === undefined) {
+    if (loadedName === undefined && options.seedIfEmpty !== undefined) await loadTenant(store, await readSeed(options.seedIfEmpty), now);
+    return;
+  }
+  const tenant = await readSeed(options.seed);
   if (loadedName === undefined) return loadTenant(store, tenant, now);
   if ((await store.getSetting(TENANT_HASH_KEY)) !== tenantHash(tenant)) {
     throw new ConfigError(`The database already holds tenant '${loadedName}', which differs from the seed ('${tenant.tenant.name}'). `
@@ -70,7 +73,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const store = new SqlStore(connection.db, connection.flavour, false, connection.clearStatementCache);
   try {
     await migrateToLatest(connection.db, connection.flavour);
-    await seedStore(store, resolved.seed, isoSeconds(resolved.clock().getTime()));
+    await seedStore(store, resolved, isoSeconds(resolved.clock().getTime()));
   } catch (e) {
     await store.close();
     throw e;
@@ -87,9 +90,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   }
   const port = (app.server.address() as AddressInfo).port;
   const host = resolved.host.includes(':') ? `[${resolved.host}]` : resolved.host;
-  const sites = (await store.listSites()).map((s) => s.url);
+  const sites = (await store.listSites()).map((s) => ({ url: s.url, title: s.title }));
   return {
-    url: `http://${host}:${port}`, port, sites,
+    url: `http://${host}:${port}`, port, tenant: { name: (await store.getSetting(TENANT_NAME_KEY)) ?? '', sites },
     async close() {
       await app.close();
       await store.close();

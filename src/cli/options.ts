@@ -1,0 +1,64 @@
+// Command-line flags and their SPEMU_<NAME> environment variables. A flag beats its
+// variable; a variable beats the default.
+
+import { parseArgs } from 'node:util';
+import { ConfigError, type ServerOptions } from '../config.ts';
+
+export const USAGE = `Usage: spemu [flags]
+
+Serves a SharePoint-compatible /_api on http://<host>:<port>.
+
+Flags (each also an environment variable SPEMU_<NAME>, e.g. SPEMU_PORT=9000):
+  --host <addr>                 interface to listen on (default 127.0.0.1)
+  --port <n>                    port; 0 picks a free one (default 8080)
+  --data <dir>                  workspace folder (default ./.spemu)
+  --db <file|:memory:>          SQLite file (default <data>/spemu.db) or :memory:
+  --seed <tenant.json>          load this tenant into an empty database; refuse if it holds another
+  --reset                       wipe the workspace before starting
+  --list-view-threshold <n>     items before unindexed queries are refused (default 5000, 0 = off)
+  --log-level <level>           fatal, error, warn, info, debug, trace or silent (default info)
+  --help, --version
+
+With no --seed and an empty database, the demo tenant is loaded.`;
+
+const FLAGS = {
+  host: { type: 'string' }, port: { type: 'string' }, data: { type: 'string' }, db: { type: 'string' },
+  seed: { type: 'string' }, reset: { type: 'boolean' }, 'list-view-threshold': { type: 'string' },
+  'log-level': { type: 'string' }, help: { type: 'boolean' }, version: { type: 'boolean' },
+} as const;
+
+export interface CliRequest {
+  help: boolean;
+  version: boolean;
+  options: ServerOptions;
+}
+
+const envName = (flag: string) => `SPEMU_${flag.toUpperCase().replace(/-/g, '_')}`;
+
+function whole(flag: string, text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  if (!/^\d+$/.test(text.trim())) throw new ConfigError(`--${flag} must be a whole number, not '${text}'.`);
+  return Number(text);
+}
+
+export function readCommandLine(argv: string[], env: NodeJS.ProcessEnv): CliRequest {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: FLAGS, strict: true, allowPositionals: false });
+  } catch (e) {
+    throw new ConfigError(`${(e as Error).message}\n\n${USAGE}`);
+  }
+  const v = parsed.values as Record<string, string | boolean | undefined>;
+  const text = (flag: string) => (v[flag] as string | undefined) ?? env[envName(flag)];
+  const flagOn = (flag: string) => v[flag] === true || /^(1|true|yes)$/i.test(env[envName(flag)] ?? '');
+  const options: ServerOptions = {};
+  if (text('host') !== undefined) options.host = text('host')!;
+  if (text('port') !== undefined) options.port = whole('port', text('port'));
+  if (text('data') !== undefined) options.data = text('data')!;
+  if (text('db') !== undefined) options.db = text('db')!;
+  if (text('seed') !== undefined) options.seed = text('seed')!;
+  if (flagOn('reset')) options.reset = true;
+  if (text('list-view-threshold') !== undefined) options.listViewThreshold = whole('list-view-threshold', text('list-view-threshold'));
+  if (text('log-level') !== undefined) options.logLevel = text('log-level')!;
+  return { help: v.help === true, version: v.version === true, options };
+}
