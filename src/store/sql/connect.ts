@@ -46,6 +46,11 @@ export function openSqlite(options: SqliteOptions): Connection & { clearStatemen
   database.pragma('synchronous = FULL');
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
+  // SQLite's own lower() folds ASCII only ('Ä' stays 'Ä'); SharePoint (and PostgreSQL's
+  // lower()) compare all letters case-insensitively. Text filters, sorting, keyset paging
+  // and the lower(column) indexes all go through this one, so they agree with each other.
+  database.function('lower', { deterministic: true },
+    (v: unknown) => (v === null ? null : typeof v === 'string' ? v.toLowerCase() : String(v).toLowerCase()));
   const cached = withStatementCache(database);
   const db = new Kysely<any>({ dialect: new SqliteDialect({ database: cached as never }) });
   return { db, flavour: 'sqlite', clearStatementCache: cached.clear };

@@ -43,12 +43,21 @@ function through(operand: Operand, predicate: RawBuilder<unknown>): RawBuilder<u
   return sql`(${operand.via.column} in (select id from ${sql.table(operand.via.table)} where ${predicate}))`;
 }
 
+const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const SQL_OPERATORS: Record<ComparisonOperator, string> = { eq: '=', ne: '<>', gt: '>', ge: '>=', lt: '<', le: '<=' };
 const SWAPPED: Record<ComparisonOperator, ComparisonOperator> = { eq: 'eq', ne: 'ne', gt: 'lt', ge: 'le', lt: 'gt', le: 'ge' };
 /** Character ranges of each part in a stored `YYYY-MM-DDTHH:MM:SSZ` value. */
 const DATE_PARTS: Record<string, [number, number]> = {
   year: [1, 4], month: [6, 2], day: [9, 2], hour: [12, 2], minute: [15, 2], second: [18, 2],
 };
+
+/**
+ * SQLite refuses expressions nested over 1000 deep and statements with over 32766 parameters
+ * (PostgreSQL: 65535). and/or chains become balanced trees, nested log2(length) deep, so a
+ * filter of thousands of `or`s runs; one beyond these limits is refused before any SQL runs.
+ */
+export const MAX_FILTER_TERMS = 10_000;
+const MAX_SQL_NESTING = 500;
 
 export function compileFilter(ast: Expression, scope: FilterScope): CompiledFilter {
   const fieldsUsed = new Set<Field>();
@@ -57,24 +66,34 @@ export function compileFilter(ast: Expression, scope: FilterScope): CompiledFilt
 }
 
 class Compiler {
+  /** Comparisons and predicates compiled so far: each binds a parameter. */
+  private terms = 0;
+
   constructor(private readonly scope: FilterScope, private readonly used: Set<Field>) {}
 
-  condition(node: Expression): RawBuilder<unknown> {
+  /** `depth`: how deep in the SQL expression this node lands. */
+  condition(node: Expression, depth = 0): RawBuilder<unknown> {
+    if (depth > MAX_SQL_NESTING) throw tooComplex();
+    if (node.kind !== 'logical' && node.kind !== 'not' && ++this.terms > MAX_FILTER_TERMS) throw tooComplex();
     switch (node.kind) {
       case 'logical': {
-        // Long and/or chains are left-leaning trees thousands deep: flatten them with a loop.
+        // Long and/or chains are trees thousands deep (left-leaning from the parser, either
+        // way when built): gather the operands with a loop, in order.
         const operands: Expression[] = [];
-        let cursor: Expression = node;
-        while (cursor.kind === 'logical' && cursor.op === node.op) {
-          operands.push(cursor.right);
-          cursor = cursor.left;
+        const stack: Expression[] = [node];
+        while (stack.length) {
+          const e = stack.pop()!;
+          if (e.kind === 'logical' && e.op === node.op) stack.push(e.right, e.left);
+          else operands.push(e);
         }
-        operands.push(cursor);
-        const parts = operands.reverse().map((e) => this.condition(e));
-        return sql`(${sql.join(parts, sql.raw(node.op === 'and' ? ' and ' : ' or '))})`;
+        const list = node.op === 'or' ? this.inList(operands) : undefined;
+        if (list) return list;
+        const levels = Math.ceil(Math.log2(operands.length));
+        const parts = operands.map((e) => this.condition(e, depth + levels));
+        return balanced(parts, sql.raw(node.op === 'and' ? ' and ' : ' or '));
       }
       case 'not':
-        return sql`(not ${this.condition(node.operand)})`;
+        return sql`(not ${this.condition(node.operand, depth + 1)})`;
       case 'compare':
         return this.comparison(node.op, node.left, node.right);
       case 'call':
@@ -96,16 +115,55 @@ class Compiler {
     const operand = left.kind === 'call' ? this.dateFunction(left.name, left.args) : left.kind === 'member' ? this.member(left.path) : undefined;
     if (!operand) throw this.invalid();
     if (right.type === 'null') {
+      if (op === 'eq' && operand.via) {
+        // `Ref/Title eq null` also holds for an item without a Ref (a left join, as SharePoint's).
+        const { column, table } = operand.via;
+        return sql`(${column} is null or ${column} not in (select id from ${sql.table(table)} where ${operand.sql} is not null))`;
+      }
       if (op === 'eq') return through(operand, sql`(${operand.sql} is null)`);
       if (op === 'ne') return through(operand, sql`(${operand.sql} is not null)`);
       throw this.invalid();
     }
-    const value = this.coerce(operand, right);
+    let value = this.coerce(operand, right);
+    if (operand.kind === 'DateTime' && fractionOfSecond(right)) {
+      // Stored dates are whole seconds; the literal (truncated by coerce) is not: `ge …:05.5`
+      // is `gt …:05`, `lt …:05.5` is `le …:05`, and eq/ne compare with the literal as written
+      // (with its fraction), which no stored date equals.
+      if (op === 'ge' || op === 'lt') op = op === 'ge' ? 'gt' : 'le';
+      else if (op === 'eq' || op === 'ne') value = sql`${literalText(right)}`;
+    }
     const sqlOp = sql.raw(SQL_OPERATORS[op]);
     if (operand.storage === 'text' && operand.kind !== 'DateTime') {
       return through(operand, sql`(lower(${operand.sql})${sql.raw(binaryCollation(this.scope.flavour))} ${sqlOp} lower(${value}))`);
     }
     return through(operand, sql`(${operand.sql} ${sqlOp} ${value})`);
+  }
+
+  /**
+   * `X eq 1 or X eq 2 or …` on one column as `X in (1, 2, …)`: the same test (empty values
+   * included), which SQLite plans in linear time, where a long `or` of comparisons on the
+   * rowid or an indexed column costs it quadratic time (a second for 5000 `ID eq`).
+   */
+  private inList(operands: Expression[]): RawBuilder<unknown> | undefined {
+    const head = operands[0];
+    if (head?.kind !== 'compare' || head.left.kind !== 'member') return undefined;
+    const name = head.left.path.join('/');
+    const literals: Literal[] = [];
+    for (const e of operands) {
+      if (e.kind !== 'compare' || e.op !== 'eq' || e.left.kind !== 'member' || e.left.path.join('/') !== name
+        || e.right.kind !== 'literal' || e.right.type === 'null') return undefined;
+      literals.push(e.right);
+    }
+    const operand = this.member(head.left.path);
+    if (operand.kind === 'DateTime') return undefined; // fractions of a second: see comparison()
+    this.terms += literals.length;
+    if (this.terms > MAX_FILTER_TERMS) throw tooComplex();
+    const values = literals.map((l) => this.coerce(operand, l));
+    if (operand.storage === 'text') {
+      const lowered = values.map((v) => sql`lower(${v})`);
+      return through(operand, sql`(lower(${operand.sql})${sql.raw(binaryCollation(this.scope.flavour))} in (${sql.join(lowered)}))`);
+    }
+    return through(operand, sql`(${operand.sql} in (${sql.join(values)}))`);
   }
 
   private predicateCall(name: string, args: Expression[]): RawBuilder<unknown> {
@@ -177,6 +235,7 @@ class Compiler {
           if (!iso) throw bad();
           return sql`${iso}`;
         }
+        if (literal.type === 'guid' && !GUID.test(literal.value)) throw this.invalid();
         if (literal.type === 'string' || literal.type === 'guid') return sql`${literal.value}`;
         if (literal.type === 'number') return sql`${literal.raw}`;
         throw bad();
@@ -199,6 +258,26 @@ class Compiler {
   private invalid() {
     return errors.invalidExpression(this.scope.text);
   }
+}
+
+/**
+ * `(a or b or … )` as a balanced tree of parenthesised halves: the database parses a flat
+ * chain into a tree as deep as it is long, and SQLite refuses trees deeper than 1000.
+ */
+function balanced(parts: RawBuilder<unknown>[], op: RawBuilder<unknown>): RawBuilder<unknown> {
+  if (parts.length === 1) return parts[0]!;
+  const half = parts.length >> 1;
+  return sql`(${balanced(parts.slice(0, half), op)}${op}${balanced(parts.slice(half), op)})`;
+}
+
+const literalText = (literal: Literal): string | undefined =>
+  literal.type === 'datetime' || literal.type === 'string' ? literal.value : undefined;
+
+/** A date literal with a non-zero fraction of a second (`…T10:00:05.500Z`). */
+const fractionOfSecond = (literal: Literal): boolean => /:\d{2}\.\d*[1-9]/.test(literalText(literal) ?? '');
+
+function tooComplex() {
+  return errors.badArgument('The query is too complex.');
 }
 
 function unsupportedFunction(name: string) {

@@ -52,12 +52,25 @@ export async function addFieldColumn(db: Kysely<any>, flavour: SqlFlavour, table
 
 export const indexName = (table: string, field: Field) => `${table}_${field.column}_ix`;
 
-/** Text is compared case-insensitively (as SharePoint's collation does), so its index is on lower(). */
+/**
+ * Text is compared case-insensitively (as SharePoint's collation does), so its index is on
+ * lower(). Dates are text in one fixed form (`…T…Z`): they sort and are filtered on the
+ * bare column, as the filter compiler compares them, so their indexes (and Modified's) serve.
+ */
+const foldsCase = (field: Field) => FIELD_KINDS[field.kind].storage === 'text' && field.kind !== 'DateTime';
+
 export function sortExpression(field: Field, flavour: SqlFlavour): RawBuilder<unknown> {
   const column = sql.ref(field.column);
-  return FIELD_KINDS[field.kind].storage === 'text'
+  return foldsCase(field)
     ? sql`lower(${column})${sql.raw(binaryCollation(flavour))}`
     : sql`${column}`;
+}
+
+/** A stored value to compare with `sortExpression(field)`: text goes through the same lower(). */
+export function sortValue(field: Field, value: string | number, flavour: SqlFlavour): RawBuilder<unknown> {
+  return foldsCase(field)
+    ? sql`lower(${value})${sql.raw(binaryCollation(flavour))}`
+    : sql`${value}`;
 }
 
 export async function createFieldIndex(db: Kysely<any>, flavour: SqlFlavour, table: string, field: Field): Promise<void> {

@@ -12,7 +12,7 @@ import { compileFilter } from './filter-compiler.ts';
 import type { SqlFlavour } from './flavour.ts';
 import {
   addFieldColumn, createFieldIndex, createItemTable, dropFieldIndex, fieldColumnName, itemTableName,
-  rowToItem, selectColumns, sortExpression, valuesToColumns,
+  rowToItem, selectColumns, sortExpression, sortValue, valuesToColumns,
 } from './item-table.ts';
 import { templateInfo } from '../../domain/templates.ts';
 
@@ -377,7 +377,9 @@ function keysetCondition(keys: SortKey[], after: { id: number; values: StoredVal
   keys.forEach((key, i) => {
     const expr = sortExpression(key.field, flavour);
     const raw = after.values[i] ?? null;
-    const value = typeof raw === 'string' && expr !== undefined && isTextSort(key.field) ? raw.toLowerCase() : raw;
+    // The position's value goes through the same expression as the column (lower() for text,
+    // see sortValue), so the database folds both sides alike.
+    const value = raw === null ? null : sortValue(key.field, raw, flavour);
     const beyond = value === null
       ? (key.descending ? undefined : sql`${expr} is not null`)
       : (key.descending ? sql`(${expr} < ${value} or ${expr} is null)` : sql`${expr} > ${value}`);
@@ -389,4 +391,3 @@ function keysetCondition(keys: SortKey[], after: { id: number; values: StoredVal
   return sql`(${sql.join(alternatives, sql` or `)})`;
 }
 
-const isTextSort = (field: Field) => ['Text', 'Note', 'Choice', 'Guid', 'DateTime'].includes(field.kind) && field.kind !== 'DateTime';
