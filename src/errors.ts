@@ -137,6 +137,15 @@ export const errors = {
     new SpError(413, `-2147024809, System.ArgumentException`,
       `The request body is larger than the limit of ${limit} bytes.`),
 
+  urlTooLong: (limit: number) =>
+    new SpError(414, '-2147024809, System.ArgumentException', `The request URL is longer than the limit of ${limit} bytes.`),
+
+  headersTooLarge: (limit: number) =>
+    new SpError(431, '-2147024809, System.ArgumentException', `The request URL and headers are larger than the limit of ${limit} bytes.`),
+
+  requestTimeout: () =>
+    new SpError(408, `-1, ${CLIENT_SERVICE}`, 'The request was not received in full before the server timed out.'),
+
   accessDenied: () =>
     new SpError(403, '-2147024891, System.UnauthorizedAccessException',
       'Access denied. You do not have permission to perform this action or access this resource.'),

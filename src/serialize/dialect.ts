@@ -14,13 +14,24 @@ export const CONTENT_TYPES: Record<Dialect, string> = {
 
 export const isV4 = (d: Dialect) => d.startsWith('v4-');
 
+/** `OData-Version: 4.0` asks for OData v4; an empty value or `3.0` means v3. */
+const isV4Request = (odataVersion: string | undefined) => (odataVersion ?? '').trim().startsWith('4');
+
+/**
+ * The dialect an error is written in: the negotiated one, or when none fits (the 406 itself,
+ * errors before negotiation) the minimal metadata of the OData version the client asked for.
+ */
+export function errorDialect(accept: string | undefined, odataVersion: string | undefined): Dialect {
+  return negotiateDialect(accept, odataVersion) ?? (isV4Request(odataVersion) ? 'v4-minimal' : 'minimal');
+}
+
 /**
  * Picks the dialect, or undefined when nothing acceptable was asked for (→ 406).
  * No `Accept` or `*\/*` gives minimal metadata: SharePoint would answer Atom, which spemu
  * does not speak (recorded in docs/compatibility.md).
  */
 export function negotiateDialect(accept: string | undefined, odataVersion: string | undefined): Dialect | undefined {
-  const v4 = (odataVersion ?? '').trim().startsWith('4');
+  const v4 = isV4Request(odataVersion);
   const ranges = (accept ?? '').split(',').map((r) => r.trim()).filter(Boolean);
   if (ranges.length === 0) return v4 ? 'v4-minimal' : 'minimal';
   for (const range of ranges) {

@@ -1,13 +1,15 @@
 // The HTTP front: one fastify route for everything under a site's `/_api/`, running an
 // explicit pipeline you can read top to bottom. Each stage is one function call.
 
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { SpError, errors } from '../errors.ts';
 import { execute, type Verb } from '../api/resolve.ts';
 import type { ApiContext, ApiSettings } from '../api/context.ts';
 import { parseApiPath } from '../odata/path.ts';
 import { ODataSyntaxError } from '../odata/errors.ts';
-import { CONTENT_TYPES, negotiateDialect, type Dialect } from '../serialize/dialect.ts';
+import { CONTENT_TYPES, errorDialect, negotiateDialect, type Dialect } from '../serialize/dialect.ts';
 import { serializerFor } from '../serialize/serializer.ts';
 import type { Store } from '../store/store.ts';
 import { isoSeconds } from '../domain/values.ts';
@@ -25,6 +27,12 @@ export interface AppOptions {
 }
 
 const VERBS: ReadonlySet<string> = new Set(['GET', 'POST', 'MERGE', 'PATCH', 'PUT', 'DELETE']);
+
+/**
+ * Largest request line plus headers, in bytes. Clients build long `$filter`s (hundreds of
+ * `or`s) and SharePoint Online takes them, so spemu does too, well beyond node's 16 KiB.
+ */
+export const MAX_URL_BYTES = 1024 * 1024;
 
 /** `/sites/dev/_api/web/lists` → site path `/sites/dev`, API path `web/lists`. */
 function splitApiUrl(pathname: string): { sitePath: string; apiPath: string } | undefined {
@@ -46,12 +54,14 @@ function deserializeBody(req: FastifyRequest): { body: unknown; verbose: boolean
   const raw = req.body as Buffer | undefined;
   const contentType = String(req.headers['content-type'] ?? '').toLowerCase();
   const verbose = /odata\s*=\s*verbose/.test(contentType);
-  if (!raw || raw.length === 0 || raw.toString('utf8').trim() === '') return { body: undefined, verbose };
+  // A UTF-8 byte order mark (as .NET and PowerShell clients write it) is not part of the JSON.
+  const text = raw?.toString('utf8').replace(/^\uFEFF/, '') ?? '';
+  if (text.trim() === '') return { body: undefined, verbose };
   if (contentType && !contentType.includes('json') && !contentType.startsWith('text/plain')) {
     throw errors.unsupportedMediaType(contentType);
   }
   try {
-    return { body: JSON.parse(raw.toString('utf8')), verbose };
+    return { body: JSON.parse(text), verbose };
   } catch (e) {
     throw errors.invalidJson((e as Error).message);
   }
@@ -64,7 +74,15 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: options.bodyLimit,
     return503OnClosing: true,
-    routerOptions: { maxParamLength: 100_000 },
+    http: { maxHeaderSize: MAX_URL_BYTES },
+    routerOptions: { maxParamLength: MAX_URL_BYTES },
+    // What the router refuses (malformed %-escapes, over-long paths) gets SharePoint's error body too.
+    frameworkErrors: (error, req, reply) => {
+      const spError = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? errors.urlTooLong(MAX_URL_BYTES)
+        : errors.invalidExpression(splitApiUrl(req.url.split('?')[0]!)?.apiPath ?? req.url);
+      sendError(reply, spError, newRequestId(), errorDialect(header(req, 'accept'), header(req, 'odata-version')));
+    },
+    clientErrorHandler,
   });
   app.addHttpMethod('MERGE', { hasBody: true });
   // Bodies are read raw: JSON parsing and its errors are SharePoint's, not fastify's.
@@ -79,6 +97,11 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     handler: (req, reply) => handleApi(req, reply, options),
   });
 
+  // Methods no route serves (OPTIONS, PROPFIND, …): every path has a route, so only the verb can miss.
+  app.setNotFoundHandler((req, reply) => {
+    sendError(reply, errors.methodNotAllowed(req.method), newRequestId(), errorDialect(header(req, 'accept'), header(req, 'odata-version')));
+  });
+
   // Errors raised before our handler runs (body too large, bad headers) get SharePoint's shape too.
   app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, req, reply) => {
     const spError = error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? errors.bodyTooLarge(options.bodyLimit)
@@ -86,7 +109,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
       : (error.statusCode ?? 500) < 500 ? errors.badArgument(error.message) : undefined;
     const requestId = newRequestId();
     if (!spError) req.log.error({ err: error, requestId }, 'unhandled error');
-    sendError(reply, spError ?? errors.internal(requestId), requestId, negotiateDialect(req.headers.accept, header(req, 'odata-version')) ?? 'minimal');
+    sendError(reply, spError ?? errors.internal(requestId), requestId, errorDialect(header(req, 'accept'), header(req, 'odata-version')));
   });
   return app;
 }
@@ -95,6 +118,25 @@ const header = (req: FastifyRequest, name: string) => {
   const v = req.headers[name];
   return Array.isArray(v) ? v[0] : v;
 };
+
+/**
+ * Requests node's HTTP parser refuses (headers over MAX_URL_BYTES, a request line it cannot
+ * read) never reach fastify: the answer is written to the socket, in the default dialect.
+ */
+function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const spError = error.code === 'HPE_HEADER_OVERFLOW' ? errors.headersTooLarge(MAX_URL_BYTES)
+    : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? errors.requestTimeout()
+    : errors.badArgument('The request could not be read: it is not well-formed HTTP.');
+  const requestId = newRequestId();
+  const body = serializerFor('minimal').error(spError);
+  const headers = { ...standardHeaders(requestId, 'minimal'), 'Content-Type': CONTENT_TYPES.minimal, 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close' };
+  if (socket.writable) {
+    const head = Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join('\r\n');
+    socket.write(`HTTP/1.1 ${spError.status} ${STATUS_CODES[spError.status]}\r\n${head}\r\n\r\n${body}`);
+  }
+  socket.destroy(error);
+}
 
 function sendError(reply: FastifyReply, err: SpError, requestId: string, dialect: Dialect): void {
   reply.code(err.status).headers({ ...standardHeaders(requestId, dialect), ...err.headers, 'Content-Type': CONTENT_TYPES[dialect] })
@@ -105,11 +147,10 @@ async function handleApi(req: FastifyRequest, reply: FastifyReply, options: AppO
   const started = process.hrtime.bigint();
   // 1. context: a correlation id, and the dialect the client reads (406 if none fits).
   const requestId = newRequestId();
-  let dialect: Dialect = 'minimal';
+  const negotiated = negotiateDialect(header(req, 'accept'), header(req, 'odata-version'));
+  const dialect: Dialect = negotiated ?? errorDialect(header(req, 'accept'), header(req, 'odata-version'));
   try {
-    const negotiated = negotiateDialect(header(req, 'accept'), header(req, 'odata-version'));
     if (!negotiated) throw errors.notAcceptable();
-    dialect = negotiated;
 
     // 2. dispatch: which site collection, and the path below its `/_api/`.
     const host = header(req, 'host') ?? 'localhost';
