@@ -42,7 +42,8 @@ export function urlEncode(text: string): string {
 /** The absolute link to the page after `last`, keeping every other query option. */
 export function nextLink(ctx: ApiContext, keys: SortKey[], last: Item, storedOf: (f: Field, i: Item) => StoredValue): string {
   const prev = ctx.query.skipToken?.pagedPrev ? '&PagedPrev=TRUE' : '';
-  const parts = keys.map((k) => {
+  // p_ID always ends the token, so an explicit `$orderby=ID desc` key must not repeat it.
+  const parts = keys.filter((k) => k.field.internalName !== 'ID').map((k) => {
     const v = storedOf(k.field, last);
     return `&p_${k.field.internalName}=${v === null ? '' : encodeURIComponent(String(v))}`;
   });

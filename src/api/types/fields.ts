@@ -13,7 +13,7 @@ import { fieldEntity } from '../entities.ts';
 import { arrayValue, boolProp, intProp, readEntityBody, readParameters, stringProp, type Properties } from '../body.ts';
 import { noContent, type Outcome } from '../outcome.ts';
 import type { ResourceType } from '../resource.ts';
-import { emptyOk, entityCollection, singleEntity, stringArgument } from './shared.ts';
+import { emptyOk, entityCollection, guidText, singleEntity, stringArgument } from './shared.ts';
 
 /** SP.Field* properties spemu stores; the second set is accepted and has no effect here. */
 const STORED = new Set(['Title', 'FieldTypeKind', 'StaticName', 'InternalName', 'Required', 'Indexed', 'Hidden',
@@ -122,7 +122,7 @@ async function requireField(list: List, ctx: ApiContext, find: (fields: Field[])
 
 export const fieldsType: ResourceType<{ kind: 'fields'; list: List }> = {
   key: async (r, args, ctx) => {
-    const id = stringArgument(args).toLowerCase();
+    const id = guidText(stringArgument(args));
     return { kind: 'field', list: r.list, field: await requireField(r.list, ctx, (fs) => fs.find((f) => f.id === id), id) };
   },
   methods: {
@@ -144,7 +144,7 @@ export const fieldsType: ResourceType<{ kind: 'fields'; list: List }> = {
     getbyid: {
       kind: 'function',
       async invoke(r, args, ctx) {
-        const id = stringArgument(args, 'id').toLowerCase();
+        const id = guidText(stringArgument(args, 'id'));
         return { kind: 'field', list: r.list, field: await requireField(r.list, ctx, (fs) => fs.find((f) => f.id === id), id) };
       },
     },

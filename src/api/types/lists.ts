@@ -9,7 +9,7 @@ import { absoluteUrl, folderEntity, listEditLink, listEntity, selectProps } from
 import { boolProp, intProp, readEntityBody, stringProp, type Properties } from '../body.ts';
 import { noContent, type Outcome } from '../outcome.ts';
 import type { ResourceType } from '../resource.ts';
-import { emptyOk, entityCollection, singleEntity, stringArgument, versionFromIfMatch } from './shared.ts';
+import { emptyOk, entityCollection, guidText, singleEntity, stringArgument, versionFromIfMatch } from './shared.ts';
 
 /** SP.List properties a client may set; known but inert ones are accepted and ignored. */
 const SETTABLE = new Set(['Title', 'Description', 'BaseTemplate', 'Hidden', 'EnableVersioning', 'AllowContentTypes',
@@ -56,7 +56,7 @@ async function requireList(found: Promise<List | undefined>, error: () => Error)
 
 export const listsType: ResourceType<{ kind: 'lists'; web: Web }> = {
   key: async (r, args, ctx) => {
-    const id = stringArgument(args);
+    const id = guidText(stringArgument(args));
     return { kind: 'list', list: await requireList(ctx.store.getListById(r.web.id, id), errors.listNotFoundById) };
   },
   methods: {
@@ -72,7 +72,7 @@ export const listsType: ResourceType<{ kind: 'lists'; web: Web }> = {
     getbyid: {
       kind: 'function',
       async invoke(r, args, ctx) {
-        const id = stringArgument(args, 'id');
+        const id = guidText(stringArgument(args, 'id'));
         return { kind: 'list', list: await requireList(ctx.store.getListById(r.web.id, id), errors.listNotFoundById) };
       },
     },

@@ -46,6 +46,9 @@ export function stringArgument(args: Argument[], ...names: string[]): string {
   return literal.value;
 }
 
+/** A GUID key as clients send it (`'{A1B2…}'` or `'a1b2…'`) → the lower-case bare form ids are stored in. */
+export const guidText = (text: string): string => text.trim().replace(/^\{(.*)\}$/, '$1').toLowerCase();
+
 export function integerArgument(args: Argument[], ...names: string[]): number {
   const v = argument(args, ...names);
   const literal = v && v.kind === 'alias' ? v.value : v;
