@@ -8,9 +8,11 @@ import { machineLine, type Machine } from './machine.ts';
 import type { ColdStart } from './cold-start.ts';
 
 export interface Comparison {
-  rounds: Array<{ baseline: LoadFigures; spemu: LoadFigures; ratio: number }>;
+  rounds: Array<{ baseline: LoadFigures; fastify: LoadFigures; spemu: LoadFigures; ratio: number; fastifyRatio: number }>;
   /** Median of the per-round spemu/baseline ratios. */
   ratio: number;
+  /** Median of the per-round spemu/fastify-hello-world ratios (a reference, no target). */
+  fastifyRatio: number;
 }
 
 export interface MillionRun {
@@ -52,6 +54,8 @@ interface TargetRow { target: string; goal: string; measured: string; met: boole
 function targetRows(r: BenchReport): TargetRow[] {
   const rows: TargetRow[] = [{
     target: 'Item read, spemu/baseline req/s', goal: `≥ ${TARGETS.ratio}`, measured: n(r.comparison.ratio, 2), met: r.comparison.ratio >= TARGETS.ratio,
+  }, {
+    target: 'Item read, spemu/fastify hello world (reference)', goal: '–', measured: n(r.comparison.fastifyRatio, 2), met: undefined,
   }];
   if (r.million) {
     const s = summarise(r.million.rounds);
@@ -79,6 +83,7 @@ function loadTable(r: BenchReport): string {
   const row = (name: string, s: Summary) => [name, n(s.requestsPerSecond), n(s.p50Ms, 1), n(s.p99Ms, 1), n(s.failures)];
   const rows = [
     row(`node:http hello world (${r.settings.connections} connections)`, summarise(r.comparison.rounds.map((x) => x.baseline))),
+    row(`fastify hello world (${r.settings.connections} connections)`, summarise(r.comparison.rounds.map((x) => x.fastify))),
     row(`spemu item(1) + $expand Author,Editor (${r.settings.connections} connections)`, summarise(r.comparison.rounds.map((x) => x.spemu))),
   ];
   if (r.million) {
@@ -89,9 +94,9 @@ function loadTable(r: BenchReport): string {
 }
 
 function roundsTable(r: BenchReport): string {
-  const rows = r.comparison.rounds.map((x, i) => [String(i + 1), n(x.baseline.requestsPerSecond), n(x.spemu.requestsPerSecond), n(x.ratio, 2),
+  const rows = r.comparison.rounds.map((x, i) => [String(i + 1), n(x.baseline.requestsPerSecond), n(x.fastify.requestsPerSecond), n(x.spemu.requestsPerSecond), n(x.ratio, 2),
     r.million?.rounds[i] ? `${n(r.million.rounds[i]!.requestsPerSecond)} req/s, p99 ${n(r.million.rounds[i]!.p99Ms)} ms` : '–']);
-  return table(['Round', 'baseline req/s', 'spemu req/s', 'ratio', '1M items'], rows);
+  return table(['Round', 'node:http req/s', 'fastify req/s', 'spemu req/s', 'ratio', '1M items'], rows);
 }
 
 function coldTable(r: BenchReport): string {

@@ -18,6 +18,7 @@ import { printReport, writeDocs, type BenchReport, type Comparison, type Million
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SPEMU_SERVER = join(ROOT, 'bench/servers/spemu-server.ts');
 const HELLO_SERVER = join(ROOT, 'bench/servers/hello-server.ts');
+const FASTIFY_SERVER = join(ROOT, 'bench/servers/fastify-hello-server.ts');
 const ACCEPT_JSON = { Accept: 'application/json' };
 export const ITEM_PATH = "/sites/dev/_api/web/lists/getbytitle('Tasks')/items(1)"
   + '?$select=Title,Author/ID,Author/Title,Author/LastName,Editor/ID,Editor/Title,Editor/LastName&$expand=Author,Editor';
@@ -77,6 +78,7 @@ async function compareWithBaseline(): Promise<{ comparison: Comparison; demoWork
   const workspace = mkdtempSync(join(tmpdir(), 'spemu-bench-'));
   workspaces.push(workspace);
   const hello = await startServerChild(HELLO_SERVER, [], { timeoutMs: 15_000 });
+  const framework = await startServerChild(FASTIFY_SERVER, [], { timeoutMs: 15_000 });
   const spemu = await startServerChild(SPEMU_SERVER, [JSON.stringify({
     data: workspace, db: join(workspace, 'spemu.db'), seed: DEMO_TENANT, port: 0, logLevel: 'warn',
   })], { nodeArgs: spemuNodeArgs, timeoutMs: 60_000 });
@@ -87,21 +89,30 @@ async function compareWithBaseline(): Promise<{ comparison: Comparison; demoWork
       load(child, child === spemu ? { ...spemuLoad, durationSeconds } : { connections: settings.connections, durationSeconds });
     log(`warm-up ${settings.warmupSeconds} s each`);
     await run(hello, settings.warmupSeconds);
+    await run(framework, settings.warmupSeconds);
     await run(spemu, settings.warmupSeconds);
     const rounds: Comparison['rounds'] = [];
     for (let round = 1; round <= settings.rounds; round++) {
       // Alternate who goes first, so a slow patch of the machine does not favour one side.
-      const order = round % 2 ? [hello, spemu] : [spemu, hello];
+      const order = round % 2 ? [hello, framework, spemu] : [spemu, framework, hello];
       const figures = new Map<ServerChild, LoadFigures>();
       for (const child of order) figures.set(child, await run(child, settings.durationSeconds));
       const baseline = figures.get(hello)!;
       const measured = figures.get(spemu)!;
-      rounds.push({ baseline, spemu: measured, ratio: measured.requestsPerSecond / baseline.requestsPerSecond });
-      log(`round ${round}: baseline ${baseline.requestsPerSecond.toFixed(0)} req/s, spemu ${measured.requestsPerSecond.toFixed(0)} req/s`);
+      const fastify = figures.get(framework)!;
+      rounds.push({
+        baseline, fastify, spemu: measured,
+        ratio: measured.requestsPerSecond / baseline.requestsPerSecond, fastifyRatio: measured.requestsPerSecond / fastify.requestsPerSecond,
+      });
+      log(`round ${round}: baseline ${baseline.requestsPerSecond.toFixed(0)} req/s, fastify ${fastify.requestsPerSecond.toFixed(0)} req/s, spemu ${measured.requestsPerSecond.toFixed(0)} req/s`);
     }
-    return { comparison: { rounds, ratio: median(rounds.map((r) => r.ratio)) }, demoWorkspace: workspace };
+    return {
+      comparison: { rounds, ratio: median(rounds.map((r) => r.ratio)), fastifyRatio: median(rounds.map((r) => r.fastifyRatio)) },
+      demoWorkspace: workspace,
+    };
   } finally {
     await stopChild(hello.process);
+    await stopChild(framework.process);
     await stopSpemu(spemu, 'baseline comparison');
   }
 }

@@ -8,6 +8,7 @@ import { resolveOptions, ConfigError, type ResolvedOptions, type ServerOptions }
 import { openSqlite } from './store/sql/connect.ts';
 import { migrateToLatest } from './store/sql/migrate.ts';
 import { SqlStore } from './store/sql/sql-store.ts';
+import { CachedStore } from './store/cached-store.ts';
 import type { Store } from './store/store.ts';
 import { createApp } from './server/app.ts';
 import { siteOwnerAuthenticator } from './server/authenticate.ts';
@@ -70,7 +71,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const resolved = resolveOptions(options);
   prepareWorkspace(resolved);
   const connection = openSqlite({ file: resolved.db === ':memory:' ? ':memory:' : resolved.db });
-  const store = new SqlStore(connection.db, connection.flavour, false, connection.clearStatementCache);
+  const store = new CachedStore(new SqlStore(connection.db, connection.flavour, false, connection.clearStatementCache));
   try {
     await migrateToLatest(connection.db, connection.flavour);
     await seedStore(store, resolved, isoSeconds(resolved.clock().getTime()));

@@ -25,6 +25,8 @@ interface Expansion {
   target: LookupTarget;
   /** Sub-properties named in `$select` (`Author/Title` → 'Title'); empty: the target's defaults. */
   names: string[];
+  /** Target fields whose values the sub-properties read; undefined: all. */
+  load?: Field[] | undefined;
 }
 
 export interface ItemPlan {
@@ -36,7 +38,12 @@ export interface ItemPlan {
   parentList: boolean;
   /** True without `$select`: verbose then writes the `__deferred` navigation stubs. */
   full: boolean;
+  /** The list's fields whose values the projection reads; undefined: all. */
+  load?: Field[] | undefined;
 }
+
+/** The distinct fields a set of properties reads. */
+const fieldsRead = (props: WireProp[]): Field[] => [...new Set(props.flatMap((p) => (p.field ? [p.field] : [])))];
 
 /** The list a User/Lookup field points at: the site's User Information List or the lookup list. */
 export async function lookupTarget(field: Field, list: List, ctx: ApiContext): Promise<LookupTarget | undefined> {
@@ -70,7 +77,7 @@ export async function planItemProjection(list: List, fields: Field[], ctx: ApiCo
   }
 
   if (!select) {
-    return { list, fields, props: defaultWireProps(list, fields), expansions: [...expansions.values()], parentList, full: true };
+    return { list, fields, props: defaultWireProps(fields), expansions: [...expansions.values()], parentList, full: true };
   }
 
   const selectable = selectableWireProps(list, fields);
@@ -82,7 +89,7 @@ export async function planItemProjection(list: List, fields: Field[], ctx: ApiCo
   for (const path of select) {
     const [head, sub, ...deeper] = path;
     if (!head) continue;
-    if (head === '*') { defaultWireProps(list, fields).forEach(add); continue; }
+    if (head === '*') { defaultWireProps(fields).forEach(add); continue; }
     if (head === 'ParentList') {
       if (!parentList) throw errors.expandRequired(path.join('/'), head);
       wantParent = true;
@@ -106,23 +113,36 @@ export async function planItemProjection(list: List, fields: Field[], ctx: ApiCo
   for (const e of chosen.values()) {
     const known = selectableWireProps(e.target.list, e.target.fields);
     for (const name of e.names) if (!known.has(name)) throw errors.unknownSelectProperty(name);
+    if (e.names.length) e.load = fieldsRead(e.names.map((n) => known.get(n)!));
   }
-  return { list, fields, props, expansions: [...chosen.values()], parentList: wantParent, full: false };
+  const expansionList = [...chosen.values()];
+  const load = [...new Set([...fieldsRead(props), ...expansionList.map((e) => e.field)])];
+  return { list, fields, props, expansions: expansionList, parentList: wantParent, full: false, load };
 }
 
 /** Builds the entities for `items` under `plan`. */
 export async function renderItems(plan: ItemPlan, items: Item[], ctx: ApiContext): Promise<Entity[]> {
-  const loaded = new Map<string, Map<number, Item>>();
+  // One query per target list: Author and Editor both point at the User Information List.
+  const idsByTarget = new Map<number, { target: LookupTarget; ids: Set<number>; load: Set<Field> | undefined }>();
   for (const e of plan.expansions) {
-    const ids = new Set<number>();
+    const entry = idsByTarget.get(e.target.list.rowId) ?? { target: e.target, ids: new Set<number>(), load: new Set<Field>() };
+    idsByTarget.set(e.target.list.rowId, entry);
+    // Every column when any expansion of this target wants the default projection.
+    if (e.load && entry.load) e.load.forEach((f) => entry.load!.add(f));
+    else entry.load = undefined;
     for (const item of items) {
       const v = item.values[e.field.internalName] ?? referenceOf(e.field, item);
-      if (FIELD_KINDS[e.field.kind].multi) storedArray<number>(v).forEach((id) => ids.add(id));
-      else if (v !== null && v !== undefined) ids.add(Number(v));
+      if (FIELD_KINDS[e.field.kind].multi) storedArray<number>(v).forEach((id) => entry.ids.add(id));
+      else if (v !== null && v !== undefined) entry.ids.add(Number(v));
     }
-    const rows = await ctx.store.getItems(e.target.list, e.target.fields, [...ids]);
-    loaded.set(e.field.internalName, new Map(rows.map((r) => [r.id, r])));
   }
+  const loadedByTarget = new Map<number, Map<number, Item>>();
+  for (const [rowId, { target, ids, load }] of idsByTarget) {
+    const rows = ids.size ? await ctx.store.getItems(target.list, target.fields, [...ids], load && [...load]) : [];
+    loadedByTarget.set(rowId, new Map(rows.map((r) => [r.id, r])));
+  }
+  const loaded = new Map<string, Map<number, Item>>();
+  for (const e of plan.expansions) loaded.set(e.field.internalName, loadedByTarget.get(e.target.list.rowId)!);
   const parent = plan.parentList ? listEntity(plan.list, ctx.web, ctx) : undefined;
 
   return items.map((item) => {
@@ -163,7 +183,7 @@ function expandedEntity(e: Expansion, target: Item): Entity {
   const known = selectableWireProps(e.target.list, e.target.fields);
   const props: Array<[string, Value]> = e.names.length
     ? e.names.map((n) => [n, known.get(n)!.get(target)])
-    : defaultWireProps(e.target.list, e.target.fields).map((p) => [p.name, p.get(target)]);
+    : defaultWireProps(e.target.fields).map((p) => [p.name, p.get(target)]);
   return { type: listItemEntityTypeFullName(e.target.list.entityTypeName), id: freshEntityId(), props, minimalMetadata: true };
 }
 

@@ -8,7 +8,8 @@ import { storedArray } from '../domain/values.ts';
 import { EdmDouble, type Value } from '../serialize/values.ts';
 
 export type WireGetter = (item: Item) => Value;
-export interface WireProp { name: string; get: WireGetter }
+/** `field` is the field whose stored value the property reads (none for system columns). */
+export interface WireProp { name: string; get: WireGetter; field?: Field }
 
 const ints = (v: StoredValue): Value => ({ kind: 'collection', elementType: 'Edm.Int32', items: storedArray<number>(v) });
 const intStrings = (v: StoredValue): Value => ({ kind: 'collection', elementType: 'Edm.String', items: storedArray<number>(v).map(String) });
@@ -41,18 +42,31 @@ export function fieldWireProps(field: Field): WireProp[] {
   switch (FIELD_KINDS[field.kind].reference) {
     case 'user':
       return field.kind === 'UserMulti'
-        ? [{ name: `${name}Id`, get: (i) => ints(stored(i)) }, { name: `${name}StringId`, get: (i) => intStrings(stored(i)) }]
-        : [{ name: `${name}Id`, get: (i) => wireValue(field, stored(i)) },
-           { name: `${name}StringId`, get: (i) => (stored(i) === null ? null : String(stored(i))) }];
+        ? [{ name: `${name}Id`, get: (i) => ints(stored(i)), field }, { name: `${name}StringId`, get: (i) => intStrings(stored(i)), field }]
+        : [{ name: `${name}Id`, get: (i) => wireValue(field, stored(i)), field },
+           { name: `${name}StringId`, get: (i) => (stored(i) === null ? null : String(stored(i))), field }];
     case 'lookup':
-      return [{ name: `${name}Id`, get: (i) => wireValue(field, stored(i)) }];
+      return [{ name: `${name}Id`, get: (i) => wireValue(field, stored(i)), field }];
     default:
-      return [{ name, get: (i) => wireValue(field, stored(i)) }];
+      return [{ name, get: (i) => wireValue(field, stored(i)), field }];
   }
 }
 
+/**
+ * The property tables depend only on a list's fields, and the store hands out the same
+ * fields array until they change: build each table once per array.
+ */
+const defaultCache = new WeakMap<Field[], WireProp[]>();
+const selectableCache = new WeakMap<Field[], Map<string, WireProp>>();
+
 /** Every item's properties in SharePoint's default order (no `$select`). */
-export function defaultWireProps(list: List, fields: Field[]): WireProp[] {
+export function defaultWireProps(fields: Field[]): WireProp[] {
+  let props = defaultCache.get(fields);
+  if (!props) defaultCache.set(fields, props = buildDefaultWireProps(fields));
+  return props;
+}
+
+function buildDefaultWireProps(fields: Field[]): WireProp[] {
   const custom = fields.filter((f) => !f.builtIn).flatMap(fieldWireProps);
   return [
     { name: 'FileSystemObjectType', get: () => 0 },
@@ -60,7 +74,7 @@ export function defaultWireProps(list: List, fields: Field[]): WireProp[] {
     { name: 'ServerRedirectedEmbedUri', get: () => null },
     { name: 'ServerRedirectedEmbedUrl', get: () => '' },
     { name: 'ContentTypeId', get: (i) => i.contentTypeId },
-    { name: 'Title', get: (i) => (i.values.Title ?? null) as Value },
+    { name: 'Title', get: (i) => (i.values.Title ?? null) as Value, field: fields.find((f) => f.internalName === 'Title') },
     { name: 'ComplianceAssetId', get: () => null },
     ...custom,
     { name: 'ID', get: (i) => i.id },
@@ -88,8 +102,14 @@ function hiddenUntilSelected(list: List): WireProp[] {
 
 /** Everything `$select` may name directly on an item of this list, by exact name. */
 export function selectableWireProps(list: List, fields: Field[]): Map<string, WireProp> {
+  let cached = selectableCache.get(fields);
+  if (!cached) selectableCache.set(fields, cached = buildSelectableWireProps(list, fields));
+  return cached;
+}
+
+function buildSelectableWireProps(list: List, fields: Field[]): Map<string, WireProp> {
   const out = new Map<string, WireProp>();
-  for (const p of defaultWireProps(list, fields)) out.set(p.name, p);
+  for (const p of defaultWireProps(fields)) out.set(p.name, p);
   for (const p of hiddenUntilSelected(list)) out.set(p.name, p);
   return out;
 }

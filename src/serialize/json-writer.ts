@@ -7,6 +7,18 @@ import { EdmDouble } from './values.ts';
 export type Json = null | string | number | boolean | EdmDouble | Json[] | JsonObject;
 export interface JsonObject { [key: string]: Json }
 
+/** Property names repeat across every entity of a response: encode each once. */
+const encodedKeys = new Map<string, string>();
+function encodeKey(key: string): string {
+  let encoded = encodedKeys.get(key);
+  if (encoded === undefined) {
+    encoded = JSON.stringify(key);
+    // Bounded: names come from field names, but a hostile schema could still invent many.
+    if (encodedKeys.size < 10_000) encodedKeys.set(key, encoded);
+  }
+  return encoded;
+}
+
 export function writeJson(value: Json): string {
   if (value === null) return 'null';
   switch (typeof value) {
@@ -23,7 +35,7 @@ export function writeJson(value: Json): string {
   let out = '{';
   let first = true;
   for (const key in value) {
-    out += `${first ? '' : ','}${JSON.stringify(key)}:${writeJson(value[key]!)}`;
+    out += `${first ? '' : ','}${encodeKey(key)}:${writeJson(value[key]!)}`;
     first = false;
   }
   return `${out}}`;

@@ -22,6 +22,8 @@ export interface ItemQuery {
   backwards?: boolean | undefined;
   /** The `$filter` text as sent, for error messages. */
   filterText?: string | undefined;
+  /** The fields whose values to load (default: all). Fewer columns read faster on wide lists. */
+  load?: Field[] | undefined;
   /** `$expand`ed lookup/user fields by internal name, with their target list: the filter may reach into these. */
   lookups: Map<string, { list: List; fields: Field[] }>;
 }
@@ -114,8 +116,9 @@ export interface Store {
 
   // Items
   queryItems(list: List, fields: Field[], query: ItemQuery): Promise<ItemPage>;
-  getItem(list: List, fields: Field[], id: number): Promise<Item | undefined>;
-  getItems(list: List, fields: Field[], ids: number[]): Promise<Item[]>;
+  /** `load` names the fields whose values to read (default: all of `fields`). */
+  getItem(list: List, fields: Field[], id: number, load?: Field[]): Promise<Item | undefined>;
+  getItems(list: List, fields: Field[], ids: number[], load?: Field[]): Promise<Item[]>;
   createItem(list: List, fields: Field[], write: ItemWrite): Promise<Item>;
   /** Applies `write` if the item's version still equals `expectedVersion` (null: any). Returns undefined if the item is gone. */
   updateItem(list: List, fields: Field[], id: number, write: ItemWrite, expectedVersion: number | null): Promise<Item | 'conflict' | undefined>;

@@ -11,7 +11,7 @@ import type { SortKey } from '../../store/store.ts';
 import type { ApiContext } from '../context.ts';
 import { listEditLink } from '../entities.ts';
 import { checkRequired, readItemValues } from '../item-input.ts';
-import { lookupTarget, planItemProjection, renderItems, type LookupTarget } from '../item-projection.ts';
+import { lookupTarget, planItemProjection, renderItems, type ItemPlan, type LookupTarget } from '../item-projection.ts';
 import { nextLink, pageSize, positionFromSkipToken } from '../paging.ts';
 import { noContent, ok, type Outcome } from '../outcome.ts';
 import type { ResourceType } from '../resource.ts';
@@ -82,6 +82,8 @@ async function queryItems(r: ItemsResource, ctx: ApiContext): Promise<Outcome> {
   const top = pageSize(ctx);
   const page = await ctx.store.queryItems(r.list, fields, {
     filter: ctx.query.filter, filterText: ctx.query.filterText, orderBy: keys, top,
+    // Sort keys' values go into the next link's skiptoken, so they are read too.
+    load: plan.load && [...new Set([...plan.load, ...keys.map((k) => k.field)])],
     after: positionFromSkipToken(ctx, keys), backwards: ctx.query.skipToken?.pagedPrev,
     lookups: await filterLookups(ctx, r.list, fields),
   });
@@ -93,8 +95,8 @@ async function queryItems(r: ItemsResource, ctx: ApiContext): Promise<Outcome> {
   });
 }
 
-async function itemOutcome(list: List, fields: Field[], item: Item, ctx: ApiContext, status = 200): Promise<Outcome> {
-  const plan = await planItemProjection(list, fields, ctx);
+async function itemOutcome(list: List, fields: Field[], item: Item, ctx: ApiContext, status = 200, plan?: ItemPlan): Promise<Outcome> {
+  plan ??= await planItemProjection(list, fields, ctx);
   const [entity] = await renderItems(plan, [item], ctx);
   const headers: Record<string, string> = { ETag: `"${item.version}"` };
   if (status === 201) headers.Location = `${ctx.apiUrl}${listEditLink(list)}/Items(${item.id})`;
@@ -148,8 +150,11 @@ export const itemType: ResourceType<ItemResource> = {
     },
   },
   async get(r, ctx) {
-    const { fields, item } = await loadItem(r, ctx);
-    return itemOutcome(r.list, fields, item, ctx);
+    const fields = await ctx.store.getFields(r.list);
+    const plan = await planItemProjection(r.list, fields, ctx);
+    const item = await ctx.store.getItem(r.list, fields, r.id, plan.load);
+    if (!item) throw errors.itemNotFound();
+    return itemOutcome(r.list, fields, item, ctx, 200, plan);
   },
   async update(r, ctx, ifMatch) {
     const fields = await ctx.store.getFields(r.list);

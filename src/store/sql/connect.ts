@@ -46,6 +46,8 @@ export function openSqlite(options: SqliteOptions): Connection & { clearStatemen
   database.pragma('synchronous = FULL');
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
+  // 32 MB of page cache (the default is 2 MB): index and row pages of large lists stay hot.
+  database.pragma('cache_size = -32768');
   // SQLite's own lower() folds ASCII only ('Ä' stays 'Ä'); SharePoint (and PostgreSQL's
   // lower()) compare all letters case-insensitively. Text filters, sorting, keyset paging
   // and the lower(column) indexes all go through this one, so they agree with each other.

@@ -267,26 +267,26 @@ export class SqlStore implements Store {
     const effective = keys.map((k) => ({ ...k, descending: query.backwards ? !k.descending : k.descending }));
     const idDescending = query.backwards ?? false;
     if (query.after) conditions.push(keysetCondition(effective, query.after, idDescending, this.flavour));
-    let builder = this.db.selectFrom(list.tableName).select(selectColumns(fields));
+    let builder = this.db.selectFrom(list.tableName).select(selectColumns(query.load ?? fields));
     if (conditions.length) builder = builder.where(sql<boolean>`${sql.join(conditions, sql` and `)}`);
     for (const key of effective) builder = builder.orderBy(sql`${sortExpression(key.field, this.flavour)} ${sql.raw(key.descending ? 'desc nulls last' : 'asc nulls first')}`);
     builder = builder.orderBy(sql`${sql.ref(idKey.column)} ${sql.raw(idDescending ? 'desc' : 'asc')}`);
     const rows = await builder.limit(query.top + 1).execute();
     const hasMore = rows.length > query.top;
-    const items = rows.slice(0, query.top).map((r) => rowToItem(r, fields));
+    const items = rows.slice(0, query.top).map((r) => rowToItem(r, query.load ?? fields));
     if (query.backwards) items.reverse();
     return { items, hasMore };
   }
 
-  async getItem(list: List, fields: Field[], id: number): Promise<Item | undefined> {
-    const row = await this.db.selectFrom(list.tableName).select(selectColumns(fields)).where('id', '=', id).executeTakeFirst();
-    return row ? rowToItem(row, fields) : undefined;
+  async getItem(list: List, fields: Field[], id: number, load: Field[] = fields): Promise<Item | undefined> {
+    const row = await this.db.selectFrom(list.tableName).select(selectColumns(load)).where('id', '=', id).executeTakeFirst();
+    return row ? rowToItem(row, load) : undefined;
   }
 
-  async getItems(list: List, fields: Field[], ids: number[]): Promise<Item[]> {
+  async getItems(list: List, fields: Field[], ids: number[], load: Field[] = fields): Promise<Item[]> {
     if (ids.length === 0) return [];
-    const rows = await this.db.selectFrom(list.tableName).select(selectColumns(fields)).where('id', 'in', ids).execute();
-    return rows.map((r) => rowToItem(r, fields));
+    const rows = await this.db.selectFrom(list.tableName).select(selectColumns(load)).where('id', 'in', ids).execute();
+    return rows.map((r) => rowToItem(r, load));
   }
 
   async createItem(list: List, fields: Field[], write: ItemWrite): Promise<Item> {
