@@ -10,25 +10,29 @@ export interface TemplateInfo {
   baseType: 0 | 1;
   /** Lists live under `Lists/`; libraries at the web root; catalogs have fixed URLs. */
   location: 'lists' | 'root';
-  /** Content type id prefix of its items: 0x0100 item, 0x0101 document, 0x010A person. */
-  contentTypePrefix: string;
+  /** The site content type its items derive from: 0x01 Item, 0x0101 Document, 0x010A Person. */
+  parentContentTypeId: string;
   featureId: string;
 }
 
-const GENERIC: TemplateInfo = { baseType: 0, location: 'lists', contentTypePrefix: '0x0100', featureId: '00bfea71-de22-43b2-a848-c05709900100' };
+const GENERIC: TemplateInfo = { baseType: 0, location: 'lists', parentContentTypeId: '0x01', featureId: '00bfea71-de22-43b2-a848-c05709900100' };
 const TEMPLATES: Record<number, TemplateInfo> = {
   100: GENERIC,
-  101: { baseType: 1, location: 'root', contentTypePrefix: '0x0101', featureId: '00bfea71-e717-4e80-aa17-d0c71b360101' },
+  101: { baseType: 1, location: 'root', parentContentTypeId: '0x0101', featureId: '00bfea71-e717-4e80-aa17-d0c71b360101' },
   103: { ...GENERIC, featureId: '00bfea71-2062-426c-90bf-714c59600103' },
   104: { ...GENERIC, featureId: '00bfea71-d1ce-42de-9c63-a44004ce0104' },
   105: { ...GENERIC, featureId: '00bfea71-7e6d-4186-9ba8-c047ac750105' },
   106: { ...GENERIC, featureId: '00bfea71-ec85-4903-972d-ebe475780106' },
   107: { ...GENERIC, featureId: '00bfea71-a83e-497e-9ba0-7a5c597d0107' },
-  112: { baseType: 0, location: 'root', contentTypePrefix: '0x010A', featureId: '00000000-0000-0000-0000-000000000000' },
-  119: { baseType: 1, location: 'root', contentTypePrefix: '0x0101', featureId: '00000000-0000-0000-0000-000000000000' },
+  112: { baseType: 0, location: 'root', parentContentTypeId: '0x010A', featureId: '00000000-0000-0000-0000-000000000000' },
+  119: { baseType: 1, location: 'root', parentContentTypeId: '0x0101', featureId: '00000000-0000-0000-0000-000000000000' },
 };
 
 export const templateInfo = (template: number): TemplateInfo => TEMPLATES[template] ?? GENERIC;
+/** A list's own content type: its parent's id, `00`, and a GUID (`0x0100` + 32 hex digits for items). */
+export const listContentTypeId = (template: number, listId: string): string =>
+  `${templateInfo(template).parentContentTypeId}00${listId.replace(/-/g, '').toUpperCase()}`;
+
 export const isKnownTemplate = (template: number): boolean => template in TEMPLATES;
 
 /** Where a new list with this title goes, relative to its web, and its entity type name. */

@@ -514,6 +514,8 @@ describe('value kinds on the wire (reference §1.2, §3, §8.1, §8.6)', () => {
     assert.deepEqual([r.json.ServerRedirectedEmbedUri, r.json.ServerRedirectedEmbedUrl, r.json.ComplianceAssetId], [null, '', null]);
     assert.equal(r.json.OwnerStringId, '1');
     assert.deepEqual(r.json.WatchersStringId, ['1', '2']);
+    // Item (0x01) + 00 + 32 hex digits, as CAP-BATCH's 0x0100EFABA43AC7208144A715E899CA25CAE5.
+    assert.match(r.json.ContentTypeId, /^0x0100[0-9A-F]{32}$/);
   });
 
   it('minimal raw text: URL values without odata.type, plain arrays', async () => {

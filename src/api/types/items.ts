@@ -9,14 +9,14 @@ import type { Expression } from '../../odata/filter/ast.ts';
 import { errors } from '../../errors.ts';
 import type { SortKey } from '../../store/store.ts';
 import type { ApiContext } from '../context.ts';
-import { listEditLink } from '../entities.ts';
+import { listEditLink, selectProps } from '../entities.ts';
 import { checkRequired, readItemValues } from '../item-input.ts';
 import { lookupTarget, planItemProjection, renderItems, type ItemPlan, type LookupTarget } from '../item-projection.ts';
 import { nextLink, pageSize, positionFromSkipToken } from '../paging.ts';
 import { noContent, ok, type Outcome } from '../outcome.ts';
 import type { ResourceType } from '../resource.ts';
 import { emptyOk, integerArgument, versionFromIfMatch } from './shared.ts';
-import { wireValue } from '../item-wire.ts';
+import { fieldValuesEntity, type FieldValuesForm } from '../field-values.ts';
 
 type ItemsResource = { kind: 'items'; list: List };
 type ItemResource = { kind: 'item'; list: List; id: number };
@@ -174,29 +174,12 @@ export const itemType: ResourceType<ItemResource> = {
   },
 };
 
-/** FieldValuesAsText / AsHtml / ForEdit: every field's value as a string. */
-export const itemFieldValuesType: ResourceType<{ kind: 'itemFieldValues'; list: List; id: number; as: 'text' | 'html' | 'edit' }> = {
+/** FieldValuesAsText / AsHtml / ForEdit: every field's value as SharePoint shows it. */
+export const itemFieldValuesType: ResourceType<{ kind: 'itemFieldValues'; list: List; id: number; as: FieldValuesForm }> = {
   async get(r, ctx) {
     const { fields, item } = await loadItem({ kind: 'item', list: r.list, id: r.id }, ctx);
-    const props: Array<[string, string | null]> = [];
-    for (const field of fields) {
-      const stored = storedOf(field, item);
-      props.push([odataPropertyName(field.internalName).replace(/_/g, '_x005f_').replace(/^OData_x005f__x005f_/, 'OData__x005f_'), textOf(field, stored)]);
-    }
-    const type = r.as === 'text' ? 'SP.FieldStringValues' : r.as === 'html' ? 'SP.FieldStringValues' : 'SP.FieldStringValues';
-    const link = `${listEditLink(r.list)}/Items(${r.id})/FieldValuesAs${r.as === 'text' ? 'Text' : r.as === 'html' ? 'Html' : 'ForEdit'}`;
-    return ok({ kind: 'entity', metadataName: type, entity: { type, id: `${ctx.apiUrl}${link}`, editLink: link, props } });
+    const link = `${listEditLink(r.list)}/Items(${r.id})/FieldValues${{ text: 'AsText', html: 'AsHtml', edit: 'ForEdit' }[r.as]}`;
+    const entity = await fieldValuesEntity(r.list, fields, item, r.as, link, ctx);
+    return ok({ kind: 'entity', metadataName: entity.type, entity: selectProps(entity, ctx.query.select) });
   },
 };
-
-function textOf(field: Field, stored: StoredValue): string {
-  if (stored === null) return '';
-  const v = wireValue(field, stored);
-  if (v === null) return '';
-  if (typeof v === 'boolean') return v ? 'Yes' : 'No';
-  if (typeof v !== 'object') return String(v);
-  if ('value' in v) return String(v.value);
-  if (v.kind === 'collection') return v.items.map(String).join(', ');
-  if (v.kind === 'complex') return String(v.props.find(([k]) => k === 'Url')?.[1] ?? '');
-  return '';
-}

@@ -14,7 +14,7 @@ import {
   addFieldColumn, createFieldIndex, createItemTable, dropFieldIndex, fieldColumnName, itemTableName,
   rowToItem, selectColumns, sortExpression, sortValue, valuesToColumns,
 } from './item-table.ts';
-import { templateInfo } from '../../domain/templates.ts';
+import { listContentTypeId, templateInfo } from '../../domain/templates.ts';
 
 const bool = (v: unknown) => Number(v) === 1;
 const urlKey = (url: string) => url.toLowerCase().replace(/\/+$/, '') || '/';
@@ -299,7 +299,7 @@ export class SqlStore implements Store {
       const id = Number(counter.next_item_id) - 1;
       const created = write.created ?? write.now;
       const row = {
-        id, guid: randomUUID(), content_type_id: contentTypeId(list), created, modified: write.modified ?? created,
+        id, guid: randomUUID(), content_type_id: listContentTypeId(list.baseTemplate, list.id), created, modified: write.modified ?? created,
         author_id: write.authorId ?? write.actorId, editor_id: write.actorId, version: 1, ui_version: 1,
         ...valuesToColumns(fields, write.values),
       };
@@ -360,11 +360,6 @@ export class SqlStore implements Store {
       return recycleId;
     });
   }
-}
-
-/** Content type id of a list's items: the template's prefix + a per-list suffix. */
-function contentTypeId(list: List): string {
-  return `${templateInfo(list.baseTemplate).contentTypePrefix}00${list.id.replace(/-/g, '').toUpperCase()}`;
 }
 
 /**
