@@ -47,20 +47,24 @@ function prepareWorkspace(options: ResolvedOptions): void {
   writeFileSync(join(dir, WORKSPACE_MARKER), 'This folder is a spemu workspace. `spemu --reset` deletes it.\n');
 }
 
-async function readSeed(seed: string | object): Promise<TenantFile> {
-  if (typeof seed === 'string') return (await loadTenantFile(seed)).tenant;
-  return validateTenant(seed);
+/** The tenant and the folder its relative paths (pictures) are resolved from. */
+async function readSeed(seed: string | object): Promise<{ tenant: TenantFile; baseDir: string }> {
+  if (typeof seed === 'string') return loadTenantFile(seed);
+  return { tenant: validateTenant(seed), baseDir: process.cwd() };
 }
 
 /** Loads the seed into an empty database; a database holding another tenant is refused. */
 async function seedStore(store: Store, options: ResolvedOptions, now: string): Promise<void> {
   const loadedName = await store.getSetting(TENANT_NAME_KEY);
   if (options.seed === undefined) {
-    if (loadedName === undefined && options.seedIfEmpty !== undefined) await loadTenant(store, await readSeed(options.seedIfEmpty), now);
+    if (loadedName === undefined && options.seedIfEmpty !== undefined) {
+      const { tenant, baseDir } = await readSeed(options.seedIfEmpty);
+      await loadTenant(store, tenant, now, baseDir);
+    }
     return;
   }
-  const tenant = await readSeed(options.seed);
-  if (loadedName === undefined) return loadTenant(store, tenant, now);
+  const { tenant, baseDir } = await readSeed(options.seed);
+  if (loadedName === undefined) return loadTenant(store, tenant, now, baseDir);
   if ((await store.getSetting(TENANT_HASH_KEY)) !== tenantHash(tenant)) {
     throw new ConfigError(`The database already holds tenant '${loadedName}', which differs from the seed ('${tenant.tenant.name}'). `
       + 'Start with --reset to replace it, or without --seed to keep it.');

@@ -102,9 +102,18 @@ export interface Item {
   values: Record<string, StoredValue>;
 }
 
+export type SiteRoleName = 'owner' | 'member' | 'visitor' | 'none';
+
 /** Who is acting: the identity layer fills this; the domain only records it. */
 export interface Principal {
   /** The acting user's id in the site collection's User Information List. */
   userId: number;
+  /** Claims login, `i:0#.f|membership|alice@contoso.onmicrosoft.com`. */
   loginName: string;
+  /** The directory user; null for SharePoint's System Account. */
+  upn: string | null;
+  /** The strongest role the user holds on the site, directly or through a group. */
+  role: SiteRoleName;
+  /** How the request proved who it is; digests are required for cookie and Basic writes. */
+  via: 'basic' | 'bearer' | 'cookie' | 'anonymous';
 }

@@ -23,7 +23,9 @@ export function siteOwnerAuthenticator(store: Store): Authenticator {
     async authenticate(site) {
       const value = await store.getSetting(siteDefaultUserKey(site.id));
       if (!value) throw errors.accessDenied();
-      return JSON.parse(value) as Principal;
+      const stored = JSON.parse(value) as Pick<Principal, 'userId' | 'loginName'>;
+      const upn = stored.loginName.startsWith('i:0#.f|membership|') ? stored.loginName.slice('i:0#.f|membership|'.length) : null;
+      return { ...stored, upn, role: 'owner', via: 'anonymous' };
     },
   };
 }

@@ -21,6 +21,9 @@ export class CachedStore implements Store {
 
   constructor(private readonly inner: Store) {}
 
+  /** Directory reads are per request and cheap; they are not cached. */
+  get directory() { return this.inner.directory; }
+
   /** Forgets all metadata: after schema changes, and after any transaction that wrote. */
   clear(): void {
     this.sites.clear();

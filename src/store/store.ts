@@ -4,6 +4,7 @@
 import type { Expression } from '../odata/filter/ast.ts';
 import type { Field, FieldOptions, Item, List, Site, StoredValue, Web } from '../domain/model.ts';
 import type { FieldKind } from '../domain/field-kinds.ts';
+import type { Directory } from './directory.ts';
 
 export interface SortKey {
   field: Field;
@@ -85,6 +86,8 @@ export interface FieldPatch {
 
 /** Storage operations. All writes are atomic; an error leaves nothing behind. */
 export interface Store {
+  /** The tenant directory, in the same database (and the same transaction, inside one). */
+  readonly directory: Directory;
   /** Runs `fn` in one transaction: every write inside commits together or not at all. */
   transaction<T>(fn: (store: Store) => Promise<T>): Promise<T>;
   close(): Promise<void>;

@@ -3,6 +3,10 @@
 // (author, editor, created, modified) the file states.
 
 import { createHash, randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { extname, resolve } from 'node:path';
+import { hashPassword } from '../identity/passwords.ts';
+import type { SiteRole } from '../store/directory.ts';
 import type { Field, List, Site, StoredValue } from '../domain/model.ts';
 import { createListWithFields } from '../domain/lists.ts';
 import { kindFromTypeName } from '../domain/field-kinds.ts';
@@ -10,89 +14,100 @@ import { normaliseDateTime, toStoredValue } from '../domain/values.ts';
 import { USER_INFO_LIST_TEMPLATE } from '../domain/templates.ts';
 import type { Store } from '../store/store.ts';
 import { siteDefaultUserKey } from '../server/authenticate.ts';
-import type { TenantFile, TenantGroup, TenantSite, TenantUser } from './types.ts';
+import type { TenantFile, TenantSite } from './types.ts';
+import { directoryPrincipal, ensureSiteUser, SYSTEM_ACCOUNT_ID, userLogin } from '../identity/site-users.ts';
 
 export const TENANT_NAME_KEY = 'tenant.name';
 export const TENANT_HASH_KEY = 'tenant.hash';
 export const TENANT_ID_KEY = 'tenant.id';
 export const TENANT_FILE_KEY = 'tenant.file';
 
-export const membershipLogin = (upn: string) => `i:0#.f|membership|${upn.toLowerCase()}`;
-export const securityGroupLogin = (id: string) => `c:0t.c|tenant|${id.toLowerCase()}`;
-export const m365GroupLogin = (id: string) => `c:0o.c|federateddirectoryclaimprovider|${id.toLowerCase()}`;
 
 /** A stable fingerprint of the tenant file, to tell "already loaded" from "a different tenant". */
 export function tenantHash(tenant: TenantFile): string {
   return createHash('sha256').update(JSON.stringify(tenant)).digest('hex');
 }
 
-/** The URL of a user's photo on this server (served by the identity work's userphoto.aspx). */
-export const userPhotoUrl = (user: TenantUser) =>
-  `/_layouts/15/userphoto.aspx?size=L&accountname=${encodeURIComponent(user.email ?? user.upn)}`;
 
+/** A site's users by the names the tenant file uses, each given a User Information List row on first use. */
 class SiteUsers {
   private readonly ids = new Map<string, number>();
-  constructor(private readonly store: Store, private readonly list: List, private readonly fields: Field[],
-    private readonly tenant: TenantFile, private readonly now: string) {}
+  constructor(private readonly store: Store, private readonly site: Site, private readonly now: string) {}
 
-  /** The User Information List id of a user or group, adding the row on first use (like EnsureUser). */
   async ensure(name: string, siteAdmin = false): Promise<number> {
-    const key = name.toLowerCase();
-    const known = this.ids.get(key);
+    const known = this.ids.get(name.toLowerCase());
     if (known !== undefined) return known;
-    const user = this.tenant.users.find((u) => u.upn.toLowerCase() === key);
-    const group = user ? undefined : (this.tenant.groups ?? []).find((g) => g.id.toLowerCase() === key || g.displayName === name);
-    const values = user ? userRow(user, siteAdmin) : group ? groupRow(group) : undefined;
-    if (!values) throw new Error(`the tenant file names '${name}', who is neither a user nor a group`);
-    const stored: Record<string, StoredValue> = {};
-    for (const [k, v] of Object.entries(values)) {
-      const field = this.fields.find((f) => f.internalName === k)!;
-      stored[k] = toStoredValue(field, v);
-    }
-    const selfId = this.list.itemCount + this.ids.size + 1;
-    const item = await this.store.createItem(this.list, this.fields, { values: stored, actorId: selfId, now: this.now });
-    this.ids.set(key, item.id);
-    if (group) this.ids.set(group.id.toLowerCase(), item.id);
-    return item.id;
+    const who = await directoryPrincipal(this.store, name);
+    if (!who) throw new Error(`the tenant file names '${name}', who is neither a user nor a group`);
+    const row = await ensureSiteUser(this.store, this.site, who, { siteAdmin, now: this.now });
+    this.ids.set(name.toLowerCase(), row.id);
+    return row.id;
   }
 }
 
-function userRow(user: TenantUser, siteAdmin: boolean): Record<string, unknown> {
-  return {
-    Title: user.displayName, Name: membershipLogin(user.upn), EMail: user.email ?? null, FirstName: user.firstName ?? null,
-    LastName: user.lastName ?? null, JobTitle: user.jobTitle ?? null, Department: user.department ?? null, UserName: user.upn,
-    IsSiteAdmin: siteAdmin, Deleted: false, UserInfoHidden: false,
-    Picture: user.picture ? { Url: userPhotoUrl(user), Description: userPhotoUrl(user) } : null,
-  };
+/** Stable per tenant and user, so a reload gives the same object ids and photo URLs. */
+function stableId(tenant: TenantFile, upn: string): { objectId: string; puid: string } {
+  const h = createHash('sha256').update(`${tenant.tenant.name}\n${upn.toLowerCase()}`).digest('hex');
+  const objectId = `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
+  return { objectId, puid: `1003${h.slice(32, 44)}` };
 }
 
-function groupRow(group: TenantGroup): Record<string, unknown> {
-  return {
-    Title: group.displayName, Name: group.kind === 'm365' ? m365GroupLogin(group.id) : securityGroupLogin(group.id),
-    IsSiteAdmin: false, Deleted: false, UserInfoHidden: false,
-  };
+const IMAGE_TYPES: Record<string, string> = { '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.bmp': 'image/bmp', '.gif': 'image/gif' };
+
+/** Users, groups and photos: the directory every site draws its people from. */
+async function loadDirectory(store: Store, tenant: TenantFile, baseDir: string, now: string): Promise<void> {
+  for (const user of tenant.users) {
+    await store.directory.addUser({
+      upn: user.upn, displayName: user.displayName, firstName: user.firstName ?? null, lastName: user.lastName ?? null,
+      email: user.email ?? null, jobTitle: user.jobTitle ?? null, department: user.department ?? null,
+      profile: user.profile ?? {}, ...stableId(tenant, user.upn),
+    }, user.password ? await hashPassword(user.password) : null);
+    if (user.picture) {
+      const contentType = IMAGE_TYPES[extname(user.picture).toLowerCase()] ?? 'application/octet-stream';
+      await store.directory.setPhoto(user.upn, { contentType, bytes: await readFile(resolve(baseDir, user.picture)), updated: now });
+    }
+  }
+  for (const group of tenant.groups ?? []) {
+    await store.directory.addGroup({ id: group.id, displayName: group.displayName, kind: group.kind ?? 'security', mail: null }, group.members ?? []);
+  }
 }
 
-export async function loadTenant(store: Store, tenant: TenantFile, now: string): Promise<void> {
+/** Site roles name users by UPN and groups by id or name; the directory keeps ids. */
+function siteRoles(tenant: TenantFile, site: TenantSite): SiteRole[] {
+  const principal = (name: string) =>
+    (tenant.groups ?? []).find((g) => g.id.toLowerCase() === name.toLowerCase() || g.displayName === name)?.id ?? name;
+  return [
+    ...(site.owners ?? []).map((p) => ({ role: 'owner' as const, principal: principal(p) })),
+    ...(site.members ?? []).map((p) => ({ role: 'member' as const, principal: principal(p) })),
+    ...(site.visitors ?? []).map((p) => ({ role: 'visitor' as const, principal: principal(p) })),
+  ];
+}
+
+/** `baseDir` is where relative paths in the file (pictures) are resolved. */
+export async function loadTenant(store: Store, tenant: TenantFile, now: string, baseDir = process.cwd()): Promise<void> {
   await store.transaction(async (tx) => {
     await tx.setSetting(TENANT_NAME_KEY, tenant.tenant.name);
     await tx.setSetting(TENANT_HASH_KEY, tenantHash(tenant));
     await tx.setSetting(TENANT_ID_KEY, randomUUID());
     await tx.setSetting(TENANT_FILE_KEY, JSON.stringify(tenant));
-    for (const site of tenant.sites) await loadSite(tx, tenant, site, now);
+    await loadDirectory(tx, tenant, baseDir, now);
+    for (const site of tenant.sites) {
+      const created = await loadSite(tx, tenant, site, now);
+      await tx.directory.setSiteRoles(created.id, siteRoles(tenant, site));
+    }
   });
 }
 
 async function loadSite(store: Store, tenant: TenantFile, def: TenantSite, now: string): Promise<Site> {
   const { site, web } = await store.createSite({ url: def.url, title: def.title, description: def.description ?? '', now });
-  const userList = await createListWithFields(store, web, { title: 'User Information List', description: '', baseTemplate: USER_INFO_LIST_TEMPLATE, hidden: true, enableVersioning: false }, now);
-  const users = new SiteUsers(store, userList, await store.getFields(userList), tenant, now);
+  await createListWithFields(store, web, { title: 'User Information List', description: '', baseTemplate: USER_INFO_LIST_TEMPLATE, hidden: true, enableVersioning: false }, now);
+  const users = new SiteUsers(store, site, now);
   // Owners, members and visitors become the site's users in that order, before any item.
   const owners = def.owners ?? [];
   for (const name of owners) await users.ensure(name, true);
   for (const name of [...(def.members ?? []), ...(def.visitors ?? [])]) await users.ensure(name);
-  const actor = owners[0] ? await users.ensure(owners[0], true) : await systemAccount(store, userList, now);
-  await store.setSetting(siteDefaultUserKey(site.id), JSON.stringify({ userId: actor, loginName: owners[0] ? membershipLogin(owners[0]) : 'SHAREPOINT\\system' }));
+  const actor = owners[0] ? await users.ensure(owners[0], true) : SYSTEM_ACCOUNT_ID;
+  await store.setSetting(siteDefaultUserKey(site.id), JSON.stringify({ userId: actor, loginName: owners[0] ? userLogin(owners[0]) : 'SHAREPOINT\\system' }));
 
   await createListWithFields(store, web, { title: 'Documents', description: '', baseTemplate: 101, relativeUrl: 'Shared Documents' }, now);
   const lists = new Map<string, List>();
@@ -150,12 +165,3 @@ async function fixtureValue(field: Field, raw: unknown, users: SiteUsers): Promi
   }
   return toStoredValue(field, raw);
 }
-
-async function systemAccount(store: Store, userList: List, now: string): Promise<number> {
-  const fields = await store.getFields(userList);
-  const item = await store.createItem(userList, fields, {
-    values: { Title: 'System Account', Name: 'SHAREPOINT\\system', IsSiteAdmin: 1, Deleted: 0, UserInfoHidden: 0 }, actorId: 1, now,
-  });
-  return item.id;
-}
-

@@ -46,8 +46,8 @@ describe('item FieldValuesAsText', () => {
     const r = await fetch(`${server.site()}/_api/web/lists/getbytitle('Tasks')/items`, {
       method: 'POST', headers: { accept: 'application/json', 'content-type': 'application/json' }, body: JSON.stringify({ Title: '<b>"x" & y</b>' }),
     });
-    const id = (await r.json()).Id;
+    const id = ((await r.json()) as { Id: number }).Id;
     const html = await fetch(`${server.site()}/_api/web/lists/getbytitle('Tasks')/items(${id})/FieldValuesAsHtml`, { headers: { accept: 'application/json;odata=nometadata' } });
-    assert.equal((await html.json()).Title, '&lt;b&gt;&quot;x&quot; &amp; y&lt;/b&gt;');
+    assert.equal(((await html.json()) as { Title: string }).Title, '&lt;b&gt;&quot;x&quot; &amp; y&lt;/b&gt;');
   });
 });

@@ -3,10 +3,12 @@
 
 import { Migrator, type Migration, type Kysely } from 'kysely';
 import { initial } from './migrations/0001-initial.ts';
+import { directory } from './migrations/0002-directory.ts';
 import type { SqlFlavour } from './flavour.ts';
 
 const migrations = (flavour: SqlFlavour): Record<string, Migration> => ({
   '0001-initial': initial(flavour),
+  '0002-directory': directory(flavour),
 });
 
 export async function migrateToLatest(db: Kysely<any>, flavour: SqlFlavour): Promise<void> {

@@ -9,6 +9,8 @@ import type {
   FieldPatch, ItemPage, ItemQuery, ItemWrite, ListPatch, NewField, NewList, SortKey, Store,
 } from '../store.ts';
 import { compileFilter } from './filter-compiler.ts';
+import { SqlDirectory } from './sql-directory.ts';
+import type { Directory } from '../directory.ts';
 import type { SqlFlavour } from './flavour.ts';
 import {
   addFieldColumn, createFieldIndex, createItemTable, dropFieldIndex, fieldColumnName, itemTableName,
@@ -51,12 +53,16 @@ function rowToField(r: any): Field {
 }
 
 export class SqlStore implements Store {
+  readonly directory: Directory;
+
   constructor(
     private readonly db: Kysely<any>,
     private readonly flavour: SqlFlavour,
     private readonly inTransaction = false,
     private readonly onSchemaChange: () => void = () => {},
-  ) {}
+  ) {
+    this.directory = new SqlDirectory(db);
+  }
 
   async transaction<T>(fn: (store: Store) => Promise<T>): Promise<T> {
     if (this.inTransaction) return fn(this);

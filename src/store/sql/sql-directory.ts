@@ -1,0 +1,117 @@
+// The Directory on SQL. It shares the Store's Kysely handle, so inside a store
+// transaction its writes commit or roll back with everything else.
+
+import type { Kysely } from 'kysely';
+import type { Directory, DirectoryGroup, DirectoryUser, Photo, SiteRole } from '../directory.ts';
+
+const key = (s: string) => s.trim().toLowerCase();
+
+function rowToUser(r: any): DirectoryUser {
+  return {
+    upn: r.upn, displayName: r.display_name, firstName: r.first_name ?? null, lastName: r.last_name ?? null,
+    email: r.email ?? null, jobTitle: r.job_title ?? null, department: r.department ?? null,
+    objectId: r.object_id, puid: r.puid, profile: JSON.parse(r.profile) as DirectoryUser['profile'],
+  };
+}
+
+function rowToGroup(r: any): DirectoryGroup {
+  return { id: r.id, displayName: r.display_name, kind: r.kind, mail: r.mail ?? null };
+}
+
+export class SqlDirectory implements Directory {
+  constructor(private readonly db: Kysely<any>) {}
+
+  async addUser(user: DirectoryUser, passwordHash: string | null): Promise<void> {
+    await this.db.insertInto('directory_users').values({
+      upn_key: key(user.upn), upn: user.upn, email_key: user.email ? key(user.email) : null, display_name: user.displayName,
+      first_name: user.firstName, last_name: user.lastName, email: user.email, job_title: user.jobTitle,
+      department: user.department, object_id: user.objectId, puid: user.puid, password_hash: passwordHash,
+      profile: JSON.stringify(user.profile),
+    }).execute();
+  }
+
+  async addGroup(group: DirectoryGroup, members: string[]): Promise<void> {
+    await this.db.insertInto('directory_groups').values({
+      id: key(group.id), display_name: group.displayName, name_key: key(group.displayName), kind: group.kind, mail: group.mail,
+    }).execute();
+    for (const member of new Set(members.map(key))) {
+      await this.db.insertInto('directory_members').values({ group_id: key(group.id), member }).execute();
+    }
+  }
+
+  async findUser(upnOrEmail: string): Promise<DirectoryUser | undefined> {
+    const k = key(upnOrEmail);
+    const row = await this.db.selectFrom('directory_users').selectAll()
+      .where((eb) => eb.or([eb('upn_key', '=', k), eb('email_key', '=', k)])).orderBy('upn_key').executeTakeFirst();
+    return row ? rowToUser(row) : undefined;
+  }
+
+  async listUsers(): Promise<DirectoryUser[]> {
+    return (await this.db.selectFrom('directory_users').selectAll().orderBy('upn_key').execute()).map(rowToUser);
+  }
+
+  async passwordHash(upn: string): Promise<string | null | undefined> {
+    const row = await this.db.selectFrom('directory_users').select('password_hash').where('upn_key', '=', key(upn)).executeTakeFirst();
+    return row ? (row.password_hash ?? null) : undefined;
+  }
+
+  async findGroup(idOrName: string): Promise<DirectoryGroup | undefined> {
+    const k = key(idOrName);
+    const row = await this.db.selectFrom('directory_groups').selectAll()
+      .where((eb) => eb.or([eb('id', '=', k), eb('name_key', '=', k)])).orderBy('id').executeTakeFirst();
+    return row ? rowToGroup(row) : undefined;
+  }
+
+  async groupMembers(groupId: string): Promise<string[]> {
+    const rows = await this.db.selectFrom('directory_members').select('member').where('group_id', '=', key(groupId)).execute();
+    return rows.map((r) => r.member as string);
+  }
+
+  async groupsOf(upn: string): Promise<DirectoryGroup[]> {
+    // Walk memberships upwards: groups that contain the user, then groups that contain those.
+    const found = new Map<string, DirectoryGroup>();
+    let frontier = [key(upn)];
+    while (frontier.length) {
+      const rows = await this.db.selectFrom('directory_members').innerJoin('directory_groups', 'directory_groups.id', 'directory_members.group_id')
+        .selectAll('directory_groups').where('directory_members.member', 'in', frontier).execute();
+      frontier = [];
+      for (const row of rows) {
+        if (found.has(row.id)) continue;
+        found.set(row.id, rowToGroup(row));
+        frontier.push(row.id);
+      }
+    }
+    return [...found.values()];
+  }
+
+  async setProfileProperty(upn: string, name: string, value: string | string[]): Promise<void> {
+    const user = await this.findUser(upn);
+    if (!user) return;
+    await this.db.updateTable('directory_users').set({ profile: JSON.stringify({ ...user.profile, [name]: value }) })
+      .where('upn_key', '=', key(user.upn)).execute();
+  }
+
+  async setSiteRoles(siteId: string, roles: SiteRole[]): Promise<void> {
+    await this.db.deleteFrom('site_roles').where('site_id', '=', siteId).execute();
+    let position = 0;
+    for (const role of roles) {
+      await this.db.insertInto('site_roles').values({ site_id: siteId, position: position++, role: role.role, principal: key(role.principal) }).execute();
+    }
+  }
+
+  async siteRoles(siteId: string): Promise<SiteRole[]> {
+    const rows = await this.db.selectFrom('site_roles').select(['role', 'principal']).where('site_id', '=', siteId).orderBy('position').execute();
+    return rows.map((r) => ({ role: r.role, principal: r.principal }));
+  }
+
+  async getPhoto(upn: string): Promise<Photo | undefined> {
+    const row = await this.db.selectFrom('user_photos').selectAll().where('upn_key', '=', key(upn)).executeTakeFirst();
+    return row ? { contentType: row.content_type, bytes: Buffer.from(row.bytes as Uint8Array), updated: row.updated } : undefined;
+  }
+
+  async setPhoto(upn: string, photo: Photo): Promise<void> {
+    const values = { content_type: photo.contentType, bytes: photo.bytes, updated: photo.updated };
+    await this.db.insertInto('user_photos').values({ upn_key: key(upn), ...values })
+      .onConflict((oc) => oc.column('upn_key').doUpdateSet(values)).execute();
+  }
+}
