@@ -7,7 +7,8 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import net from 'node:net';
-import { startTestServer, minimalTenant, DEMO_TENANT, type TestServer } from '../helpers/server.ts';
+import { startTestServer, DEMO_TENANT, type TestServer } from '../helpers/server.ts';
+import { kindsTenant } from '../helpers/fixtures.ts';
 
 const VERBOSE = 'application/json;odata=verbose';
 const MINIMAL = 'application/json';
@@ -65,35 +66,15 @@ function assertSharePointError(res: Res, accept: string, v4 = false): void {
 
 const errorCode = (res: Res) => (res.json?.error ?? res.json?.['odata.error'])?.code as string | undefined;
 
-function kindsTenant() {
-  return minimalTenant({
-    lists: [
-      { title: 'Refs', url: 'Lists/Refs', items: [{ Title: 'R1' }, { Title: 'R2' }] },
-      {
-        title: 'Kinds', url: 'Lists/Kinds',
-        fields: [
-          { name: 'Num', type: 'Number' }, { name: 'Cur', type: 'Currency' }, { name: 'Int', type: 'Integer' },
-          { name: 'Flag', type: 'Boolean' }, { name: 'When', type: 'DateTime' },
-          { name: 'Pick', type: 'Choice', choices: ['a', 'b', 'c'] },
-          { name: 'Tags', type: 'MultiChoice', choices: ['red', 'green', 'blue'] },
-          { name: 'Link', type: 'URL' }, { name: 'Owner', type: 'User' }, { name: 'Watchers', type: 'UserMulti' },
-          { name: 'Ref', type: 'Lookup', lookupList: 'Refs' }, { name: 'RefMulti', type: 'LookupMulti', lookupList: 'Refs' },
-          { name: 'Key', type: 'Guid' }, { name: 'Body', type: 'Note' },
-        ],
-        items: [
-          {
-            Title: 'Full', Num: 3, Cur: 12.5, Int: 7, Flag: true, When: '2026-03-04T05:06:07Z', Pick: 'b', Tags: ['red', 'blue'],
-            Link: { Url: 'https://contoso.com/x', Description: 'X site' }, Owner: 'olivia@fabrikam.onmicrosoft.com',
-            Watchers: ['olivia@fabrikam.onmicrosoft.com', 'mark@fabrikam.onmicrosoft.com'], Ref: 2, RefMulti: [1, 2],
-            Key: '0f8fad5b-d9cb-469f-a165-70867728950e', Body: 'Body text',
-          },
-          { Title: "x' or 1=1 --" },
-          { Title: "Robert'); DROP TABLE lists; --" },
-          { Title: '100% sure' },
-          { Title: 'under_score' },
-          { Title: 'plain' },
-        ],
-      },
+function hostileKindsTenant() {
+  return kindsTenant({
+    body: 'Body text',
+    moreItems: [
+      { Title: "x' or 1=1 --" },
+      { Title: "Robert'); DROP TABLE lists; --" },
+      { Title: '100% sure' },
+      { Title: 'under_score' },
+      { Title: 'plain' },
     ],
   });
 }
@@ -209,7 +190,7 @@ describe('hostile query options', () => {
   let base: string;
   let before_: string;
   before(async () => {
-    server = await startTestServer({ seed: kindsTenant() });
+    server = await startTestServer({ seed: hostileKindsTenant() });
     site = server.site('/sites/test');
     base = "/sites/test/_api/web/lists/getbytitle('Kinds')/items";
     before_ = await snapshot(site, 'Kinds');
@@ -317,7 +298,7 @@ describe('hostile bodies and wrong value types', () => {
   let items: string;
   let before_: string;
   before(async () => {
-    server = await startTestServer({ seed: kindsTenant() });
+    server = await startTestServer({ seed: hostileKindsTenant() });
     site = server.site('/sites/test');
     items = "/sites/test/_api/web/lists/getbytitle('Kinds')/items";
     before_ = await snapshot(site, 'Kinds');

@@ -7,23 +7,11 @@ import assert from 'node:assert/strict';
 import type { SPFI } from '@pnp/sp';
 import type { IList } from '@pnp/sp/lists/index.js';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { pnpFor } from '../helpers/pnp.ts';
+import { failure, pnpFor } from '../helpers/pnp.ts';
 import '../helpers/pnp-types.ts';
 
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-/** Awaits a PnPjs call that must fail; returns its HTTP status and SharePoint's error message. */
-async function failure(call: Promise<unknown>): Promise<{ status: number; message: string; code: string }> {
-  try {
-    await call;
-  } catch (e) {
-    const err = e as { status?: number; response?: Response; isHttpRequestError?: boolean };
-    assert.equal(err.isHttpRequestError, true, `expected an HttpRequestError, got ${String(e)}`);
-    const body = await err.response!.json() as { 'odata.error': { code: string; message: { value: string } } };
-    return { status: err.status!, message: body['odata.error'].message.value, code: body['odata.error'].code };
-  }
-  assert.fail('the call succeeded but should have failed');
-}
 
 describe('PnPjs fields against spemu', () => {
   let server: TestServer;

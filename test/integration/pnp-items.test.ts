@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import type { SPFI } from '@pnp/sp';
 import type { IList } from '@pnp/sp/lists/index.js';
 import { DEMO_TENANT, startTestServer, type TestServer } from '../helpers/server.ts';
-import { pnpFor } from '../helpers/pnp.ts';
+import { failure, pnpFor } from '../helpers/pnp.ts';
 import '../helpers/pnp-types.ts';
 
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -24,18 +24,6 @@ const demoUser = (upn: string) => demo.users.find((u) => u.upn === upn)!;
 /** The seeded Tasks items; SharePoint numbers them from 1 in file order. */
 const seededTasks = devSite.lists!.find((l) => l.title === 'Tasks')!.items!;
 
-/** Awaits a PnPjs call that must fail; returns its HTTP status and SharePoint's error message. */
-async function failure(call: Promise<unknown>): Promise<{ status: number; message: string; code: string }> {
-  try {
-    await call;
-  } catch (e) {
-    const err = e as { status?: number; response?: Response; isHttpRequestError?: boolean };
-    assert.equal(err.isHttpRequestError, true, `expected an HttpRequestError, got ${String(e)}`);
-    const body = await err.response!.json() as { 'odata.error': { code: string; message: { value: string } } };
-    return { status: err.status!, message: body['odata.error'].message.value, code: body['odata.error'].code };
-  }
-  assert.fail('the call succeeded but should have failed');
-}
 
 const ids = (items: any[]) => items.map((i) => i.Id as number);
 const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
