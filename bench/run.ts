@@ -15,6 +15,9 @@ import { describeMachine, machineLine } from './machine.ts';
 import { topCosts } from './profile-top.ts';
 import { printReport, writeDocs, type BenchReport, type Comparison, type MillionRun } from './report.ts';
 
+/** Requests carry no credentials: they act as the demo's owner (the full authentication and role path still runs). */
+const BENCH_USER = 'alice@contoso.onmicrosoft.com';
+
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SPEMU_SERVER = join(ROOT, 'bench/servers/spemu-server.ts');
 const HELLO_SERVER = join(ROOT, 'bench/servers/hello-server.ts');
@@ -80,7 +83,7 @@ async function compareWithBaseline(): Promise<{ comparison: Comparison; demoWork
   const hello = await startServerChild(HELLO_SERVER, [], { timeoutMs: 15_000 });
   const framework = await startServerChild(FASTIFY_SERVER, [], { timeoutMs: 15_000 });
   const spemu = await startServerChild(SPEMU_SERVER, [JSON.stringify({
-    data: workspace, db: join(workspace, 'spemu.db'), seed: DEMO_TENANT, port: 0, logLevel: 'warn',
+    data: workspace, db: join(workspace, 'spemu.db'), seed: DEMO_TENANT, port: 0, logLevel: 'warn', anonymousUser: BENCH_USER,
   })], { nodeArgs: spemuNodeArgs, timeoutMs: 60_000 });
   try {
     await checkOk(`${spemu.url}${ITEM_PATH}`, (body) => body.includes('Write spec'));
@@ -121,7 +124,7 @@ async function millionItems(): Promise<MillionRun> {
   log('1M items: preparing the workspace (cached under bench/.data/)');
   const workspace = await ensureMillionWorkspace();
   log(workspace.generatedSeconds ? `generated in ${workspace.generatedSeconds.toFixed(1)} s` : 'reused the cached workspace');
-  const spemu = await startServerChild(SPEMU_SERVER, [JSON.stringify({ data: workspace.dir, db: workspace.db, port: 0, logLevel: 'warn' })],
+  const spemu = await startServerChild(SPEMU_SERVER, [JSON.stringify({ data: workspace.dir, db: workspace.db, port: 0, logLevel: 'warn', anonymousUser: BENCH_USER })],
     { nodeArgs: spemuNodeArgs, timeoutMs: 60_000 });
   try {
     await checkOk(`${spemu.url}${filterPath(42)}`, (body) => (JSON.parse(body) as { value: unknown[] }).value.length === 100);

@@ -23,6 +23,18 @@ export interface ServerOptions {
   bodyLimit?: number;
   /** The clock, for tests. */
   clock?: () => Date;
+  /** Key for bearer tokens, sessions and digests (≥ 32 characters). Default: generated once into <data>/token-secret; per process for an in-memory database without `data`. */
+  tokenSecret?: string;
+  /** `strict` (default): bearer tokens must be HS256 with the secret. `loose` (UNSAFE): any well-formed JWT, signature unchecked. */
+  auth?: 'strict' | 'loose';
+  /** Accept `Authorization: Basic` with a directory user's UPN and password. Default true. */
+  basicAuth?: boolean;
+  /** A directory user's UPN that requests without credentials act as. For local development only; default none (401). */
+  anonymousUser?: string | undefined;
+  /** FormDigestTimeoutSeconds: how long a request digest stays valid. Default 1800. */
+  digestTimeout?: number;
+  /** Demand X-RequestDigest on every write, bearer and anonymous ones included. */
+  requireDigest?: boolean;
 }
 
 export interface ResolvedOptions {
@@ -37,6 +49,14 @@ export interface ResolvedOptions {
   logLevel: string;
   bodyLimit: number;
   clock: () => Date;
+  /** Whether `data` was given (without it, an in-memory database has no workspace folder). */
+  dataGiven: boolean;
+  tokenSecret?: string | undefined;
+  auth: 'strict' | 'loose';
+  basicAuth: boolean;
+  anonymousUser?: string | undefined;
+  digestTimeout: number;
+  requireDigest: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -55,7 +75,14 @@ export function resolveOptions(options: ServerOptions): ResolvedOptions {
   if (/^postgres(ql)?:\/\//i.test(db)) {
     throw new ConfigError('PostgreSQL is not supported yet: it arrives with the PostgreSQL backend. Use a SQLite file or :memory: for --db.');
   }
+  const auth = options.auth ?? 'strict';
+  if (auth !== 'strict' && auth !== 'loose') throw new ConfigError(`--auth must be strict or loose, not '${String(options.auth)}'.`);
+  const digestTimeout = options.digestTimeout ?? 1800;
+  if (!Number.isInteger(digestTimeout) || digestTimeout < 1) throw new ConfigError(`--digest-timeout must be a whole number of seconds ≥ 1, not '${options.digestTimeout}'.`);
+  if (options.tokenSecret !== undefined && options.tokenSecret.length < 32) throw new ConfigError('--token-secret must be at least 32 characters long.');
   return {
+    dataGiven: options.data !== undefined, tokenSecret: options.tokenSecret, auth, basicAuth: options.basicAuth ?? true,
+    anonymousUser: options.anonymousUser || undefined, digestTimeout, requireDigest: options.requireDigest ?? false,
     host: options.host ?? '127.0.0.1', port, data, db, seed: options.seed, seedIfEmpty: options.seedIfEmpty, reset: options.reset ?? false,
     listViewThreshold: threshold, logLevel, bodyLimit: options.bodyLimit ?? 50 * 1024 * 1024,
     clock: options.clock ?? (() => new Date()),

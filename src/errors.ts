@@ -6,10 +6,10 @@ export class SpError extends Error {
   readonly status: number;
   /** `"<hresult>, <exception type>"`, exactly as SharePoint writes it. */
   readonly code: string;
-  /** Extra response headers (Retry-After, WWW-Authenticate, …). */
-  readonly headers: Record<string, string>;
+  /** Extra response headers (Retry-After, WWW-Authenticate, …); an array sends the header once per value. */
+  readonly headers: Record<string, string | string[]>;
 
-  constructor(status: number, code: string, message: string, headers: Record<string, string> = {}) {
+  constructor(status: number, code: string, message: string, headers: Record<string, string | string[]> = {}) {
     super(message);
     this.name = 'SpError';
     this.status = status;
@@ -62,6 +62,17 @@ export const errors = {
 
   itemNotFound: () =>
     new SpError(404, '-2130575338, System.ArgumentException', 'Item does not exist. It may have been deleted by another user.'),
+
+  /** A site user looked up by id, email or login name who is not in the site's User Information List. */
+  userNotFound: () =>
+    new SpError(404, `-2146232832, ${SP_EXCEPTION}`, 'User cannot be found.'),
+
+  /** EnsureUser of a name the directory does not know (§5: body CONFIRMED, status INFERRED). */
+  ensureUserNotFound: (logonName: string) =>
+    new SpError(500, `-2146232832, ${SP_EXCEPTION}`, `The specified user ${logonName} could not be found.`),
+
+  groupNotFound: () =>
+    new SpError(404, `-2146232832, ${SP_EXCEPTION}`, 'Group cannot be found.'),
 
   fieldNotFound: (name: string) =>
     new SpError(404, '-2147024809, System.ArgumentException',
@@ -149,6 +160,26 @@ export const errors = {
   accessDenied: () =>
     new SpError(403, '-2147024891, System.UnauthorizedAccessException',
       'Access denied. You do not have permission to perform this action or access this resource.'),
+
+  /**
+   * No credentials, or credentials that are not accepted: 401 with SharePoint Online's
+   * challenge (reference §7.4). The body is the same whatever was wrong, so it never tells
+   * an unknown user from a wrong password. `diagnostics` is x-ms-diagnostics for a bad token.
+   */
+  unauthorized: (challenges: string[], diagnostics?: string) =>
+    new SpError(401, '-2147024891, System.UnauthorizedAccessException',
+      'Access denied. You do not have permission to perform this action or access this resource.',
+      { 'WWW-Authenticate': challenges, ...(diagnostics ? { 'x-ms-diagnostics': diagnostics } : {}) }),
+
+  /** X-RequestDigest missing, forged, or issued to another user or site (reference §6). */
+  digestInvalid: () =>
+    new SpError(403, `-2130575251, ${SP_EXCEPTION}`,
+      "The security validation for this page is invalid and might be corrupted. Please use your web browser's Back button to try your operation again."),
+
+  /** X-RequestDigest older than FormDigestTimeoutSeconds (reference §6). */
+  digestExpired: () =>
+    new SpError(403, `-2130575252, ${SP_EXCEPTION}`,
+      'The security validation for this page has timed out. Click Back in your Web browser, refresh the page, and try your operation again.'),
 
   badArgument: (message: string) =>
     new SpError(400, '-2147024809, System.ArgumentException', message),

@@ -11,7 +11,8 @@ import { SqlStore } from './store/sql/sql-store.ts';
 import { CachedStore } from './store/cached-store.ts';
 import type { Store } from './store/store.ts';
 import { createApp } from './server/app.ts';
-import { siteOwnerAuthenticator } from './server/authenticate.ts';
+import { createAuthenticator } from './server/authenticate.ts';
+import { resolveSecret, SecretError } from './identity/secret.ts';
 import { loadTenantFile, validateTenant } from './tenant/validate.ts';
 import type { TenantFile } from './tenant/types.ts';
 import { loadTenant, tenantHash, TENANT_HASH_KEY, TENANT_NAME_KEY } from './tenant/load.ts';
@@ -83,8 +84,23 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     await store.close();
     throw e;
   }
+  let secret: Uint8Array;
+  try {
+    // An in-memory database without a workspace folder gets a secret for this process only.
+    secret = resolveSecret({ tokenSecret: resolved.tokenSecret, dataDir: resolved.db === ':memory:' && !resolved.dataGiven ? undefined : resolved.data });
+    if (resolved.anonymousUser && !(await store.directory.findUser(resolved.anonymousUser))) {
+      throw new ConfigError(`--anonymous-user '${resolved.anonymousUser}' is not a user of the tenant's directory.`);
+    }
+  } catch (e) {
+    await store.close();
+    throw e instanceof SecretError ? new ConfigError(e.message) : e;
+  }
+  const authenticator = createAuthenticator({
+    store, secret, mode: resolved.auth, basicAuth: resolved.basicAuth, anonymousUser: resolved.anonymousUser,
+    requireDigest: resolved.requireDigest, digestTimeoutSeconds: resolved.digestTimeout, clock: resolved.clock,
+  });
   const app = await createApp({
-    store, authenticator: siteOwnerAuthenticator(store), bodyLimit: resolved.bodyLimit, logLevel: resolved.logLevel,
+    store, authenticator, secret, bodyLimit: resolved.bodyLimit, logLevel: resolved.logLevel,
     clock: resolved.clock, settings: { listViewThreshold: resolved.listViewThreshold, defaultPageSize: 100, maxPageSize: 5000 },
   });
   try {

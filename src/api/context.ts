@@ -45,4 +45,8 @@ export interface ApiContext {
   /** Parsed JSON body (undefined when there is none) and whether it came as verbose JSON. */
   body: unknown;
   verboseBody: boolean;
+  /** The request body's bytes as sent (undefined when there is none), for methods that take binary content (SetMyProfilePicture). */
+  rawBody?: Buffer | undefined;
+  /** Issues a request digest for the acting user on this site (contextinfo's FormDigestValue). */
+  formDigest?: (() => { value: string; timeoutSeconds: number }) | undefined;
 }

@@ -151,7 +151,7 @@ export async function renderItems(plan: ItemPlan, items: Item[], ctx: ApiContext
       const byId = loaded.get(e.field.internalName)!;
       const name = odataPropertyName(e.field.internalName);
       const stored = item.values[e.field.internalName] ?? referenceOf(e.field, item);
-      const render = (id: number) => { const t = byId.get(id); return t ? expandedEntity(e, t) : undefined; };
+      const render = (id: number) => { const t = byId.get(id); return t ? expandedEntity(e, t, ctx) : undefined; };
       const value = FIELD_KINDS[e.field.kind].multi
         ? storedArray<number>(stored).map(render).filter((x): x is Entity => x !== undefined)
         : stored === null || stored === undefined ? null : render(Number(stored)) ?? null;
@@ -160,7 +160,7 @@ export async function renderItems(plan: ItemPlan, items: Item[], ctx: ApiContext
     if (parent) {
       props.push(['ParentList', { kind: 'expanded', navigationLink: `${listEditLink(plan.list)}/Items(${item.id})/ParentList`, value: selectProps(parent, subSelect(ctx, 'ParentList')) }]);
     }
-    for (const p of plan.props) props.push([p.name, p.get(item)]);
+    for (const p of plan.props) props.push([p.name, absolutePhotoLink(p.get(item), ctx)]);
     return {
       type: listItemEntityTypeFullName(plan.list.entityTypeName),
       id: freshEntityId(),
@@ -172,6 +172,17 @@ export async function renderItems(plan: ItemPlan, items: Item[], ctx: ApiContext
   });
 }
 
+/**
+ * User Information List rows store their Picture as a server-relative userphoto.aspx link
+ * (the origin is not known when a row is written); clients get it absolute, as SharePoint
+ * Online writes it (reference §3).
+ */
+function absolutePhotoLink(value: Value, ctx: ApiContext): Value {
+  if (value === null || typeof value !== 'object' || !('kind' in value) || value.kind !== 'complex' || value.type !== 'SP.FieldUrlValue') return value;
+  const absolute = (v: Value) => (typeof v === 'string' && /^\/_layouts\/15\/userphoto\.aspx\?/i.test(v) ? new URL(v, ctx.apiUrl).href : v);
+  return { ...value, props: value.props.map(([k, v]) => [k, absolute(v)]) };
+}
+
 /** Author and Editor are columns of the item itself, not stored values. */
 function referenceOf(field: Field, item: Item): number | null {
   if (field.internalName === 'Author') return item.authorId;
@@ -179,11 +190,11 @@ function referenceOf(field: Field, item: Item): number | null {
   return null;
 }
 
-function expandedEntity(e: Expansion, target: Item): Entity {
+function expandedEntity(e: Expansion, target: Item, ctx: ApiContext): Entity {
   const known = selectableWireProps(e.target.list, e.target.fields);
   const props: Array<[string, Value]> = e.names.length
-    ? e.names.map((n) => [n, known.get(n)!.get(target)])
-    : defaultWireProps(e.target.fields).map((p) => [p.name, p.get(target)]);
+    ? e.names.map((n) => [n, absolutePhotoLink(known.get(n)!.get(target), ctx)])
+    : defaultWireProps(e.target.fields).map((p) => [p.name, absolutePhotoLink(p.get(target), ctx)]);
   return { type: listItemEntityTypeFullName(e.target.list.entityTypeName), id: freshEntityId(), props, minimalMetadata: true };
 }
 

@@ -7,15 +7,15 @@ import type { ApiContext } from './context.ts';
 import type { Outcome } from './outcome.ts';
 import type { MethodDef, Resource, ResourceType } from './resource.ts';
 import { RESOURCE_TYPES } from './types/index.ts';
+import { requireRole } from '../identity/permissions.ts';
 
 /** Names of SharePoint endpoints spemu knows of but does not serve yet: a uniform 501. */
 const NOT_YET: ReadonlySet<string> = new Set([
-  'contextinfo', '$batch', '$metadata', 'search', 'sp.userprofiles.peoplemanager', 'sp.utilities.utility',
-  'siteusers', 'sitegroups', 'currentuser', 'ensureuser', 'getuserbyid', 'siteuserinfolist', 'webs', 'allproperties',
-  'regionalsettings', 'roleassignments', 'effectivebasepermissions', 'contenttypes', 'views', 'folders', 'files',
-  'getfolderbyserverrelativeurl', 'getfilebyserverrelativeurl', 'attachmentfiles', 'versions', 'navigation', 'features',
-  'usercustomactions', 'recyclebin', 'projectdata', 'sp.apps.appcatalog', 'associatedownergroup', 'associatedmembergroup',
-  'associatedvisitorgroup', 'getchanges', 'getitems', 'renderlistdataasstream', 'addvalidateupdateitemusingpath',
+  '$batch', '$metadata', 'search', 'sp.utilities.utility',
+  'alerts', 'webs', 'allproperties', 'regionalsettings', 'roleassignments', 'effectivebasepermissions', 'contenttypes', 'views',
+  'folders', 'files', 'getfolderbyserverrelativeurl', 'getfilebyserverrelativeurl', 'attachmentfiles', 'versions', 'navigation',
+  'features', 'usercustomactions', 'recyclebin', 'projectdata', 'sp.apps.appcatalog', 'getchanges', 'getitems',
+  'renderlistdataasstream', 'addvalidateupdateitemusingpath',
   'validateupdatelistitem', 'breakroleinheritance', 'getwopiframeurl', 'getparentinfos',
 ]);
 
@@ -34,6 +34,8 @@ async function root(segment: PathSegment, ctx: ApiContext): Promise<Resource> {
     case 'web': return { kind: 'web', web: ctx.web };
     case 'site': return { kind: 'site' };
     case 'lists': return { kind: 'lists', web: ctx.web };
+    case 'sp.userprofiles.peoplemanager': return { kind: 'peopleManager' };
+    case 'contextinfo': return { kind: 'contextInfo' };
     default: return unknownSegment(segment);
   }
 }
@@ -60,6 +62,8 @@ export async function execute(segments: PathSegment[], verb: Verb, ifMatch: stri
     if (!method) unknownSegment(segment);
     const last = i === rest.length - 1;
     if (method.kind === 'action' && (!last || verb !== 'POST')) throw errors.methodNotAllowed(verb);
+    // A write ends here: Edit (members) unless the method only reads.
+    if (last && verb !== 'GET') requireRole(ctx.principal, method.readOnly ? 'visitor' : 'member');
     const result = await method.invoke(resource, segment.args ?? [], ctx);
     if ('status' in result) {
       if (!last) throw errors.resourceNotFound();
@@ -78,5 +82,6 @@ function runVerb(resource: Resource, verb: Verb, ifMatch: string | undefined, ct
     : verb === 'DELETE' ? type.delete && ((r: Resource) => type.delete!(r, ctx, ifMatch))
     : type.update && ((r: Resource) => type.update!(r, ctx, ifMatch));
   if (!handler) throw errors.methodNotAllowed(verb);
+  if (verb !== 'GET') requireRole(ctx.principal, type.writeRole ?? 'member');
   return handler(resource);
 }

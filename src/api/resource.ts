@@ -6,6 +6,8 @@ import type { Field, List, Web } from '../domain/model.ts';
 import type { Argument } from '../odata/path.ts';
 import type { ApiContext } from './context.ts';
 import type { Outcome } from './outcome.ts';
+import type { SiteUserRecord } from './principal-entities.ts';
+import type { SiteGroupDef } from '../identity/site-groups.ts';
 
 export type Resource =
   | { kind: 'site' }
@@ -17,17 +19,32 @@ export type Resource =
   | { kind: 'field'; list: List; field: Field }
   | { kind: 'items'; list: List }
   | { kind: 'item'; list: List; id: number }
-  | { kind: 'itemFieldValues'; list: List; id: number; as: 'text' | 'html' | 'edit' };
+  | { kind: 'itemFieldValues'; list: List; id: number; as: 'text' | 'html' | 'edit' }
+  | { kind: 'peopleManager' }
+  | { kind: 'contextInfo' }
+  | { kind: 'siteUsers'; group?: SiteGroupDef | undefined }
+  | { kind: 'siteUser'; user: SiteUserRecord }
+  | { kind: 'siteGroups'; memberOf?: SiteUserRecord | undefined }
+  | { kind: 'siteGroup'; group: SiteGroupDef };
 
 export type ResourceOf<K extends Resource['kind']> = Extract<Resource, { kind: K }>;
 
 export interface MethodDef<R extends Resource> {
   /** Functions can be read with GET and navigated through; actions need POST and end the path. */
   kind: 'function' | 'action';
+  /** A POST that only reads (GetItems, contextinfo-like queries): visitors may call it. Otherwise POST needs Edit (members). */
+  readOnly?: boolean;
   invoke(resource: R, args: Argument[], ctx: ApiContext): Promise<Resource | Outcome>;
 }
 
 export interface ResourceType<R extends Resource> {
+  /**
+   * The role its POST/MERGE/PATCH/PUT/DELETE need (identity/permissions.ts). Default `member`:
+   * SharePoint's Edit level adds, edits and deletes items and manages lists and fields.
+   * `owner` (Full Control) for what Edit cannot change (the web's own properties);
+   * `visitor` for POSTs that only read (contextinfo).
+   */
+  writeRole?: 'visitor' | 'member' | 'owner';
   navigation?: Record<string, (resource: R, ctx: ApiContext) => Promise<Resource>>;
   /** `items(5)`, `lists(guid'…')`: addressing an element of a collection. */
   key?: (resource: R, args: Argument[], ctx: ApiContext) => Promise<Resource>;

@@ -7,11 +7,16 @@ import { ConfigError, startServer, TenantFileError } from '../index.ts';
 import type { TenantFile } from '../tenant/types.ts';
 import { banner } from './banner.ts';
 import { readCommandLine, USAGE } from './options.ts';
+import { tokenCommand } from './token.ts';
 
 const DEMO_TENANT = fileURLToPath(new URL('../../demo/tenant.json', import.meta.url));
 const PACKAGE_JSON = fileURLToPath(new URL('../../package.json', import.meta.url));
 
 async function main(): Promise<number> {
+  if (process.argv[2] === 'token') {
+    console.log(await tokenCommand(process.argv.slice(3), process.env));
+    return 0;
+  }
   const request = readCommandLine(process.argv.slice(2), process.env);
   if (request.help) { console.log(USAGE); return 0; }
   if (request.version) { console.log((JSON.parse(readFileSync(PACKAGE_JSON, 'utf8')) as { version: string }).version); return 0; }

@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, type ServerOptions } from '../config.ts';
 
 export const USAGE = `Usage: spemu [flags]
+       spemu token --upn <user> [--expires 1h] [--data <dir>] [--token-secret <s>]
 
 Serves a SharePoint-compatible /_api on http://<host>:<port>.
 
@@ -17,6 +18,14 @@ Flags (each also an environment variable SPEMU_<NAME>, e.g. SPEMU_PORT=9000):
   --reset                       wipe the workspace before starting
   --list-view-threshold <n>     items before unindexed queries are refused (default 5000, 0 = off)
   --log-level <level>           fatal, error, warn, info, debug, trace or silent (default info)
+  --token-secret <s>            key for bearer tokens, sessions and digests, ≥ 32 characters
+                                (default: generated once into <data>/token-secret)
+  --auth <strict|loose>         strict (default): bearer tokens must be signed with the secret;
+                                loose: any well-formed JWT, signature NOT checked (unsafe)
+  --no-basic-auth               refuse Authorization: Basic
+  --anonymous-user <upn>        requests without credentials act as this user (local development only)
+  --digest-timeout <seconds>    request digest lifetime, FormDigestTimeoutSeconds (default 1800)
+  --require-digest              demand X-RequestDigest on every write, bearer ones too
   --help, --version
 
 With no --seed and an empty database, the demo tenant is loaded.`;
@@ -24,7 +33,9 @@ With no --seed and an empty database, the demo tenant is loaded.`;
 const FLAGS = {
   host: { type: 'string' }, port: { type: 'string' }, data: { type: 'string' }, db: { type: 'string' },
   seed: { type: 'string' }, reset: { type: 'boolean' }, 'list-view-threshold': { type: 'string' },
-  'log-level': { type: 'string' }, help: { type: 'boolean' }, version: { type: 'boolean' },
+  'log-level': { type: 'string' }, 'token-secret': { type: 'string' }, auth: { type: 'string' },
+  'no-basic-auth': { type: 'boolean' }, 'anonymous-user': { type: 'string' }, 'digest-timeout': { type: 'string' },
+  'require-digest': { type: 'boolean' }, help: { type: 'boolean' }, version: { type: 'boolean' },
 } as const;
 
 export interface CliRequest {
@@ -60,5 +71,11 @@ export function readCommandLine(argv: string[], env: NodeJS.ProcessEnv): CliRequ
   if (flagOn('reset')) options.reset = true;
   if (text('list-view-threshold') !== undefined) options.listViewThreshold = whole('list-view-threshold', text('list-view-threshold'));
   if (text('log-level') !== undefined) options.logLevel = text('log-level')!;
+  if (text('token-secret')) options.tokenSecret = text('token-secret')!;
+  if (text('auth') !== undefined) options.auth = text('auth') as 'strict' | 'loose';
+  if (flagOn('no-basic-auth')) options.basicAuth = false;
+  if (text('anonymous-user')) options.anonymousUser = text('anonymous-user')!;
+  if (text('digest-timeout') !== undefined) options.digestTimeout = whole('digest-timeout', text('digest-timeout'));
+  if (flagOn('require-digest')) options.requireDigest = true;
   return { help: v.help === true, version: v.version === true, options };
 }

@@ -105,6 +105,11 @@ export function lightSerializer(version: Version, level: Level): Serializer {
             return writeJson(out);
           }
           if (withMetadata) out[a.context] = `${ctx.apiUrl}$metadata#${payload.edmType}`;
+          // A complex result's properties sit at the top level (contextinfo's SP.ContextWebInformation).
+          if (typeof payload.value === 'object' && !(payload.value instanceof EdmDouble) && payload.value.kind === 'complex') {
+            Object.assign(out, value(payload.value, ctx));
+            return writeJson(out);
+          }
           out.value = value(payload.value, ctx);
           return writeJson(out);
       }

@@ -12,6 +12,8 @@ export interface CollectionValue {
   /** `Edm.Int32`, `Edm.String`: verbose writes `Collection(<type>)` metadata for strings. */
   elementType: string;
   items: Value[];
+  /** Verbose writes only `{"results":[…]}`, without the `Collection(Edm.String)` metadata (SP.UserProfiles.PersonProperties). */
+  untyped?: boolean | undefined;
 }
 
 export interface ComplexValue {

@@ -12,7 +12,7 @@ function value(v: Value, ctx: SerializeContext): Json {
     case 'collection': {
       const results = v.items.map((i) => value(i, ctx));
       // Strings carry their collection type, as in contextinfo's SupportedSchemaVersions.
-      return v.elementType === 'Edm.String'
+      return v.elementType === 'Edm.String' && !v.untyped
         ? { __metadata: { type: `Collection(${v.elementType})` }, results }
         : { results };
     }

@@ -16,10 +16,14 @@ import { isoSeconds } from '../domain/values.ts';
 import { parseRequestQuery } from './query-options.ts';
 import { newRequestId, standardHeaders } from './headers.ts';
 import type { Authenticator } from './authenticate.ts';
+import { registerUserPhoto } from './userphoto.ts';
+import { registerLogin } from './login.ts';
 
 export interface AppOptions {
   store: Store;
   authenticator: Authenticator;
+  /** The workspace secret: signs the /_spemu/login session cookie. */
+  secret: Uint8Array;
   settings: ApiSettings;
   bodyLimit: number;
   logLevel: string;
@@ -48,6 +52,9 @@ function verbOf(req: FastifyRequest): Verb {
   if (!VERBS.has(method)) throw errors.methodNotAllowed(method);
   return method as Verb;
 }
+
+/** Methods whose body is binary content, not JSON (PnPjs sends it labelled `application/json`): read raw, never parsed. */
+const RAW_BODY_METHODS: ReadonlySet<string> = new Set(['setmyprofilepicture']);
 
 /** The body as JSON: undefined when empty; SharePoint's errors for anything else. */
 function deserializeBody(req: FastifyRequest): { body: unknown; verbose: boolean } {
@@ -90,6 +97,8 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
 
   app.get('/_spemu/health', async () => ({ status: 'ok' }));
+  registerUserPhoto(app, options);
+  registerLogin(app, options);
 
   app.route({
     method: ['GET', 'POST', 'MERGE', 'PATCH', 'PUT', 'DELETE'],
@@ -152,7 +161,10 @@ async function handleApi(req: FastifyRequest, reply: FastifyReply, options: AppO
   try {
     if (!negotiated) throw errors.notAcceptable();
 
-    // 2. dispatch: which site collection, and the path below its `/_api/`.
+    // 2. authenticate: who is asking (401 when nobody provably is), before anything about the tenant is revealed.
+    const identity = await options.authenticator.identify({ authorization: header(req, 'authorization'), cookie: header(req, 'cookie') });
+
+    // 3. dispatch: which site collection, and the path below its `/_api/`.
     const host = header(req, 'host') ?? 'localhost';
     const requestUrl = new URL(req.url, `${req.protocol}://${host}`);
     const split = splitApiUrl(requestUrl.pathname);
@@ -163,8 +175,8 @@ async function handleApi(req: FastifyRequest, reply: FastifyReply, options: AppO
     const web = await options.store.getWeb(site.rootWebId);
     if (!web) throw errors.siteNotFound(sitePath);
 
-    // 3. authenticate: who acts (becomes Author/Editor of what this request writes).
-    const principal = await options.authenticator.authenticate(site, { authorization: header(req, 'authorization'), cookie: header(req, 'cookie') });
+    //    authorize: who acts on this site (becomes Author/Editor of what it writes); 403 without a role here.
+    const principal = await options.authenticator.authorize(site, identity);
 
     // 4. parse: the path into segments, the query string into OData options.
     const rawQuery = req.url.includes('?') ? req.url.slice(req.url.indexOf('?') + 1) : '';
@@ -173,12 +185,17 @@ async function handleApi(req: FastifyRequest, reply: FastifyReply, options: AppO
 
     // 5. deserialize: the JSON body, if any.
     const verb = verbOf(req);
-    const { body, verbose } = deserializeBody(req);
+    // Writes need a valid X-RequestDigest (reference §6) when sent with a cookie or Basic; contextinfo, which issues them, never.
+    const contextInfo = segments.length === 1 && segments[0]!.lname === 'contextinfo';
+    if (verb !== 'GET' && !contextInfo) options.authenticator.checkWriteDigest(site, principal, header(req, 'x-requestdigest'));
+    const rawBody = Buffer.isBuffer(req.body) ? req.body : undefined;
+    const { body, verbose } = RAW_BODY_METHODS.has(segments[segments.length - 1]?.lname ?? '') ? { body: undefined, verbose: false } : deserializeBody(req);
 
     // 6. execute: resolve the resource chain and run the verb on it.
     const ctx: ApiContext = {
-      store: options.store, site, web, principal, query, settings: options.settings, body, verboseBody: verbose,
+      store: options.store, site, web, principal, query, settings: options.settings, body, verboseBody: verbose, rawBody,
       now: () => isoSeconds(options.clock().getTime()), requestUrl,
+      formDigest: () => ({ value: options.authenticator.issueDigest(site, principal), timeoutSeconds: options.authenticator.digestTimeoutSeconds }),
       apiUrl: `${requestUrl.origin}${site.url === '/' ? '' : site.url}/_api/`,
     };
     const outcome = await execute(segments, verb, header(req, 'if-match'), ctx);

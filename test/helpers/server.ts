@@ -1,6 +1,7 @@
 // Test harness: a real spemu on an ephemeral port, over an in-memory (or file) SQLite
 // database, seeded with the demo tenant or a given one. No layer of ours is mocked.
 
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { startServer, type ServerOptions } from '../../src/index.ts';
 
@@ -13,8 +14,31 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
+/**
+ * The seed's first site owner who is a user: who requests without credentials act as in
+ * tests (the `anonymousUser` option), as every request did before authentication existed.
+ */
+export function firstOwner(seed: string | object = DEMO_TENANT): string | undefined {
+  const tenant = (typeof seed === 'string' ? JSON.parse(readFileSync(seed, 'utf8')) : seed) as {
+    users?: Array<{ upn: string }>; sites?: Array<{ owners?: string[] }>;
+  };
+  const upns = new Set((tenant.users ?? []).map((u) => u.upn.toLowerCase()));
+  for (const site of tenant.sites ?? []) {
+    const owner = (site.owners ?? []).find((o) => upns.has(o.toLowerCase()));
+    if (owner) return owner;
+  }
+  return undefined;
+}
+
+/**
+ * A spemu on a free port over an in-memory database. Requests without credentials act as
+ * the seed's first owner unless the caller passes `anonymousUser: undefined` explicitly
+ * (then they get SharePoint's 401, as from `spemu` itself).
+ */
 export async function startTestServer(options: ServerOptions = {}): Promise<TestServer> {
-  const server = await startServer({ db: ':memory:', port: 0, logLevel: 'silent', seed: DEMO_TENANT, ...options });
+  const seed = options.seed ?? DEMO_TENANT;
+  const anonymousUser = 'anonymousUser' in options ? options.anonymousUser : firstOwner(seed);
+  const server = await startServer({ db: ':memory:', port: 0, logLevel: 'silent', seed: DEMO_TENANT, ...options, anonymousUser });
   return {
     url: server.url,
     site: (path = '/sites/dev') => `${server.url}${path === '/' ? '' : path}`,

@@ -5,6 +5,9 @@ import { siteType, webType } from './web.ts';
 import { listsType, listType, rootFolderType } from './lists.ts';
 import { fieldsType, fieldType } from './fields.ts';
 import { itemFieldValuesType, itemsType, itemType } from './items.ts';
+import { peopleManagerType } from './profiles.ts';
+import { contextInfoType } from './contextinfo.ts';
+import { siteGroupsType, siteGroupType, siteUsersType, siteUserType } from './principals.ts';
 
 export const RESOURCE_TYPES: ResourceTypes = {
   site: siteType,
@@ -17,4 +20,10 @@ export const RESOURCE_TYPES: ResourceTypes = {
   items: itemsType,
   item: itemType,
   itemFieldValues: itemFieldValuesType,
+  peopleManager: peopleManagerType,
+  contextInfo: contextInfoType,
+  siteUsers: siteUsersType,
+  siteUser: siteUserType,
+  siteGroups: siteGroupsType,
+  siteGroup: siteGroupType,
 };

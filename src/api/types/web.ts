@@ -4,8 +4,11 @@ import type { ResourceType } from '../resource.ts';
 import { siteEntity, webEntity } from '../entities.ts';
 import { errors } from '../../errors.ts';
 import { singleEntity, stringArgument } from './shared.ts';
+import { webPrincipalMethods, webPrincipalNavigation } from './principals.ts';
 
 export const siteType: ResourceType<{ kind: 'site' }> = {
+  // The site's and web's own properties need Full Control (Manage Web Site), as in SharePoint.
+  writeRole: 'owner',
   navigation: {
     rootweb: async (_r, ctx) => ({ kind: 'web', web: ctx.web }),
   },
@@ -13,10 +16,13 @@ export const siteType: ResourceType<{ kind: 'site' }> = {
 };
 
 export const webType: ResourceType<{ kind: 'web'; web: import('../../domain/model.ts').Web }> = {
+  writeRole: 'owner',
   navigation: {
     lists: async (r) => ({ kind: 'lists', web: r.web }),
+    ...webPrincipalNavigation,
   },
   methods: {
+    ...webPrincipalMethods,
     getlist: {
       kind: 'function',
       async invoke(r, args, ctx) {

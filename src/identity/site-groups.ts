@@ -1,0 +1,68 @@
+// A site collection's SharePoint groups. spemu has exactly the three a new SharePoint site
+// gets: "<title> Owners" (3), "<title> Visitors" (4) and "<title> Members" (5), numbered as
+// SharePoint numbers them. Their members are the site's role holders in the directory
+// (store.directory.siteRoles), so a group's membership is the site's permissions.
+
+import type { Site } from '../domain/model.ts';
+import type { SiteRoleName } from '../store/directory.ts';
+import type { Store } from '../store/store.ts';
+import { directoryPrincipal, type SitePrincipal } from './site-users.ts';
+
+export interface SiteGroupDef {
+  id: number;
+  role: SiteRoleName;
+  title: string;
+  description: string;
+}
+
+const DEFINITIONS: Array<{ id: number; role: SiteRoleName; suffix: string; permission: string }> = [
+  { id: 3, role: 'owner', suffix: 'Owners', permission: 'full control' },
+  { id: 4, role: 'visitor', suffix: 'Visitors', permission: 'read' },
+  { id: 5, role: 'member', suffix: 'Members', permission: 'edit' },
+];
+
+/** The site's groups in id order. Named after the site's title, as SharePoint names them at creation. */
+export function siteGroups(site: Site): SiteGroupDef[] {
+  return DEFINITIONS.map((d) => ({
+    id: d.id, role: d.role, title: `${site.title} ${d.suffix}`,
+    description: `Use this group to grant people ${d.permission} permissions to the SharePoint site: ${site.title}`,
+  }));
+}
+
+export const siteGroupById = (site: Site, id: number) => siteGroups(site).find((g) => g.id === id);
+export const siteGroupByName = (site: Site, name: string) => siteGroups(site).find((g) => g.title.toLowerCase() === name.toLowerCase());
+export const siteGroupOfRole = (site: Site, role: SiteRoleName) => siteGroups(site).find((g) => g.role === role)!;
+
+/** Who holds the group's role, in the order the site lists them; names the directory no longer knows are skipped. */
+export async function groupMembers(store: Store, site: Site, group: SiteGroupDef): Promise<SitePrincipal[]> {
+  const members: SitePrincipal[] = [];
+  for (const role of await store.directory.siteRoles(site.id)) {
+    if (role.role !== group.role) continue;
+    const who = await directoryPrincipal(store, role.principal);
+    if (who) members.push(who);
+  }
+  return members;
+}
+
+/** The site roles a directory principal holds directly (a group's role counts for the group itself only). */
+export async function directRoles(store: Store, site: Site, who: SitePrincipal): Promise<Set<SiteRoleName>> {
+  const key = who.kind === 'user' ? who.user.upn.toLowerCase() : who.kind === 'group' ? who.group.id.toLowerCase() : undefined;
+  const roles = new Set<SiteRoleName>();
+  if (key === undefined) return roles;
+  for (const role of await store.directory.siteRoles(site.id)) if (role.principal === key) roles.add(role.role);
+  return roles;
+}
+
+/** The site groups a user is in, directly or through directory groups; a directory group is in the groups that list it. */
+export async function groupsOfPrincipal(store: Store, site: Site, who: SitePrincipal): Promise<SiteGroupDef[]> {
+  const keys = new Set<string>();
+  if (who.kind === 'user') {
+    keys.add(who.user.upn.toLowerCase());
+    for (const g of await store.directory.groupsOf(who.user.upn)) keys.add(g.id.toLowerCase());
+  } else if (who.kind === 'group') {
+    keys.add(who.group.id.toLowerCase());
+  }
+  const roles = new Set<SiteRoleName>();
+  for (const role of await store.directory.siteRoles(site.id)) if (keys.has(role.principal)) roles.add(role.role);
+  return siteGroups(site).filter((g) => roles.has(g.role));
+}
