@@ -23,6 +23,7 @@ import { startTestServer, type TestServer } from '../helpers/server.ts';
 import '../helpers/pnp-types.ts';
 import type { ISite } from '@pnp/sp/sites/types.js';
 import type { IContextInfo } from '@pnp/sp/context-info/index.js';
+import { ACCEPT } from '../helpers/wire.ts';
 
 // @pnp/sp's own augmentations use extensionless paths nodenext cannot resolve (see pnp-types.ts).
 declare module '@pnp/sp/fi.js' {
@@ -47,11 +48,6 @@ const PASSWORDS: Record<string, string> = {
 const SECRET = 'test-secret-test-secret-test-secret-0123456789';
 const OTHER_SECRET = 'another-tenants-secret-another-tenants-secret';
 
-const ACCEPT = {
-  minimal: 'application/json;odata=minimalmetadata',
-  verbose: 'application/json;odata=verbose',
-  nometadata: 'application/json;odata=nometadata',
-};
 const BEARER_CHALLENGE = /^Bearer realm="[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}",client_id="00000003-0000-0ff1-ce00-000000000000",trusted_issuers="00000001-0000-0000-c000-000000000000@\*,D3776938-3DBA-481F-A652-4BEDFCAB7CD8@\*,https:\/\/sts\.windows\.net\/\*\/,00000003-0000-0ff1-ce00-000000000000@90140122-8516-11e1-8eff-49304924019b",authorization_uri="https:\/\/login\.windows\.net\/common\/oauth2\/authorize"$/;
 const DIGEST = /^0x[0-9A-F]{128},\d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} -0000$/;
 const ACCESS_DENIED = '-2147024891, System.UnauthorizedAccessException';

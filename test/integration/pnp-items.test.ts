@@ -10,8 +10,7 @@ import type { IList } from '@pnp/sp/lists/index.js';
 import { DEMO_TENANT, startTestServer, type TestServer } from '../helpers/server.ts';
 import { failure, pnpFor } from '../helpers/pnp.ts';
 import '../helpers/pnp-types.ts';
-
-const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+import { GUID } from '../helpers/wire.ts';
 
 interface TenantUser { upn: string; displayName: string; lastName?: string }
 interface TenantItem { Title: string; author?: string; editor?: string; [k: string]: unknown }
@@ -23,7 +22,6 @@ const devSite = demo.sites.find((s) => s.url === '/sites/dev')!;
 const demoUser = (upn: string) => demo.users.find((u) => u.upn === upn)!;
 /** The seeded Tasks items; SharePoint numbers them from 1 in file order. */
 const seededTasks = devSite.lists!.find((l) => l.title === 'Tasks')!.items!;
-
 
 const ids = (items: any[]) => items.map((i) => i.Id as number);
 const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);

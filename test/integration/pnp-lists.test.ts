@@ -8,9 +8,7 @@ import type { SPFI } from '@pnp/sp';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { failure, pnpFor } from '../helpers/pnp.ts';
 import '../helpers/pnp-types.ts';
-
-const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
+import { GUID } from '../helpers/wire.ts';
 
 describe('PnPjs lists against spemu', () => {
   let server: TestServer;

@@ -10,6 +10,7 @@ import { pnpFor } from '../helpers/pnp.ts';
 import { basic, bmp, call, DEMO, type DemoUser, describeImage, digestFor, login, picture, PNG_SIGNATURE } from '../helpers/profiles.ts';
 import '@pnp/sp/profiles/index.js';
 import type { IProfiles } from '@pnp/sp/profiles/types.js';
+import { ACCEPT, GUID } from '../helpers/wire.ts';
 
 // @pnp/sp's own augmentation of SPFI uses a path nodenext cannot resolve (see pnp-types.ts).
 declare module '@pnp/sp/fi.js' {
@@ -18,15 +19,6 @@ declare module '@pnp/sp/fi.js' {
   }
 }
 
-const ACCEPT = {
-  verbose: 'application/json;odata=verbose',
-  minimal: 'application/json;odata=minimalmetadata',
-  plain: 'application/json',
-  nometadata: 'application/json;odata=nometadata',
-  v4minimal: 'application/json;odata.metadata=minimal',
-} as const;
-
-const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const PERSON_KEYS = ['AccountName', 'DirectReports', 'DisplayName', 'Email', 'ExtendedManagers', 'ExtendedReports', 'IsFollowed',
   'LatestPost', 'Peers', 'PersonalSiteHostUrl', 'PersonalUrl', 'PictureUrl', 'Title', 'UserProfileProperties', 'UserUrl'];
 const PROFILE_KEYS = ['UserProfile_GUID', 'SID', 'ADGuid', 'AccountName', 'FirstName', 'LastName', 'PreferredName', 'WorkPhone',

@@ -9,15 +9,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, DEMO_TENANT, type TestServer } from '../helpers/server.ts';
-
-const ACCEPT = {
-  verbose: 'application/json;odata=verbose',
-  minimal: 'application/json;odata=minimalmetadata',
-  plain: 'application/json',
-  nometadata: 'application/json;odata=nometadata',
-  v4minimal: 'application/json;odata.metadata=minimal',
-  v4none: 'application/json;odata.metadata=none',
-} as const;
+import { ACCEPT, GUID } from '../helpers/wire.ts';
 
 const T = 'fabrikam.onmicrosoft.com';
 const ENGINEERING = '11111111-2222-4333-8444-555555555555';
@@ -44,7 +36,6 @@ const TENANT = {
 };
 
 const OWNER_AUTH = `Basic ${Buffer.from(`olivia@${T}:pw-olivia-123`).toString('base64')}`;
-const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const PUID = /^[0-9a-f]{16}$/;
 const SP_USER_KEYS = ['Id', 'IsHiddenInUI', 'LoginName', 'Title', 'PrincipalType', 'Email', 'Expiration',
   'IsEmailAuthenticationGuestUser', 'IsShareByEmailGuestUser', 'IsSiteAdmin', 'UserId', 'UserPrincipalName'];

@@ -6,18 +6,7 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, minimalTenant, type TestServer } from '../helpers/server.ts';
 import { kindsTenant } from '../helpers/fixtures.ts';
-
-const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-const ACCEPT = {
-  verbose: 'application/json;odata=verbose',
-  minimal: 'application/json;odata=minimalmetadata',
-  plain: 'application/json',
-  nometadata: 'application/json;odata=nometadata',
-  v4minimal: 'application/json;odata.metadata=minimal',
-  v4none: 'application/json;odata.metadata=none',
-  v4full: 'application/json;odata.metadata=full',
-} as const;
+import { ACCEPT, GUID } from '../helpers/wire.ts';
 
 const CONTENT_TYPE = {
   verbose: 'application/json;odata=verbose;charset=utf-8',

@@ -6,8 +6,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
-
-const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+import { GUID } from '../helpers/wire.ts';
 
 type DialectName = 'verbose' | 'minimal' | 'nometadata' | 'v4';
 
