@@ -183,11 +183,12 @@ async function handleApi(req: FastifyRequest, reply: FastifyReply, options: AppO
     const { options: query, aliases } = parseRequestQuery(rawQuery);
     const segments = parsePath(split.apiPath, aliases);
 
-    // 5. deserialize: the JSON body, if any.
+    //    digest: writes need a valid X-RequestDigest (reference §6) when sent with a cookie or Basic; contextinfo, which issues them, never.
     const verb = verbOf(req);
-    // Writes need a valid X-RequestDigest (reference §6) when sent with a cookie or Basic; contextinfo, which issues them, never.
     const contextInfo = segments.length === 1 && segments[0]!.lname === 'contextinfo';
     if (verb !== 'GET' && !contextInfo) options.authenticator.checkWriteDigest(site, principal, header(req, 'x-requestdigest'));
+
+    // 5. deserialize: the JSON body, if any (SetMyProfilePicture takes raw image bytes).
     const rawBody = Buffer.isBuffer(req.body) ? req.body : undefined;
     const { body, verbose } = RAW_BODY_METHODS.has(segments[segments.length - 1]?.lname ?? '') ? { body: undefined, verbose: false } : deserializeBody(req);
 
