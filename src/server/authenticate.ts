@@ -79,6 +79,7 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
   const basicCache = new Map<string, number>();
   /** In-flight User Information List row creations, so two first requests make one row. */
   const ensuring = new Map<string, Promise<number>>();
+  const siteUserIds = new Map<string, number>();
 
   async function challenge(diagnostics?: string): Promise<never> {
     realm ??= (await store.getSetting(TENANT_ID_KEY)) ?? '00000000-0000-0000-0000-000000000000';
@@ -147,9 +148,13 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
 
   async function siteUserId(site: Site, user: DirectoryUser, siteAdmin: boolean): Promise<number> {
     const key = `${site.id}\n${user.upn.toLowerCase()}`;
+    // A user's row, once there, keeps its id for good: look it up once per process.
+    const known = siteUserIds.get(key);
+    if (known !== undefined) return known;
     let pending = ensuring.get(key);
     if (!pending) {
-      pending = ensureSiteUser(store, site, { kind: 'user', user }, { siteAdmin, now: isoSeconds(options.clock().getTime()) }).then((row) => row.id);
+      pending = ensureSiteUser(store, site, { kind: 'user', user }, { siteAdmin, now: isoSeconds(options.clock().getTime()) })
+        .then((row) => { siteUserIds.set(key, row.id); return row.id; });
       ensuring.set(key, pending);
       pending.finally(() => ensuring.delete(key)).catch(() => {});
     }

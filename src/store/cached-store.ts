@@ -8,9 +8,55 @@
 // invalidation signal, which the PostgreSQL backend adds.
 
 import type { Field, Item, List, Site, Web } from '../domain/model.ts';
+import type { Directory, DirectoryGroup, DirectoryUser, Photo, SiteRole } from './directory.ts';
 import type {
   FieldPatch, ItemPage, ItemQuery, ItemWrite, ListPatch, NewField, NewList, Store,
 } from './store.ts';
+
+/**
+ * Directory reads the authentication stage makes on every request (the user, the site's
+ * roles, the user's groups), kept until any directory write. Photos pass through.
+ */
+class CachedDirectory implements Directory {
+  private users = new Map<string, DirectoryUser | undefined>();
+  private groups = new Map<string, DirectoryGroup | undefined>();
+  private memberships = new Map<string, DirectoryGroup[]>();
+  private roles = new Map<string, SiteRole[]>();
+
+  constructor(private readonly inner: Directory) {}
+
+  clear(): void {
+    this.users.clear();
+    this.groups.clear();
+    this.memberships.clear();
+    this.roles.clear();
+  }
+
+  private async memo<V>(map: Map<string, V>, key: string, load: () => Promise<V>): Promise<V> {
+    if (map.has(key)) return map.get(key) as V;
+    const value = await load();
+    map.set(key, value);
+    return value;
+  }
+
+  private async write(change: () => Promise<void>): Promise<void> {
+    try { await change(); } finally { this.clear(); }
+  }
+
+  addUser(user: DirectoryUser, passwordHash: string | null) { return this.write(() => this.inner.addUser(user, passwordHash)); }
+  addGroup(group: DirectoryGroup, members: string[]) { return this.write(() => this.inner.addGroup(group, members)); }
+  findUser(upnOrEmail: string) { return this.memo(this.users, upnOrEmail.toLowerCase(), () => this.inner.findUser(upnOrEmail)); }
+  listUsers() { return this.inner.listUsers(); }
+  passwordHash(upn: string) { return this.inner.passwordHash(upn); }
+  findGroup(idOrName: string) { return this.memo(this.groups, idOrName.toLowerCase(), () => this.inner.findGroup(idOrName)); }
+  groupMembers(groupId: string) { return this.inner.groupMembers(groupId); }
+  groupsOf(upn: string) { return this.memo(this.memberships, upn.toLowerCase(), () => this.inner.groupsOf(upn)); }
+  setProfileProperty(upn: string, name: string, value: string | string[]) { return this.write(() => this.inner.setProfileProperty(upn, name, value)); }
+  setSiteRoles(siteId: string, roles: SiteRole[]) { return this.write(() => this.inner.setSiteRoles(siteId, roles)); }
+  siteRoles(siteId: string) { return this.memo(this.roles, siteId, () => this.inner.siteRoles(siteId)); }
+  getPhoto(upn: string): Promise<Photo | undefined> { return this.inner.getPhoto(upn); }
+  setPhoto(upn: string, photo: Photo) { return this.inner.setPhoto(upn, photo); }
+}
 
 export class CachedStore implements Store {
   private sites = new Map<string, Site | undefined>();
@@ -19,13 +65,15 @@ export class CachedStore implements Store {
   private fields = new Map<number, Field[]>();
   private settings = new Map<string, string | undefined>();
 
-  constructor(private readonly inner: Store) {}
+  readonly directory: CachedDirectory;
 
-  /** Directory reads are per request and cheap; they are not cached. */
-  get directory() { return this.inner.directory; }
+  constructor(private readonly inner: Store) {
+    this.directory = new CachedDirectory(inner.directory);
+  }
 
   /** Forgets all metadata: after schema changes, and after any transaction that wrote. */
   clear(): void {
+    this.directory.clear();
     this.sites.clear();
     this.webs.clear();
     this.listsByWeb.clear();
