@@ -7,8 +7,12 @@ export interface ServerOptions {
   port?: number;
   /** Workspace folder holding the database. Default ./.spemu */
   data?: string;
-  /** A SQLite file, `:memory:`, or (later) a postgres:// URL. Default <data>/spemu.db */
+  /** A SQLite file, `:memory:`, or a `postgres://user@host:port/database` URL. Default <data>/spemu.db */
   db?: string;
+  /** PostgreSQL: most connections this instance opens. Default 10. */
+  dbPoolSize?: number;
+  /** PostgreSQL: longest a statement may run, in milliseconds (statement_timeout); 0 = no limit. Default 30000. */
+  dbStatementTimeout?: number;
   /** A tenant file path, or the parsed tenant object, to load into an empty database. A database holding a different tenant is refused. */
   seed?: string | object;
   /** A tenant loaded only when the database is empty, never refused (how `npm start` gets the demo). */
@@ -42,6 +46,10 @@ export interface ResolvedOptions {
   port: number;
   data: string;
   db: string;
+  /** Whether `db` is a PostgreSQL URL. */
+  postgres: boolean;
+  dbPoolSize: number;
+  dbStatementTimeout: number;
   seed?: string | object | undefined;
   seedIfEmpty?: string | object | undefined;
   reset: boolean;
@@ -72,9 +80,14 @@ export function resolveOptions(options: ServerOptions): ResolvedOptions {
   const logLevel = options.logLevel ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`--log-level must be one of ${LOG_LEVELS.join(', ')}, not '${logLevel}'.`);
   const db = options.db ?? `${data.replace(/\/$/, '')}/spemu.db`;
-  if (/^postgres(ql)?:\/\//i.test(db)) {
-    throw new ConfigError('PostgreSQL is not supported yet: it arrives with the PostgreSQL backend. Use a SQLite file or :memory: for --db.');
+  const postgres = /^postgres(ql)?:\/\//i.test(db);
+  if (postgres) {
+    try { new URL(db); } catch { throw new ConfigError(`--db is not a valid PostgreSQL URL: '${db.replace(/:[^:@/]*@/, ':***@')}'.`); }
   }
+  const dbPoolSize = options.dbPoolSize ?? 10;
+  if (!Number.isInteger(dbPoolSize) || dbPoolSize < 2) throw new ConfigError(`--db-pool-size must be a whole number ≥ 2, not '${options.dbPoolSize}'.`);
+  const dbStatementTimeout = options.dbStatementTimeout ?? 30_000;
+  if (!Number.isInteger(dbStatementTimeout) || dbStatementTimeout < 0) throw new ConfigError(`--db-statement-timeout must be a whole number of milliseconds ≥ 0, not '${options.dbStatementTimeout}'.`);
   const auth = options.auth ?? 'strict';
   if (auth !== 'strict' && auth !== 'loose') throw new ConfigError(`--auth must be strict or loose, not '${String(options.auth)}'.`);
   const digestTimeout = options.digestTimeout ?? 1800;
@@ -83,7 +96,7 @@ export function resolveOptions(options: ServerOptions): ResolvedOptions {
   return {
     dataGiven: options.data !== undefined, tokenSecret: options.tokenSecret, auth, basicAuth: options.basicAuth ?? true,
     anonymousUser: options.anonymousUser || undefined, digestTimeout, requireDigest: options.requireDigest ?? false,
-    host: options.host ?? '127.0.0.1', port, data, db, seed: options.seed, seedIfEmpty: options.seedIfEmpty, reset: options.reset ?? false,
+    host: options.host ?? '127.0.0.1', port, data, db, postgres, dbPoolSize, dbStatementTimeout, seed: options.seed, seedIfEmpty: options.seedIfEmpty, reset: options.reset ?? false,
     listViewThreshold: threshold, logLevel, bodyLimit: options.bodyLimit ?? 50 * 1024 * 1024,
     clock: options.clock ?? (() => new Date()),
   };

@@ -4,8 +4,9 @@
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
+import { sql } from 'kysely';
 import { resolveOptions, ConfigError, type ResolvedOptions, type ServerOptions } from './config.ts';
-import { openSqlite } from './store/sql/connect.ts';
+import { checkPostgres, openPostgres, openSqlite, type Connection } from './store/sql/connect.ts';
 import { migrateToLatest } from './store/sql/migrate.ts';
 import { SqlStore } from './store/sql/sql-store.ts';
 import { CachedStore } from './store/cached-store.ts';
@@ -36,6 +37,11 @@ const WORKSPACE_MARKER = '.spemu-workspace';
 
 function prepareWorkspace(options: ResolvedOptions): void {
   if (options.db === ':memory:') return;
+  if (options.postgres) {
+    if (options.reset) throw new ConfigError('--reset wipes a SQLite workspace; for PostgreSQL, drop and create the database instead.');
+    // The workspace folder then holds only the token secret, unless one is given.
+    if (options.tokenSecret !== undefined) return;
+  }
   const dir = options.data;
   if (options.reset && existsSync(dir)) {
     const entries = readdirSync(dir);
@@ -72,14 +78,44 @@ async function seedStore(store: Store, options: ResolvedOptions, now: string): P
   }
 }
 
+function openDatabase(resolved: ResolvedOptions): Connection & { clearStatementCache?: () => void } {
+  if (resolved.postgres) {
+    return openPostgres({ url: resolved.db, maxConnections: resolved.dbPoolSize, statementTimeoutMs: resolved.dbStatementTimeout });
+  }
+  return openSqlite({ file: resolved.db === ':memory:' ? ':memory:' : resolved.db });
+}
+
+/** Arbitrary, fixed: the advisory lock instances hold while they migrate and seed. */
+const STARTUP_LOCK = 0x5e_e0_5a;
+
+async function exclusively(connection: Connection, fn: () => Promise<void>): Promise<void> {
+  if (connection.flavour !== 'postgres') return fn();
+  await connection.db.connection().execute(async (conn) => {
+    await sql`select pg_advisory_lock(${sql.lit(STARTUP_LOCK)})`.execute(conn);
+    try {
+      await fn();
+    } finally {
+      await sql`select pg_advisory_unlock(${sql.lit(STARTUP_LOCK)})`.execute(conn).catch(() => {});
+    }
+  });
+}
+
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   const resolved = resolveOptions(options);
   prepareWorkspace(resolved);
-  const connection = openSqlite({ file: resolved.db === ':memory:' ? ':memory:' : resolved.db });
-  const store = new CachedStore(new SqlStore(connection.db, connection.flavour, false, connection.clearStatementCache));
+  const connection = openDatabase(resolved);
+  const store = new CachedStore(new SqlStore(connection.db, connection.flavour, false, connection.clearStatementCache), resolved.postgres);
   try {
-    await migrateToLatest(connection.db, connection.flavour);
-    await seedStore(store, resolved, isoSeconds(resolved.clock().getTime()));
+    if (resolved.postgres) {
+      const problem = await checkPostgres(connection.db);
+      if (problem) throw new ConfigError(problem);
+    }
+    // Instances starting together on one PostgreSQL database migrate and seed one at a time:
+    // the first loads the tenant, the others then find it loaded (or refuse a different one).
+    await exclusively(connection, async () => {
+      await migrateToLatest(connection.db, connection.flavour);
+      await seedStore(store, resolved, isoSeconds(resolved.clock().getTime()));
+    });
   } catch (e) {
     await store.close();
     throw e;
@@ -103,6 +139,13 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     store, authenticator, secret, bodyLimit: resolved.bodyLimit, logLevel: resolved.logLevel,
     clock: resolved.clock, settings: { listViewThreshold: resolved.listViewThreshold, defaultPageSize: 100, maxPageSize: 5000 },
   });
+  if (resolved.postgres) {
+    // Other instances may have changed metadata since the last request: one cheap read of the
+    // metadata counter per request, which also answers 503 early while the database is away.
+    app.addHook('onRequest', async (req) => {
+      if (!req.url.startsWith('/_spemu/health')) await store.sync();
+    });
+  }
   try {
     await app.listen({ host: resolved.host, port: resolved.port });
   } catch (e) {

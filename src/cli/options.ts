@@ -13,7 +13,10 @@ Flags (each also an environment variable SPEMU_<NAME>, e.g. SPEMU_PORT=9000):
   --host <addr>                 interface to listen on (default 127.0.0.1)
   --port <n>                    port; 0 picks a free one (default 8080)
   --data <dir>                  workspace folder (default ./.spemu)
-  --db <file|:memory:>          SQLite file (default <data>/spemu.db) or :memory:
+  --db <file|:memory:|url>      SQLite file (default <data>/spemu.db), :memory:, or a PostgreSQL
+                                database: postgres://user:password@host:5432/database
+  --db-pool-size <n>            PostgreSQL: most connections this instance opens (default 10, at least 2)
+  --db-statement-timeout <ms>   PostgreSQL: longest a statement may run (default 30000, 0 = none)
   --seed <tenant.json>          load this tenant into an empty database; refuse if it holds another
   --reset                       wipe the workspace before starting
   --list-view-threshold <n>     items before unindexed queries are refused (default 5000, 0 = off)
@@ -32,7 +35,7 @@ With no --seed and an empty database, the demo tenant is loaded.`;
 
 const FLAGS = {
   host: { type: 'string' }, port: { type: 'string' }, data: { type: 'string' }, db: { type: 'string' },
-  seed: { type: 'string' }, reset: { type: 'boolean' }, 'list-view-threshold': { type: 'string' },
+  'db-pool-size': { type: 'string' }, 'db-statement-timeout': { type: 'string' }, seed: { type: 'string' }, reset: { type: 'boolean' }, 'list-view-threshold': { type: 'string' },
   'log-level': { type: 'string' }, 'token-secret': { type: 'string' }, auth: { type: 'string' },
   'no-basic-auth': { type: 'boolean' }, 'anonymous-user': { type: 'string' }, 'digest-timeout': { type: 'string' },
   'require-digest': { type: 'boolean' }, help: { type: 'boolean' }, version: { type: 'boolean' },
@@ -67,6 +70,8 @@ export function readCommandLine(argv: string[], env: NodeJS.ProcessEnv): CliRequ
   if (text('port') !== undefined) options.port = whole('port', text('port'));
   if (text('data') !== undefined) options.data = text('data')!;
   if (text('db') !== undefined) options.db = text('db')!;
+  if (text('db-pool-size') !== undefined) options.dbPoolSize = whole('db-pool-size', text('db-pool-size'));
+  if (text('db-statement-timeout') !== undefined) options.dbStatementTimeout = whole('db-statement-timeout', text('db-statement-timeout'));
   if (text('seed') !== undefined) options.seed = text('seed')!;
   if (flagOn('reset')) options.reset = true;
   if (text('list-view-threshold') !== undefined) options.listViewThreshold = whole('list-view-threshold', text('list-view-threshold'));

@@ -66,13 +66,20 @@ async function rowValues(store: Store, who: SitePrincipal, siteAdmin: boolean): 
 export async function ensureSiteUser(store: Store, site: Site, who: SitePrincipal, options: { siteAdmin?: boolean; now: string; actorId?: number }): Promise<Item> {
   const existing = await findSiteUser(store, site, loginNameOf(who));
   if (existing) return existing;
-  const { list, fields } = await userInfoList(store, site);
-  const values: Record<string, StoredValue> = {};
-  for (const [name, raw] of Object.entries(await rowValues(store, who, options.siteAdmin ?? false))) {
-    values[name] = toStoredValue(fields.find((f) => f.internalName === name)!, raw);
-  }
-  // Rows nobody in particular adds are SharePoint's System Account's doing.
-  return store.createItem(list, fields, { values, actorId: options.actorId ?? SYSTEM_ACCOUNT_ID, now: options.now });
+  // Check again holding the list: concurrent EnsureUser calls (on other connections or
+  // instances of a shared database) for one principal then make one row.
+  return store.transaction(async (tx) => {
+    const { list, fields } = await userInfoList(tx, site);
+    await tx.lockList(list);
+    const found = await findSiteUser(tx, site, loginNameOf(who));
+    if (found) return found;
+    const values: Record<string, StoredValue> = {};
+    for (const [name, raw] of Object.entries(await rowValues(tx, who, options.siteAdmin ?? false))) {
+      values[name] = toStoredValue(fields.find((f) => f.internalName === name)!, raw);
+    }
+    // Rows nobody in particular adds are SharePoint's System Account's doing.
+    return tx.createItem(list, fields, { values, actorId: options.actorId ?? SYSTEM_ACCOUNT_ID, now: options.now });
+  });
 }
 
 /** Resolves a name used in tenant files and role lists: a UPN, an email, a group id or a group name. */

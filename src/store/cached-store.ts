@@ -4,8 +4,11 @@
 // LastItemModifiedDate change with them). Items themselves are never cached.
 //
 // The cache is per process. It is exact while this process is the database's only writer,
-// which is the SQLite deployment. Several instances on one database need a shared
-// invalidation signal, which the PostgreSQL backend adds.
+// which is the SQLite deployment. Several instances on one PostgreSQL database share an
+// invalidation signal instead (`shared`): every metadata write bumps a counter in the same
+// transaction, and `sync()` (once per request) reads it and drops everything when another
+// instance moved it. List records (ItemCount, LastItemModifiedDate change with every item
+// write on any instance) are then not cached at all.
 
 import type { Field, Item, List, Site, Web } from '../domain/model.ts';
 import type { Directory, DirectoryGroup, DirectoryUser, Photo, SiteRole } from './directory.ts';
@@ -18,6 +21,8 @@ import type {
  * roles, the user's groups), kept until any directory write. Photos pass through.
  */
 class CachedDirectory implements Directory {
+  /** Bumped by clear(): a load that began before a clear must not store what it read. */
+  private generation = 0;
   private users = new Map<string, DirectoryUser | undefined>();
   private groups = new Map<string, DirectoryGroup | undefined>();
   private memberships = new Map<string, DirectoryGroup[]>();
@@ -26,6 +31,7 @@ class CachedDirectory implements Directory {
   constructor(private readonly inner: Directory) {}
 
   clear(): void {
+    this.generation++;
     this.users.clear();
     this.groups.clear();
     this.memberships.clear();
@@ -34,8 +40,9 @@ class CachedDirectory implements Directory {
 
   private async memo<V>(map: Map<string, V>, key: string, load: () => Promise<V>): Promise<V> {
     if (map.has(key)) return map.get(key) as V;
+    const generation = this.generation;
     const value = await load();
-    map.set(key, value);
+    if (generation === this.generation) map.set(key, value);
     return value;
   }
 
@@ -66,13 +73,31 @@ export class CachedStore implements Store {
   private settings = new Map<string, string | undefined>();
 
   readonly directory: CachedDirectory;
+  private generation = 0;
+  /** The metadata counter as of the last sync (shared mode). */
+  private knownVersion: number | undefined;
 
-  constructor(private readonly inner: Store) {
+  /**
+   * `shared`: other instances write to the same database (PostgreSQL): call `sync()` at the
+   * start of every request, and list records are read from the database every time.
+   */
+  constructor(private readonly inner: Store, private readonly shared = false) {
     this.directory = new CachedDirectory(inner.directory);
+  }
+
+  /** Drops the cache if another instance changed metadata since the last call (shared mode; one cheap query). */
+  async sync(): Promise<void> {
+    if (!this.shared || !this.inner.metadataVersion) return;
+    const version = await this.inner.metadataVersion();
+    if (version !== this.knownVersion) {
+      this.clear();
+      this.knownVersion = version;
+    }
   }
 
   /** Forgets all metadata: after schema changes, and after any transaction that wrote. */
   clear(): void {
+    this.generation++;
     this.directory.clear();
     this.sites.clear();
     this.webs.clear();
@@ -83,12 +108,14 @@ export class CachedStore implements Store {
 
   private async memo<K, V>(map: Map<K, V>, key: K, load: () => Promise<V>): Promise<V> {
     if (map.has(key)) return map.get(key) as V;
+    const generation = this.generation;
     const value = await load();
-    map.set(key, value);
+    if (generation === this.generation) map.set(key, value);
     return value;
   }
 
   private async listsOf(webId: string): Promise<List[]> {
+    if (this.shared) return this.inner.getLists(webId);
     return this.memo(this.listsByWeb, webId, () => this.inner.getLists(webId));
   }
 
@@ -102,6 +129,8 @@ export class CachedStore implements Store {
   }
 
   close(): Promise<void> { return this.inner.close(); }
+  lockList(list: List): Promise<void> { return this.inner.lockList(list); }
+  metadataVersion(): Promise<number> { return this.inner.metadataVersion?.() ?? Promise.resolve(0); }
 
   getSetting(key: string): Promise<string | undefined> {
     return this.memo(this.settings, key, () => this.inner.getSetting(key));
@@ -127,14 +156,17 @@ export class CachedStore implements Store {
   }
   getLists(webId: string): Promise<List[]> { return this.listsOf(webId); }
   async getListById(webId: string, id: string): Promise<List | undefined> {
+    if (this.shared) return this.inner.getListById(webId, id);
     const lower = id.toLowerCase();
     return (await this.listsOf(webId)).find((l) => l.id === lower);
   }
   async getListByTitle(webId: string, title: string): Promise<List | undefined> {
+    if (this.shared) return this.inner.getListByTitle(webId, title);
     const lower = title.toLowerCase();
     return (await this.listsOf(webId)).find((l) => l.title.toLowerCase() === lower);
   }
   async getListByUrl(webId: string, serverRelativeUrl: string): Promise<List | undefined> {
+    if (this.shared) return this.inner.getListByUrl(webId, serverRelativeUrl);
     const key = serverRelativeUrl.toLowerCase().replace(/\/+$/, '') || '/';
     return (await this.listsOf(webId)).find((l) => l.serverRelativeUrl.toLowerCase() === key);
   }

@@ -91,6 +91,14 @@ export interface Store {
   /** Runs `fn` in one transaction: every write inside commits together or not at all. */
   transaction<T>(fn: (store: Store) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+  /** A number that changes with every metadata write (sites, lists, fields, settings, directory), for caches shared across instances. */
+  metadataVersion?(): Promise<number>;
+  /**
+   * Inside a transaction: holds the list's row until it ends, so check-then-insert sequences
+   * on that list (EnsureUser) run one at a time across connections and instances. A no-op
+   * where transactions already run one at a time (SQLite).
+   */
+  lockList(list: List): Promise<void>;
 
   getSetting(key: string): Promise<string | undefined>;
   setSetting(key: string, value: string): Promise<void>;

@@ -1,9 +1,12 @@
 // Test harness: a real spemu on an ephemeral port, over an in-memory (or file) SQLite
-// database, seeded with the demo tenant or a given one. No layer of ours is mocked.
+// database or, with SPEMU_TEST_DB=postgres, a fresh PostgreSQL database of the test cluster
+// (postgres.ts), seeded with the demo tenant or a given one. No layer of ours is mocked.
 
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { startServer, type ServerOptions } from '../../src/index.ts';
+import { sharedCluster, testBackend } from './postgres.ts';
 
 export const DEMO_TENANT = fileURLToPath(new URL('../../demo/tenant.json', import.meta.url));
 
@@ -31,18 +34,43 @@ export function firstOwner(seed: string | object = DEMO_TENANT): string | undefi
 }
 
 /**
- * A spemu on a free port over an in-memory database. Requests without credentials act as
+ * Where a test server keeps its data: `:memory:` on the SQLite leg; on the PostgreSQL leg a
+ * new database, dropped again by `drop()`.
+ */
+export async function testDatabase(): Promise<{ db: string; drop(): Promise<void> }> {
+  if (testBackend() === 'sqlite') return { db: ':memory:', drop: async () => {} };
+  const cluster = await sharedCluster();
+  const db = await cluster.createDatabase();
+  return { db, drop: () => cluster.dropDatabase(db) };
+}
+
+/**
+ * A spemu on a free port over an in-memory database (or a fresh PostgreSQL one). Requests without credentials act as
  * the seed's first owner unless the caller passes `anonymousUser: undefined` explicitly
  * (then they get SharePoint's 401, as from `spemu` itself).
  */
 export async function startTestServer(options: ServerOptions = {}): Promise<TestServer> {
   const seed = options.seed ?? DEMO_TENANT;
   const anonymousUser = 'anonymousUser' in options ? options.anonymousUser : firstOwner(seed);
-  const server = await startServer({ db: ':memory:', port: 0, logLevel: 'silent', seed: DEMO_TENANT, ...options, anonymousUser });
+  const database = options.db === undefined ? await testDatabase() : { db: options.db, drop: async () => {} };
+  // Without a workspace folder, an in-memory database's secret lasts a process; a PostgreSQL
+  // test server gets one of its own the same way, rather than a ./.spemu folder.
+  const perServerSecret = database.db !== ':memory:' && options.data === undefined && options.tokenSecret === undefined
+    ? { tokenSecret: randomBytes(32).toString('base64url') } : {};
+  let server;
+  try {
+    server = await startServer({ db: database.db, port: 0, logLevel: 'silent', seed: DEMO_TENANT, ...perServerSecret, ...options, anonymousUser });
+  } catch (e) {
+    await database.drop();
+    throw e;
+  }
+  const running = server;
   return {
-    url: server.url,
-    site: (path = '/sites/dev') => `${server.url}${path === '/' ? '' : path}`,
-    close: () => server.close(),
+    url: running.url,
+    site: (path = '/sites/dev') => `${running.url}${path === '/' ? '' : path}`,
+    close: async () => {
+      try { await running.close(); } finally { await database.drop(); }
+    },
   };
 }
 

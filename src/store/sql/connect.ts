@@ -1,8 +1,10 @@
-// Opens the database behind a store. SQLite now; PostgreSQL joins through the same
-// Kysely interface, so everything above this file is shared.
+// Opens the database behind a store: SQLite (better-sqlite3) or PostgreSQL (a `pg` pool).
+// Both are Kysely dialects, so everything above this file is shared.
 
-import { Kysely, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import SqliteDatabase from 'better-sqlite3';
+import pg from 'pg';
+import { errors, SpError } from '../../errors.ts';
 import type { SqlFlavour } from './flavour.ts';
 
 export interface Connection {
@@ -56,4 +58,135 @@ export function openSqlite(options: SqliteOptions): Connection & { clearStatemen
   const cached = withStatementCache(database);
   const db = new Kysely<any>({ dialect: new SqliteDialect({ database: cached as never }) });
   return { db, flavour: 'sqlite', clearStatementCache: cached.clear };
+}
+
+export interface PostgresOptions {
+  /** `postgres://user:password@host:port/database` (anything `pg` accepts). */
+  url: string;
+  /** Most connections the pool opens. Default 10. */
+  maxConnections?: number;
+  /** Longest a statement may run, in milliseconds (PostgreSQL's statement_timeout); 0 = none. Default 30000. */
+  statementTimeoutMs?: number;
+  /** How long to wait for a connection before answering 503. Default 5000. */
+  connectTimeoutMs?: number;
+  /** Seconds a client is told to wait (Retry-After) while the database is unavailable. Default 5. */
+  retryAfterSeconds?: number;
+  /** Told about errors of idle connections (the database restarting, a network cut). */
+  onIdleError?: (error: Error) => void;
+}
+
+/** PostgreSQL's bigint (int8) arrives as text; every bigint spemu stores fits a JS number. */
+const INT8_OID = 20;
+const pgTypes = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    (oid === INT8_OID && format !== 'binary' ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text'))) as typeof pg.types.getTypeParser,
+};
+
+/**
+ * PostgreSQL's text cannot hold U+0000, which SQLite (and SharePoint) store. It travels as
+ * U+FFFF, a noncharacter no real text carries, both ways: parameters are encoded, result
+ * strings decoded, so a NUL round-trips and compares as on SQLite (a NUL in a lookup key
+ * matches nothing, instead of an error).
+ */
+const NUL_STANDIN = '\uFFFF';
+const encodeNul = (v: unknown): unknown => (typeof v === 'string' && v.includes('\u0000') ? v.replaceAll('\u0000', NUL_STANDIN) : v);
+function decodeNuls<T extends { rows?: unknown[] }>(result: T): T {
+  for (const row of result?.rows ?? []) {
+    if (!row || typeof row !== 'object') continue;
+    const record = row as Record<string, unknown>;
+    for (const key in record) {
+      const v = record[key];
+      if (typeof v === 'string' && v.includes(NUL_STANDIN)) record[key] = v.replaceAll(NUL_STANDIN, '\u0000');
+    }
+  }
+  return result;
+}
+
+/** SQLSTATE classes and codes that mean "the database is not there right now", not "this request is wrong". */
+const UNAVAILABLE_STATES = new Set([
+  '57P01', '57P02', '57P03', // admin / crash shutdown, cannot connect now (starting up)
+  '53300', '53400', // too many connections, configuration limit exceeded
+  '57014', // query_canceled: statement_timeout
+  '40001', '40P01', // serialization failure, deadlock detected: the client may retry
+  '55P03', // lock_not_available (lock_timeout)
+]);
+const UNAVAILABLE_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
+const UNAVAILABLE_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|not queryable|Client was closed|connection is closed/i;
+
+/** Whether a `pg` error means the database is unavailable (503) rather than a fault (500). */
+export function isUnavailable(error: unknown): boolean {
+  const e = error as { code?: unknown; message?: unknown } | null;
+  if (!e || typeof e !== 'object') return false;
+  const code = typeof e.code === 'string' ? e.code : '';
+  if (code.startsWith('08') || UNAVAILABLE_STATES.has(code) || UNAVAILABLE_ERRNOS.has(code)) return true;
+  if (error instanceof AggregateError) return error.errors.some(isUnavailable);
+  return typeof e.message === 'string' && UNAVAILABLE_MESSAGES.test(e.message);
+}
+
+export function openPostgres(options: PostgresOptions): Connection & { pool: pg.Pool } {
+  const retryAfter = options.retryAfterSeconds ?? 5;
+  const statementTimeout = options.statementTimeoutMs ?? 30_000;
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max: options.maxConnections ?? 10,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
+    idleTimeoutMillis: 30_000,
+    ...(statementTimeout > 0 ? { statement_timeout: statementTimeout } : {}),
+    types: pgTypes,
+  });
+  // A connection that dies while idle (the server restarts) must not bring the process down;
+  // the pool drops it and opens a new one on demand, which is how the server recovers.
+  pool.on('error', (e) => options.onIdleError?.(e));
+  // Errors that mean "no database right now" become SharePoint's 503 with Retry-After, so the
+  // request pipeline answers them like any other SharePoint error.
+  const unavailable = (e: unknown): unknown => (isUnavailable(e) && !(e instanceof SpError) ? errors.serviceUnavailable(retryAfter) : e);
+  const guarded = new WeakSet<pg.PoolClient>();
+  const wrapped = {
+    async connect() {
+      let client: pg.PoolClient;
+      try {
+        client = await pool.connect();
+      } catch (e) {
+        throw unavailable(e);
+      }
+      // pg-pool handles errors of idle clients only: one that loses its connection while
+      // checked out would otherwise raise an uncaught 'error' (its query fails anyway).
+      if (!guarded.has(client)) {
+        guarded.add(client);
+        client.on('error', (e) => options.onIdleError?.(e));
+      }
+      return {
+        query(...args: unknown[]): any {
+          if (typeof args[0] === 'string' && Array.isArray(args[1])) args[1] = args[1].map(encodeNul);
+          const result = (client.query as (...a: unknown[]) => unknown)(...args);
+          return result instanceof Promise
+            ? result.then(decodeNuls, (e: unknown) => { throw unavailable(e); })
+            : result;
+        },
+        release: () => client.release(),
+      };
+    },
+    end: () => pool.end(),
+  };
+  const db = new Kysely<any>({ dialect: new PostgresDialect({ pool: wrapped as never }) });
+  return { db, flavour: 'postgres', pool };
+}
+
+/** Whether `--db` names a PostgreSQL database rather than a SQLite file. */
+export const isPostgresUrl = (db: string): boolean => /^postgres(ql)?:\/\//i.test(db);
+
+/**
+ * spemu compares text case-insensitively with lower(), which PostgreSQL folds by the
+ * database's locale: the C locale folds ASCII only, and would make `$filter=Title eq 'ä'`
+ * differ from SQLite. Refuse such a database with the fix, rather than answer differently.
+ */
+export async function checkPostgres(db: Kysely<any>): Promise<string | undefined> {
+  const { rows } = await sql<{ folded: string; version: number }>`select lower('ÄÉ') as folded, current_setting('server_version_num')::int as version`.execute(db);
+  const row = rows[0]!;
+  if (Number(row.version) < 140000) return `PostgreSQL ${Math.floor(Number(row.version) / 10000)} is too old: spemu needs PostgreSQL 14 or later.`;
+  if (row.folded !== 'äé') {
+    return "The database's locale does not fold case beyond ASCII (lower('ÄÉ') is not 'äé'), so text would compare differently "
+      + "from SharePoint. Create the database with a UTF-8 locale, e.g. CREATE DATABASE spemu ENCODING 'UTF8' LC_CTYPE 'C.UTF-8' LC_COLLATE 'C.UTF-8' TEMPLATE template0.";
+  }
+  return undefined;
 }

@@ -248,11 +248,21 @@ class Compiler {
           if (literal.type === 'string' && /^(0|1|true|false)$/i.test(literal.value)) return sql`${/^(1|true)$/i.test(literal.value) ? 1 : 0}`;
           throw bad();
         }
-        if (literal.type === 'number') return sql`${literal.value}`;
-        if (literal.type === 'string' && literal.value.trim() !== '' && Number.isFinite(Number(literal.value))) return sql`${Number(literal.value)}`;
+        if (literal.type === 'number') return this.number(literal.value);
+        if (literal.type === 'string' && literal.value.trim() !== '' && Number.isFinite(Number(literal.value))) return this.number(Number(literal.value));
         throw bad();
       }
     }
+  }
+
+  /**
+   * A number to compare with a column. PostgreSQL types a bare parameter as the column's type
+   * and refuses 1.5 or 1e20 for a bigint column, where SQLite compares the values: such a
+   * number is cast to double precision, which compares numerically like SQLite does.
+   */
+  private number(value: number): RawBuilder<unknown> {
+    if (this.scope.flavour === 'postgres' && !Number.isSafeInteger(value)) return sql`cast(${value} as double precision)`;
+    return sql`${value}`;
   }
 
   private invalid() {

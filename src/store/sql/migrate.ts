@@ -1,14 +1,18 @@
 // Versioned schema migrations, applied at start. Each file under migrations/ is one
-// version; Kysely records applied versions and takes a lock while it runs them.
+// version; Kysely records applied versions and takes a lock while it runs them (on
+// PostgreSQL an advisory lock, so instances starting together on one fresh database apply
+// each migration once: the others wait, then find nothing left to do).
 
 import { Migrator, type Migration, type Kysely } from 'kysely';
 import { initial } from './migrations/0001-initial.ts';
 import { directory } from './migrations/0002-directory.ts';
+import { metadataVersion } from './migrations/0003-metadata-version.ts';
 import type { SqlFlavour } from './flavour.ts';
 
 const migrations = (flavour: SqlFlavour): Record<string, Migration> => ({
   '0001-initial': initial(flavour),
   '0002-directory': directory(flavour),
+  '0003-metadata-version': metadataVersion(flavour),
 });
 
 export async function migrateToLatest(db: Kysely<any>, flavour: SqlFlavour): Promise<void> {

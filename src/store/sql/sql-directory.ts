@@ -1,7 +1,8 @@
 // The Directory on SQL. It shares the Store's Kysely handle, so inside a store
 // transaction its writes commit or roll back with everything else.
 
-import type { Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { binaryCollation, type SqlFlavour } from './flavour.ts';
 import type { Directory, DirectoryGroup, DirectoryUser, Photo, SiteRole } from '../directory.ts';
 
 const key = (s: string) => s.trim().toLowerCase();
@@ -18,36 +19,46 @@ function rowToGroup(r: any): DirectoryGroup {
   return { id: r.id, displayName: r.display_name, kind: r.kind, mail: r.mail ?? null };
 }
 
+/** Runs a directory write in a transaction that also bumps the metadata counter (sql-store.ts). */
+export type MetadataWrite = (fn: (db: Kysely<any>) => Promise<void>) => Promise<void>;
+
 export class SqlDirectory implements Directory {
-  constructor(private readonly db: Kysely<any>) {}
+  /** Text keys order by code point on both databases (flavour.ts). */
+  private readonly binary: RawBuilder<unknown>;
+
+  constructor(private readonly db: Kysely<any>, flavour: SqlFlavour, private readonly write: MetadataWrite) {
+    this.binary = sql.raw(binaryCollation(flavour));
+  }
 
   async addUser(user: DirectoryUser, passwordHash: string | null): Promise<void> {
-    await this.db.insertInto('directory_users').values({
+    await this.write((db) => db.insertInto('directory_users').values({
       upn_key: key(user.upn), upn: user.upn, email_key: user.email ? key(user.email) : null, display_name: user.displayName,
       first_name: user.firstName, last_name: user.lastName, email: user.email, job_title: user.jobTitle,
       department: user.department, object_id: user.objectId, puid: user.puid, password_hash: passwordHash,
       profile: JSON.stringify(user.profile),
-    }).execute();
+    }).execute().then(() => {}));
   }
 
   async addGroup(group: DirectoryGroup, members: string[]): Promise<void> {
-    await this.db.insertInto('directory_groups').values({
-      id: key(group.id), display_name: group.displayName, name_key: key(group.displayName), kind: group.kind, mail: group.mail,
-    }).execute();
-    for (const member of new Set(members.map(key))) {
-      await this.db.insertInto('directory_members').values({ group_id: key(group.id), member }).execute();
-    }
+    await this.write(async (db) => {
+      await db.insertInto('directory_groups').values({
+        id: key(group.id), display_name: group.displayName, name_key: key(group.displayName), kind: group.kind, mail: group.mail,
+      }).execute();
+      for (const member of new Set(members.map(key))) {
+        await db.insertInto('directory_members').values({ group_id: key(group.id), member }).execute();
+      }
+    });
   }
 
   async findUser(upnOrEmail: string): Promise<DirectoryUser | undefined> {
     const k = key(upnOrEmail);
     const row = await this.db.selectFrom('directory_users').selectAll()
-      .where((eb) => eb.or([eb('upn_key', '=', k), eb('email_key', '=', k)])).orderBy('upn_key').executeTakeFirst();
+      .where((eb) => eb.or([eb('upn_key', '=', k), eb('email_key', '=', k)])).orderBy(sql`upn_key${this.binary}`).executeTakeFirst();
     return row ? rowToUser(row) : undefined;
   }
 
   async listUsers(): Promise<DirectoryUser[]> {
-    return (await this.db.selectFrom('directory_users').selectAll().orderBy('upn_key').execute()).map(rowToUser);
+    return (await this.db.selectFrom('directory_users').selectAll().orderBy(sql`upn_key${this.binary}`).execute()).map(rowToUser);
   }
 
   async passwordHash(upn: string): Promise<string | null | undefined> {
@@ -58,7 +69,7 @@ export class SqlDirectory implements Directory {
   async findGroup(idOrName: string): Promise<DirectoryGroup | undefined> {
     const k = key(idOrName);
     const row = await this.db.selectFrom('directory_groups').selectAll()
-      .where((eb) => eb.or([eb('id', '=', k), eb('name_key', '=', k)])).orderBy('id').executeTakeFirst();
+      .where((eb) => eb.or([eb('id', '=', k), eb('name_key', '=', k)])).orderBy(sql`id${this.binary}`).executeTakeFirst();
     return row ? rowToGroup(row) : undefined;
   }
 
@@ -87,16 +98,20 @@ export class SqlDirectory implements Directory {
   async setProfileProperty(upn: string, name: string, value: string | string[]): Promise<void> {
     const user = await this.findUser(upn);
     if (!user) return;
-    await this.db.updateTable('directory_users').set({ profile: JSON.stringify({ ...user.profile, [name]: value }) })
-      .where('upn_key', '=', key(user.upn)).execute();
+    await this.write(async (db) => {
+      await db.updateTable('directory_users').set({ profile: JSON.stringify({ ...user.profile, [name]: value }) })
+        .where('upn_key', '=', key(user.upn)).execute();
+    });
   }
 
   async setSiteRoles(siteId: string, roles: SiteRole[]): Promise<void> {
-    await this.db.deleteFrom('site_roles').where('site_id', '=', siteId).execute();
-    let position = 0;
-    for (const role of roles) {
-      await this.db.insertInto('site_roles').values({ site_id: siteId, position: position++, role: role.role, principal: key(role.principal) }).execute();
-    }
+    await this.write(async (db) => {
+      await db.deleteFrom('site_roles').where('site_id', '=', siteId).execute();
+      let position = 0;
+      for (const role of roles) {
+        await db.insertInto('site_roles').values({ site_id: siteId, position: position++, role: role.role, principal: key(role.principal) }).execute();
+      }
+    });
   }
 
   async siteRoles(siteId: string): Promise<SiteRole[]> {
@@ -111,7 +126,9 @@ export class SqlDirectory implements Directory {
 
   async setPhoto(upn: string, photo: Photo): Promise<void> {
     const values = { content_type: photo.contentType, bytes: photo.bytes, updated: photo.updated };
-    await this.db.insertInto('user_photos').values({ upn_key: key(upn), ...values })
-      .onConflict((oc) => oc.column('upn_key').doUpdateSet(values)).execute();
+    await this.write(async (db) => {
+      await db.insertInto('user_photos').values({ upn_key: key(upn), ...values })
+        .onConflict((oc) => oc.column('upn_key').doUpdateSet(values)).execute();
+    });
   }
 }

@@ -11,7 +11,7 @@ import type {
 import { compileFilter } from './filter-compiler.ts';
 import { SqlDirectory } from './sql-directory.ts';
 import type { Directory } from '../directory.ts';
-import type { SqlFlavour } from './flavour.ts';
+import { binaryCollation, type SqlFlavour } from './flavour.ts';
 import {
   addFieldColumn, createFieldIndex, createItemTable, dropFieldIndex, fieldColumnName, itemTableName,
   rowToItem, selectColumns, sortExpression, sortValue, valuesToColumns,
@@ -61,7 +61,36 @@ export class SqlStore implements Store {
     private readonly inTransaction = false,
     private readonly onSchemaChange: () => void = () => {},
   ) {
-    this.directory = new SqlDirectory(db);
+    this.directory = new SqlDirectory(db, flavour, (fn) => this.metadataWrite((store) => fn((store as SqlStore).db)));
+  }
+
+  /** The metadata counter (0003-metadata-version.ts): changes with every metadata write. */
+  async metadataVersion(): Promise<number> {
+    const row = await this.db.selectFrom('metadata_version').select('version').where('id', '=', 1).executeTakeFirst();
+    return Number(row?.version ?? 0);
+  }
+
+  /**
+   * A metadata write: in one transaction with a bump of the metadata counter, which comes
+   * first so that concurrent metadata writers queue on that one row (a single lock order).
+   */
+  private metadataWrite<T>(fn: (store: SqlStore) => Promise<T>): Promise<T> {
+    return this.transaction(async (store) => {
+      const self = store as SqlStore;
+      await self.db.updateTable('metadata_version').set({ version: sql`version + 1` }).where('id', '=', 1).execute();
+      return fn(self);
+    });
+  }
+
+  /**
+   * PostgreSQL locks rows and tables where SQLite has one writer: every write that touches a
+   * list's item table and its row in `lists` takes the row first (createItem's counter update
+   * does, schema changes do through touchList), so two such writers never wait on each other
+   * in opposite orders (a deadlock). SQLite needs no such statement.
+   */
+  async lockList(list: List): Promise<void> {
+    if (this.flavour !== 'postgres') return;
+    await this.db.updateTable('lists').set({ next_item_id: sql`next_item_id` }).where('row_id', '=', list.rowId).execute();
   }
 
   async transaction<T>(fn: (store: Store) => Promise<T>): Promise<T> {
@@ -79,14 +108,14 @@ export class SqlStore implements Store {
   }
 
   async setSetting(key: string, value: string): Promise<void> {
-    await this.db.insertInto('settings').values({ key, value })
-      .onConflict((oc) => oc.column('key').doUpdateSet({ value })).execute();
+    await this.metadataWrite((self) => self.db.insertInto('settings').values({ key, value })
+      .onConflict((oc) => oc.column('key').doUpdateSet({ value })).execute());
   }
 
   // ---- sites and webs
 
   async createSite(input: { url: string; title: string; description: string; now: string }) {
-    return this.transaction(async (store) => {
+    return this.metadataWrite(async (store) => {
       const self = store as SqlStore;
       const site: Site = { id: randomUUID(), url: input.url, title: input.title, rootWebId: randomUUID(), created: input.now };
       await self.db.insertInto('sites').values({
@@ -106,7 +135,7 @@ export class SqlStore implements Store {
   }
 
   async listSites(): Promise<Site[]> {
-    const rows = await this.db.selectFrom('sites').selectAll().orderBy('url_key').execute();
+    const rows = await this.db.selectFrom('sites').selectAll().orderBy(sql`url_key${sql.raw(binaryCollation(this.flavour))}`).execute();
     return rows.map(rowToSite);
   }
 
@@ -123,7 +152,7 @@ export class SqlStore implements Store {
   // ---- lists
 
   async createList(web: Web, input: NewList, now: string): Promise<List> {
-    return this.transaction(async (store) => {
+    return this.metadataWrite(async (store) => {
       const self = store as SqlStore;
       const base = web.serverRelativeUrl === '/' ? '' : web.serverRelativeUrl;
       const serverRelativeUrl = `${base}/${input.relativeUrl}`;
@@ -175,13 +204,15 @@ export class SqlStore implements Store {
     if (patch.hidden !== undefined) set.hidden = patch.hidden ? 1 : 0;
     if (patch.enableVersioning !== undefined) set.enable_versioning = patch.enableVersioning ? 1 : 0;
     void now;
-    await this.db.updateTable('lists').set(set).where('row_id', '=', list.rowId).execute();
-    return (await this.getListByRowId(list.rowId))!;
+    return this.metadataWrite(async (self) => {
+      await self.db.updateTable('lists').set(set).where('row_id', '=', list.rowId).execute();
+      return (await self.getListByRowId(list.rowId))!;
+    });
   }
 
   async deleteList(list: List): Promise<void> {
-    await this.transaction(async (store) => {
-      const self = store as SqlStore;
+    await this.metadataWrite(async (self) => {
+      await self.lockList(list);
       await self.db.deleteFrom('fields').where('list_row_id', '=', list.rowId).execute();
       await self.db.deleteFrom('lists').where('row_id', '=', list.rowId).execute();
       await self.db.schema.dropTable(list.tableName).ifExists().execute();
@@ -197,8 +228,8 @@ export class SqlStore implements Store {
   }
 
   async addField(list: List, input: NewField): Promise<Field> {
-    const field = await this.transaction(async (store) => {
-      const self = store as SqlStore;
+    const field = await this.metadataWrite(async (self) => {
+      await self.touchList(list);
       const max = await self.db.selectFrom('fields').select(sql<number>`coalesce(max(position), 0)`.as('p'))
         .where('list_row_id', '=', list.rowId).executeTakeFirst();
       const inserted = await self.db.insertInto('fields').values({
@@ -216,7 +247,6 @@ export class SqlStore implements Store {
       const created = rowToField(row);
       await addFieldColumn(self.db, self.flavour, list.tableName, created);
       if (created.indexed) await createFieldIndex(self.db, self.flavour, list.tableName, created);
-      await self.touchList(list);
       return created;
     });
     this.onSchemaChange();
@@ -224,8 +254,8 @@ export class SqlStore implements Store {
   }
 
   async updateField(list: List, field: Field, patch: FieldPatch): Promise<Field> {
-    return this.transaction(async (store) => {
-      const self = store as SqlStore;
+    return this.metadataWrite(async (self) => {
+      await self.touchList(list);
       const set: Record<string, unknown> = {};
       if (patch.title !== undefined) set.title = patch.title;
       if (patch.required !== undefined) set.required = patch.required ? 1 : 0;
@@ -237,19 +267,17 @@ export class SqlStore implements Store {
         else await dropFieldIndex(self.db, list.tableName, field);
       }
       if (Object.keys(set).length) await self.db.updateTable('fields').set(set).where('row_id', '=', field.rowId).execute();
-      await self.touchList(list);
       const row = await self.db.selectFrom('fields').selectAll().where('row_id', '=', field.rowId).executeTakeFirstOrThrow();
       return rowToField(row);
     });
   }
 
   async deleteField(list: List, field: Field): Promise<void> {
-    await this.transaction(async (store) => {
-      const self = store as SqlStore;
+    await this.metadataWrite(async (self) => {
+      await self.touchList(list);
       await dropFieldIndex(self.db, list.tableName, field);
       await self.db.deleteFrom('fields').where('row_id', '=', field.rowId).execute();
       await sql`alter table ${sql.table(list.tableName)} drop column ${sql.ref(field.column)}`.execute(self.db);
-      await self.touchList(list);
     });
     this.onSchemaChange();
   }
@@ -285,11 +313,14 @@ export class SqlStore implements Store {
   }
 
   async getItem(list: List, fields: Field[], id: number, load: Field[] = fields): Promise<Item | undefined> {
+    // Ids are whole numbers an integer column holds (PostgreSQL refuses to compare with others).
+    if (!Number.isSafeInteger(id)) return undefined;
     const row = await this.db.selectFrom(list.tableName).select(selectColumns(load)).where('id', '=', id).executeTakeFirst();
     return row ? rowToItem(row, load) : undefined;
   }
 
   async getItems(list: List, fields: Field[], ids: number[], load: Field[] = fields): Promise<Item[]> {
+    ids = ids.filter(Number.isSafeInteger);
     if (ids.length === 0) return [];
     const rows = await this.db.selectFrom(list.tableName).select(selectColumns(load)).where('id', 'in', ids).execute();
     return rows.map((r) => rowToItem(r, load));
@@ -317,11 +348,13 @@ export class SqlStore implements Store {
   async updateItem(list: List, fields: Field[], id: number, write: ItemWrite, expectedVersion: number | null) {
     return this.transaction(async (store): Promise<Item | 'conflict' | undefined> => {
       const self = store as SqlStore;
+      if (!Number.isSafeInteger(id)) return undefined;
       const set = {
         ...valuesToColumns(fields, write.values),
         modified: write.modified ?? write.now, editor_id: write.actorId,
         version: sql`version + 1`, ui_version: list.enableVersioning ? sql`ui_version + 1` : sql`ui_version`,
       };
+      await self.lockList(list);
       let update = self.db.updateTable(list.tableName).set(set).where('id', '=', id);
       if (expectedVersion !== null) update = update.where('version', '=', expectedVersion);
       const result = await update.executeTakeFirst();
@@ -337,6 +370,8 @@ export class SqlStore implements Store {
   async deleteItem(list: List, fields: Field[], id: number, expectedVersion: number | null, now: string) {
     return this.transaction(async (store): Promise<'deleted' | 'conflict' | undefined> => {
       const self = store as SqlStore;
+      if (!Number.isSafeInteger(id)) return undefined;
+      await self.lockList(list);
       let del = self.db.deleteFrom(list.tableName).where('id', '=', id);
       if (expectedVersion !== null) del = del.where('version', '=', expectedVersion);
       const result = await del.executeTakeFirst();
@@ -354,6 +389,7 @@ export class SqlStore implements Store {
   async recycleItem(list: List, fields: Field[], id: number, actorId: number, now: string): Promise<string | undefined> {
     return this.transaction(async (store) => {
       const self = store as SqlStore;
+      await self.lockList(list);
       const item = await self.getItem(list, fields, id);
       if (!item) return undefined;
       await self.deleteItem(list, fields, id, null, now);
