@@ -6,6 +6,7 @@ import { dirname } from 'node:path';
 import { median, type LoadFigures } from './load.ts';
 import { machineLine, type Machine } from './machine.ts';
 import type { ColdStart } from './cold-start.ts';
+import { BATCH_TARGET_MS, type BatchRun } from './batch.ts';
 
 export interface Comparison {
   rounds: Array<{ baseline: LoadFigures; fastify: LoadFigures; spemu: LoadFigures; ratio: number; fastifyRatio: number }>;
@@ -31,6 +32,8 @@ export interface BenchReport {
   machine: Machine;
   settings: { durationSeconds: number; rounds: number; warmupSeconds: number; connections: number; bigConnections: number; coldRuns: number };
   comparison: Comparison;
+  /** `$batch` of 100 item adds, on the baseline comparison's spemu (SQLite file workspace). */
+  batch: BatchRun;
   million: MillionRun | undefined;
   coldStarts: Array<{ workspace: string; result: ColdStart }>;
 }
@@ -56,6 +59,8 @@ function targetRows(r: BenchReport): TargetRow[] {
     target: 'Item read, spemu/baseline req/s', goal: `≥ ${TARGETS.ratio}`, measured: n(r.comparison.ratio, 2), met: r.comparison.ratio >= TARGETS.ratio,
   }, {
     target: 'Item read, spemu/fastify hello world (reference)', goal: '–', measured: n(r.comparison.fastifyRatio, 2), met: undefined,
+  }, {
+    target: `$batch of ${r.batch.size} item adds, median per batch`, goal: `≤ ${BATCH_TARGET_MS} ms`, measured: `${n(r.batch.medianMs)} ms`, met: r.batch.medianMs <= BATCH_TARGET_MS,
   }];
   if (r.million) {
     const s = summarise(r.million.rounds);
@@ -99,6 +104,10 @@ function roundsTable(r: BenchReport): string {
   return table(['Round', 'node:http req/s', 'fastify req/s', 'spemu req/s', 'ratio', '1M items'], rows);
 }
 
+function batchLine(r: BenchReport): string {
+  return `$batch of ${r.batch.size} item adds (one changeset, PnPjs's body, one batch at a time): median ${n(r.batch.medianMs)} ms per batch over ${r.batch.samplesMs.length} batches (samples ${r.batch.samplesMs.map((x) => n(x)).join(', ')} ms).`;
+}
+
 function coldTable(r: BenchReport): string {
   return table(['Workspace', 'Entry point', 'median ms', 'samples ms'],
     r.coldStarts.map((c) => [c.workspace, c.result.entry, n(c.result.medianMs), c.result.samplesMs.map((s) => n(s)).join(', ')]));
@@ -110,7 +119,7 @@ function targetsTable(r: BenchReport): string {
 
 export function printReport(r: BenchReport): void {
   const skipped = r.coldStarts.flatMap((c) => c.result.skipped);
-  console.log(`\n${machineLine(r.machine)}\n\n${loadTable(r)}\n\n${roundsTable(r)}\n\n${coldTable(r)}\n`);
+  console.log(`\n${machineLine(r.machine)}\n\n${loadTable(r)}\n\n${roundsTable(r)}\n\n${batchLine(r)}\n\n${coldTable(r)}\n`);
   if (r.million) console.log(`1M items: server RSS ${n(r.million.rssMb)} MB at the end (peak ${n(r.million.peakMb)} MB); generation ${r.million.generatedSeconds ? `${n(r.million.generatedSeconds, 1)} s` : 'cached'}\n`);
   if (skipped.length) console.log(`Cold start fell back past:\n  ${skipped.join('\n  ')}\n`);
   console.log(`${targetsTable(r)}\n`);
@@ -153,7 +162,11 @@ event loop with autocannon, which runs in the benchmark's process; loopback only
    the schema sources change. spemu serves
    \`…/items?$filter=Priority eq <1..1000, random per request>&$top=100&$select=Title,Priority\`;
    RSS is the server's VmRSS after the last round.
-3. **Cold start.** From spawning the server to its first 200 on \`/_spemu/health\`, on an existing
+3. **\`$batch\` of 100 item adds.** On the baseline comparison's spemu after its rounds
+   (\`bench/batch.ts\`): a new list, then batches as PnPjs writes them (bare LF, one changeset of
+   100 \`POST …/items\`), sent one after another after one unmeasured batch; the median wall
+   time per batch. \`npx tsx bench/batch.ts\` runs it alone against an in-memory server.
+4. **Cold start.** From spawning the server to its first 200 on \`/_spemu/health\`, on an existing
    workspace; median of several starts after one unmeasured start (warm OS and tsx caches).
 `;
 
@@ -177,6 +190,8 @@ ${loadTable(r)}
 Per round:
 
 ${roundsTable(r)}
+
+${batchLine(r)}
 ${m ? `\n1M items: server RSS ${n(m.rssMb)} MB after the last round (peak ${n(m.peakMb)} MB). Workspace generation: ${m.generatedSeconds ? `${n(m.generatedSeconds, 1)} s` : 'reused from the cache'}.\n` : ''}
 ### Cold start
 

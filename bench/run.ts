@@ -13,6 +13,7 @@ import { ensureMillionWorkspace, BIG_LIST, DATA_DIR, DEMO_TENANT, PRIORITY_RANGE
 import { measureColdStart, type ColdStart } from './cold-start.ts';
 import { describeMachine, machineLine } from './machine.ts';
 import { topCosts } from './profile-top.ts';
+import { measureBatchAdds, type BatchRun } from './batch.ts';
 import { printReport, writeDocs, type BenchReport, type Comparison, type MillionRun } from './report.ts';
 
 /** Requests carry no credentials: they act as the demo's owner (the full authentication and role path still runs). */
@@ -49,6 +50,7 @@ const settings = {
   connections: Number(flags.connections),
   bigConnections: Number(flags['big-connections']),
   coldRuns: Number(flags['cold-runs'] ?? (quick ? 3 : 5)),
+  batchCount: quick ? 3 : 10,
 };
 // Smoke runs print only, so they never overwrite the recorded figures.
 const writeDocsFile = flags.docs ?? !quick;
@@ -77,7 +79,7 @@ async function stopSpemu(child: ServerChild, name: string): Promise<void> {
   if (flags.profile) log(`${name}: CPU profile written under ${profileDir} (summarise with bench/profile-top.ts)`);
 }
 
-async function compareWithBaseline(): Promise<{ comparison: Comparison; demoWorkspace: string }> {
+async function compareWithBaseline(): Promise<{ comparison: Comparison; batch: BatchRun; demoWorkspace: string }> {
   const workspace = mkdtempSync(join(tmpdir(), 'spemu-bench-'));
   workspaces.push(workspace);
   const hello = await startServerChild(HELLO_SERVER, [], { timeoutMs: 15_000 });
@@ -109,8 +111,11 @@ async function compareWithBaseline(): Promise<{ comparison: Comparison; demoWork
       });
       log(`round ${round}: baseline ${baseline.requestsPerSecond.toFixed(0)} req/s, fastify ${fastify.requestsPerSecond.toFixed(0)} req/s, spemu ${measured.requestsPerSecond.toFixed(0)} req/s`);
     }
+    const batch = await measureBatchAdds(`${spemu.url}/sites/dev`, { batches: settings.batchCount, size: 100 });
+    log(`$batch of 100 item adds: median ${batch.medianMs.toFixed(1)} ms per batch`);
     return {
       comparison: { rounds, ratio: median(rounds.map((r) => r.ratio)), fastifyRatio: median(rounds.map((r) => r.fastifyRatio)) },
+      batch,
       demoWorkspace: workspace,
     };
   } finally {
@@ -151,7 +156,7 @@ async function main(): Promise<void> {
   const machine = describeMachine();
   log(machineLine(machine));
   log(`settings: ${JSON.stringify(settings)}`);
-  const { comparison, demoWorkspace } = await compareWithBaseline();
+  const { comparison, batch, demoWorkspace } = await compareWithBaseline();
   const million = flags['skip-1m'] ? undefined : await millionItems();
   log(`cold start: ${settings.coldRuns} starts per workspace`);
   const coldStarts: Array<{ workspace: string; result: ColdStart }> = [
@@ -162,7 +167,7 @@ async function main(): Promise<void> {
   const report: BenchReport = {
     date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC',
     command: `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
-    machine, settings, comparison, million, coldStarts,
+    machine, settings, comparison, batch, million, coldStarts,
   };
   printReport(report);
   if (flags.profile) printProfiles();

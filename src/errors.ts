@@ -181,6 +181,15 @@ export const errors = {
     new SpError(403, `-2130575252, ${SP_EXCEPTION}`,
       'The security validation for this page has timed out. Click Back in your Web browser, refresh the page, and try your operation again.'),
 
+  /** A `$batch` body that cannot be read as a batch, or one of its parts that cannot be read as a request (INFERRED code). */
+  invalidBatch: (message: string) =>
+    new SpError(400, '-1, Microsoft.Data.OData.ODataException', message),
+
+  /** A `$batch` part addressed to another site than the batch request (DOC-BATCH: they must target the same site). */
+  batchOtherSite: (target: string, site: string) =>
+    new SpError(400, '-1, Microsoft.Data.OData.ODataException',
+      `The URL '${target}' of a batch part does not target the site of the batch request ('${site}'). The request URL and the URLs inside the body must target the same site.`),
+
   badArgument: (message: string) =>
     new SpError(400, '-2147024809, System.ArgumentException', message),
 

@@ -11,7 +11,7 @@ import { requireRole } from '../identity/permissions.ts';
 
 /** Names of SharePoint endpoints spemu knows of but does not serve yet: a uniform 501. */
 const NOT_YET: ReadonlySet<string> = new Set([
-  '$batch', '$metadata', 'search', 'sp.utilities.utility',
+  '$metadata', 'search', 'sp.utilities.utility',
   'alerts', 'webs', 'allproperties', 'regionalsettings', 'roleassignments', 'effectivebasepermissions', 'contenttypes', 'views',
   'folders', 'files', 'getfolderbyserverrelativeurl', 'getfilebyserverrelativeurl', 'attachmentfiles', 'versions', 'navigation',
   'features', 'usercustomactions', 'recyclebin', 'projectdata', 'sp.apps.appcatalog', 'getchanges', 'getitems',

@@ -3,7 +3,7 @@
 
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { SpError, errors } from '../errors.ts';
 import { execute, type Verb } from '../api/resolve.ts';
 import type { ApiContext, ApiSettings } from '../api/context.ts';
@@ -15,7 +15,9 @@ import type { Store } from '../store/store.ts';
 import { isoSeconds } from '../domain/values.ts';
 import { parseRequestQuery } from './query-options.ts';
 import { newRequestId, standardHeaders } from './headers.ts';
-import type { Authenticator } from './authenticate.ts';
+import type { Authenticator, Identity } from './authenticate.ts';
+import { executeBatch } from './batch/execute.ts';
+import { newResponseBoundary, writeBatchResponse, type PartResponse } from './batch/write.ts';
 import { registerUserPhoto } from './userphoto.ts';
 import { registerLogin } from './login.ts';
 
@@ -46,7 +48,7 @@ function splitApiUrl(pathname: string): { sitePath: string; apiPath: string } | 
 }
 
 /** The verb a request means: X-HTTP-Method tunnels MERGE/DELETE/PUT/PATCH through POST. */
-function verbOf(req: FastifyRequest): Verb {
+function verbOf(req: ApiRequest): Verb {
   const tunnelled = req.headers['x-http-method'];
   const method = (req.method === 'POST' && typeof tunnelled === 'string' && tunnelled.trim() ? tunnelled.trim() : req.method).toUpperCase();
   if (!VERBS.has(method)) throw errors.methodNotAllowed(method);
@@ -57,8 +59,8 @@ function verbOf(req: FastifyRequest): Verb {
 const RAW_BODY_METHODS: ReadonlySet<string> = new Set(['setmyprofilepicture']);
 
 /** The body as JSON: undefined when empty; SharePoint's errors for anything else. */
-function deserializeBody(req: FastifyRequest): { body: unknown; verbose: boolean } {
-  const raw = req.body as Buffer | undefined;
+function deserializeBody(req: ApiRequest): { body: unknown; verbose: boolean } {
+  const raw = req.body;
   const contentType = String(req.headers['content-type'] ?? '').toLowerCase();
   const verbose = /odata\s*=\s*verbose/.test(contentType);
   // A UTF-8 byte order mark (as .NET and PowerShell clients write it) is not part of the JSON.
@@ -152,70 +154,163 @@ function sendError(reply: FastifyReply, err: SpError, requestId: string, dialect
     .send(serializerFor(dialect).error(err));
 }
 
+/** A request as the pipeline takes it: from the HTTP route, or one part of a `$batch`. */
+export interface ApiRequest {
+  method: string;
+  /** Path and query exactly as sent (`/sites/dev/_api/web?$select=Title`). */
+  url: string;
+  /** `http://host:port`, for absolute links in responses. */
+  origin: string;
+  /** Header names in lower case. */
+  headers: Record<string, string | undefined>;
+  body: Buffer | undefined;
+}
+
+export interface ApiResponse {
+  status: number;
+  headers: Record<string, string | string[]>;
+  body: string | Buffer | undefined;
+  /** The correlation id of the response (SPRequestGuid). */
+  requestId: string;
+}
+
+/** Who sends the request (the batch's user for its parts), and whether it is a `$batch` part. */
+interface Caller {
+  identity: Identity;
+  inBatch: boolean;
+}
+
 async function handleApi(req: FastifyRequest, reply: FastifyReply, options: AppOptions): Promise<void> {
   const started = process.hrtime.bigint();
-  // 1. context: a correlation id, and the dialect the client reads (406 if none fits).
-  const requestId = newRequestId();
-  const negotiated = negotiateDialect(header(req, 'accept'), header(req, 'odata-version'));
-  const dialect: Dialect = negotiated ?? errorDialect(header(req, 'accept'), header(req, 'odata-version'));
+  // 1. describe: the request as plain data (method, URL, headers, body), as a `$batch` part is too.
+  const request = describeRequest(req);
+  let response: ApiResponse;
   try {
-    if (!negotiated) throw errors.notAcceptable();
-
     // 2. authenticate: who is asking (401 when nobody provably is), before anything about the tenant is revealed.
-    const identity = await options.authenticator.identify({ authorization: header(req, 'authorization'), cookie: header(req, 'cookie') });
+    const identity = await options.authenticator.identify({ authorization: request.headers.authorization, cookie: request.headers.cookie });
+    // 3. respond: everything after authentication, the same function that runs each part of a `$batch`.
+    response = await respond(request, { identity, inBatch: false }, options, req.log);
+  } catch (e) {
+    response = errorResponse(e, newRequestId(), errorDialect(request.headers.accept, request.headers['odata-version']), req.log, request.url);
+  }
+  reply.code(response.status).headers(response.headers).send(response.body);
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  req.log.info({ requestId: response.requestId, method: req.method, url: req.url.split('?')[0], status: response.status, ms: Math.round(ms * 10) / 10 }, 'request');
+}
 
-    // 3. dispatch: which site collection, and the path below its `/_api/`.
-    const host = header(req, 'host') ?? 'localhost';
-    const requestUrl = new URL(req.url, `${req.protocol}://${host}`);
-    const split = splitApiUrl(requestUrl.pathname);
+function describeRequest(req: FastifyRequest): ApiRequest {
+  const headers: Record<string, string | undefined> = {};
+  for (const name of Object.keys(req.headers)) headers[name] = header(req, name);
+  return {
+    method: req.method, url: req.url, origin: `${req.protocol}://${headers.host ?? 'localhost'}`, headers,
+    body: Buffer.isBuffer(req.body) ? req.body : undefined,
+  };
+}
+
+/**
+ * The pipeline after authentication: a request in, a response out, never a throw. The HTTP
+ * route calls it once per request; the `$batch` executor once per part, as the batch's user.
+ */
+async function respond(request: ApiRequest, caller: Caller, options: AppOptions, log: FastifyBaseLogger): Promise<ApiResponse> {
+  // context: a correlation id, and the dialect the client reads (406 if none fits; a `$batch` answers multipart whatever its Accept).
+  const requestId = newRequestId();
+  const accept = request.headers.accept;
+  const odataVersion = request.headers['odata-version'];
+  const negotiated = negotiateDialect(accept, odataVersion);
+  const dialect: Dialect = negotiated ?? errorDialect(accept, odataVersion);
+  try {
+    const pathname = request.url.split('?')[0]!;
+    const split = splitApiUrl(pathname);
+    const batch = !caller.inBatch && /^\$batch\/?$/i.test(split?.apiPath ?? '');
+    if (!negotiated && !batch) throw errors.notAcceptable();
+
+    // dispatch: which site collection, and the path below its `/_api/`.
     if (!split) throw errors.resourceNotFound();
-    const sitePath = decodeURIComponent(split.sitePath);
+    const sitePath = decodePath(split.sitePath);
     const site = await options.store.getSiteByUrl(sitePath);
     if (!site) throw errors.siteNotFound(sitePath);
     const web = await options.store.getWeb(site.rootWebId);
     if (!web) throw errors.siteNotFound(sitePath);
 
-    //    authorize: who acts on this site (becomes Author/Editor of what it writes); 403 without a role here.
-    const principal = await options.authenticator.authorize(site, identity);
+    // authorize: who acts on this site (becomes Author/Editor of what it writes); 403 without a role here.
+    const principal = await options.authenticator.authorize(site, caller.identity);
 
-    // 4. parse: the path into segments, the query string into OData options.
-    const rawQuery = req.url.includes('?') ? req.url.slice(req.url.indexOf('?') + 1) : '';
+    // parse: the path into segments, the query string into OData options.
+    const rawQuery = request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '';
     const { options: query, aliases } = parseRequestQuery(rawQuery);
     const segments = parsePath(split.apiPath, aliases);
 
-    //    digest: writes need a valid X-RequestDigest (reference §6) when sent with a cookie or Basic; contextinfo, which issues them, never.
-    const verb = verbOf(req);
+    // digest: writes need a valid X-RequestDigest (reference §6) when sent with a cookie or Basic; contextinfo, which
+    // issues them, never; a `$batch` is checked once as a whole, its parts not again.
+    const verb = verbOf(request);
     const contextInfo = segments.length === 1 && segments[0]!.lname === 'contextinfo';
-    if (verb !== 'GET' && !contextInfo) options.authenticator.checkWriteDigest(site, principal, header(req, 'x-requestdigest'));
+    if (verb !== 'GET' && !contextInfo && !caller.inBatch) options.authenticator.checkWriteDigest(site, principal, request.headers['x-requestdigest']);
 
-    // 5. deserialize: the JSON body, if any (SetMyProfilePicture takes raw image bytes).
-    const rawBody = Buffer.isBuffer(req.body) ? req.body : undefined;
-    const { body, verbose } = RAW_BODY_METHODS.has(segments[segments.length - 1]?.lname ?? '') ? { body: undefined, verbose: false } : deserializeBody(req);
+    // batch: a `$batch` runs its parts through this same function, one by one, and answers multipart (server/batch/).
+    if (batch) {
+      if (verb !== 'POST') throw errors.methodNotAllowed(verb);
+      const parts = await executeBatch(
+        { body: request.body, contentType: request.headers['content-type'], origin: request.origin, siteUrl: site.url },
+        {
+          run: (part) => respond(part, { identity: caller.identity, inBatch: true }, options, log).then(partResponse),
+          fail: (error, headers) => partResponse(errorResponse(error, requestId, errorDialect(headers.accept, headers['odata-version']), log, request.url)),
+        },
+      );
+      const boundary = newResponseBoundary();
+      return {
+        status: 200, requestId, body: writeBatchResponse(boundary, parts),
+        headers: { ...standardHeaders(requestId, dialect), 'Content-Type': `multipart/mixed; boundary=${boundary}` },
+      };
+    }
 
-    // 6. execute: resolve the resource chain and run the verb on it.
+    // deserialize: the JSON body, if any (SetMyProfilePicture takes raw image bytes).
+    const { body, verbose } = RAW_BODY_METHODS.has(segments[segments.length - 1]?.lname ?? '') ? { body: undefined, verbose: false } : deserializeBody(request);
+
+    // execute: resolve the resource chain and run the verb on it.
+    const requestUrl = new URL(`${request.origin}${request.url}`);
     const ctx: ApiContext = {
-      store: options.store, site, web, principal, query, settings: options.settings, body, verboseBody: verbose, rawBody,
+      store: options.store, site, web, principal, query, settings: options.settings, body, verboseBody: verbose, rawBody: request.body,
       now: () => isoSeconds(options.clock().getTime()), requestUrl,
       formDigest: () => ({ value: options.authenticator.issueDigest(site, principal), timeoutSeconds: options.authenticator.digestTimeoutSeconds }),
       apiUrl: `${requestUrl.origin}${site.url === '/' ? '' : site.url}/_api/`,
     };
-    const outcome = await execute(segments, verb, header(req, 'if-match'), ctx);
+    const outcome = await execute(segments, verb, request.headers['if-match'], ctx);
 
-    // 7. serialize: the payload in the client's dialect, with SharePoint's headers.
-    reply.code(outcome.status).headers({ ...standardHeaders(requestId, dialect), ...outcome.headers });
-    if (outcome.payload) {
-      reply.header('Content-Type', CONTENT_TYPES[dialect]).send(serializerFor(dialect).write(outcome.payload, { apiUrl: ctx.apiUrl, select: query.selectText }));
-    } else {
-      reply.send();
-    }
+    // serialize: the payload in the client's dialect, with SharePoint's headers.
+    const headers: Record<string, string | string[]> = { ...standardHeaders(requestId, dialect), ...outcome.headers };
+    if (!outcome.payload) return { status: outcome.status, headers, body: undefined, requestId };
+    headers['Content-Type'] = CONTENT_TYPES[dialect];
+    return { status: outcome.status, headers, body: serializerFor(dialect).write(outcome.payload, { apiUrl: ctx.apiUrl, select: query.selectText }), requestId };
   } catch (e) {
     // error: SharePoint's error body in the client's dialect; never a stack trace.
-    const spError = e instanceof SpError ? e : undefined;
-    if (!spError) req.log.error({ err: e, requestId, url: req.url }, 'unhandled error');
-    sendError(reply, spError ?? errors.internal(requestId), requestId, dialect);
-  } finally {
-    const ms = Number(process.hrtime.bigint() - started) / 1e6;
-    req.log.info({ requestId, method: req.method, url: req.url.split('?')[0], status: reply.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
+    return errorResponse(e, requestId, dialect, log, request.url);
+  }
+}
+
+/** SharePoint's error response for what was thrown; anything not an SpError is logged and becomes a 500 with the correlation id. */
+function errorResponse(e: unknown, requestId: string, dialect: Dialect, log: FastifyBaseLogger, url: string): ApiResponse {
+  const spError = e instanceof SpError ? e : undefined;
+  if (!spError) log.error({ err: e, requestId, url }, 'unhandled error');
+  const err = spError ?? errors.internal(requestId);
+  return {
+    status: err.status, requestId, body: serializerFor(dialect).error(err),
+    headers: { ...standardHeaders(requestId, dialect), ...err.headers, 'Content-Type': CONTENT_TYPES[dialect] },
+  };
+}
+
+/** Names of the headers every response carries: a batch part has only its own (Content-Type, ETag, Location, …). */
+const BATCH_LEVEL_HEADERS = new Set([...Object.keys(standardHeaders('', 'minimal')), ...Object.keys(standardHeaders('', 'v4-minimal'))].map((h) => h.toLowerCase()));
+
+function partResponse(response: ApiResponse): PartResponse {
+  const headers = Object.fromEntries(Object.entries(response.headers).filter(([name]) => !BATCH_LEVEL_HEADERS.has(name.toLowerCase())));
+  return { status: response.status, headers, body: response.body };
+}
+
+function decodePath(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    throw errors.invalidExpression(path);
   }
 }
 
