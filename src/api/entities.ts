@@ -38,7 +38,7 @@ export function webEntity(web: Web, ctx: ApiContext): Entity {
       ['Language', web.language], ['LastItemModifiedDate', web.lastItemModified], ['LastItemUserModifiedDate', web.lastItemModified],
       ['MasterUrl', `${web.serverRelativeUrl.replace(/\/$/, '')}/_catalogs/masterpage/seattle.master`], ['NoCrawl', false],
       ['OverwriteTranslationsOnChange', false], ['ResourcePath', resourcePath(url)], ['QuickLaunchEnabled', true],
-      ['RecycleBinEnabled', true], ['ServerRelativeUrl', web.serverRelativeUrl], ['SiteLogoUrl', null],
+      ['RecycleBinEnabled', true], ['ServerRelativePath', resourcePath(web.serverRelativeUrl)], ['ServerRelativeUrl', web.serverRelativeUrl], ['SiteLogoUrl', null],
       ['SyndicationEnabled', true], ['Title', web.title], ['TreeViewEnabled', false], ['UIVersion', 15],
       ['UIVersionConfigurationEnabled', false], ['Url', url], ['WebTemplate', web.webTemplate],
     ],
@@ -66,7 +66,7 @@ export function folderEntity(list: List, ctx: ApiContext): Entity {
     deferred: ['Files', 'ListItemAllFields', 'ParentFolder', 'Properties', 'StorageMetrics', 'Folders'],
     props: [
       ['Exists', true], ['IsWOPIEnabled', false], ['ItemCount', list.itemCount], ['Name', name],
-      ['ProgID', null], ['ServerRelativeUrl', list.serverRelativeUrl], ['TimeCreated', list.created],
+      ['ProgID', null], ['ServerRelativePath', resourcePath(list.serverRelativeUrl)], ['ServerRelativeUrl', list.serverRelativeUrl], ['TimeCreated', list.created],
       ['TimeLastModified', list.lastItemModifiedDate], ['UniqueId', list.id], ['WelcomePage', ''],
     ],
   };

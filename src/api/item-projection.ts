@@ -10,7 +10,7 @@ import { USER_INFO_LIST_TEMPLATE } from '../domain/templates.ts';
 import { errors } from '../errors.ts';
 import type { Entity, Value } from '../serialize/values.ts';
 import type { ApiContext } from './context.ts';
-import { freshEntityId, listEditLink, listEntity, selectProps } from './entities.ts';
+import { folderEntity, freshEntityId, listEditLink, listEntity, selectProps, webEntity } from './entities.ts';
 import { defaultWireProps, selectableWireProps, type WireProp } from './item-wire.ts';
 
 /** Navigation properties every item has, written as `__deferred` in verbose full projections. */
@@ -38,6 +38,8 @@ export interface ItemPlan {
   parentList: boolean;
   /** True without `$select`: verbose then writes the `__deferred` navigation stubs. */
   full: boolean;
+  /** Navigation properties of ParentList expanded below it. */
+  parentNested: ReadonlySet<string>;
   /** The list's fields whose values the projection reads; undefined: all. */
   load?: Field[] | undefined;
 }
@@ -63,10 +65,20 @@ export async function planItemProjection(list: List, fields: Field[], ctx: ApiCo
   const { select, expand } = ctx.query;
   const expansions = new Map<string, Expansion>();
   let parentList = false;
+  /** Second-level expansions below ParentList (`ParentList/RootFolder`, `ParentList/ParentWeb`). */
+  const parentNested = new Set<string>();
   for (const path of expand) {
     const [head, ...rest] = path;
     if (!head) continue;
-    if (head === 'ParentList') { parentList = true; continue; }
+    if (head === 'ParentList') {
+      parentList = true;
+      const [nested, ...deeper] = rest;
+      if (nested !== undefined) {
+        if (deeper.length || !PARENT_LIST_NAVIGATION.has(nested)) throw errors.unknownSelectProperty(path.join('/'));
+        parentNested.add(nested);
+      }
+      continue;
+    }
     const field = findByWireName(fields, head);
     if (!field || !FIELD_KINDS[field.kind].reference) throw errors.unknownSelectProperty(head);
     if (rest.length) throw errors.unknownSelectProperty(path.join('/'));
@@ -77,7 +89,7 @@ export async function planItemProjection(list: List, fields: Field[], ctx: ApiCo
   }
 
   if (!select) {
-    return { list, fields, props: defaultWireProps(fields), expansions: [...expansions.values()], parentList, full: true };
+    return { list, fields, props: defaultWireProps(fields), expansions: [...expansions.values()], parentList, parentNested, full: true };
   }
 
   const selectable = selectableWireProps(list, fields);
@@ -117,7 +129,7 @@ export async function planItemProjection(list: List, fields: Field[], ctx: ApiCo
   }
   const expansionList = [...chosen.values()];
   const load = [...new Set([...fieldsRead(props), ...expansionList.map((e) => e.field)])];
-  return { list, fields, props, expansions: expansionList, parentList: wantParent, full: false, load };
+  return { list, fields, props, expansions: expansionList, parentList: wantParent, parentNested, full: false, load };
 }
 
 /** Builds the entities for `items` under `plan`. */
@@ -143,7 +155,7 @@ export async function renderItems(plan: ItemPlan, items: Item[], ctx: ApiContext
   }
   const loaded = new Map<string, Map<number, Item>>();
   for (const e of plan.expansions) loaded.set(e.field.internalName, loadedByTarget.get(e.target.list.rowId)!);
-  const parent = plan.parentList ? listEntity(plan.list, ctx.web, ctx) : undefined;
+  const parent = plan.parentList ? parentListEntity(plan, ctx) : undefined;
 
   return items.map((item) => {
     const props: Array<[string, Value]> = [];
@@ -158,7 +170,7 @@ export async function renderItems(plan: ItemPlan, items: Item[], ctx: ApiContext
       props.push([name, { kind: 'expanded', navigationLink: `${listEditLink(plan.list)}/Items(${item.id})/${name}`, value }]);
     }
     if (parent) {
-      props.push(['ParentList', { kind: 'expanded', navigationLink: `${listEditLink(plan.list)}/Items(${item.id})/ParentList`, value: selectProps(parent, subSelect(ctx, 'ParentList')) }]);
+      props.push(['ParentList', { kind: 'expanded', navigationLink: `${listEditLink(plan.list)}/Items(${item.id})/ParentList`, value: parent }]);
     }
     for (const p of plan.props) props.push([p.name, absolutePhotoLink(p.get(item), ctx)]);
     return {
@@ -199,7 +211,24 @@ function expandedEntity(e: Expansion, target: Item, ctx: ApiContext): Entity {
 }
 
 /** `$select=ParentList/Title` → [['Title']] for the expanded list; undefined: everything. */
-function subSelect(ctx: ApiContext, head: string): string[][] | undefined {
-  const paths = (ctx.query.select ?? []).filter((p) => p[0] === head && p.length > 1).map((p) => p.slice(1));
-  return paths.length ? paths : undefined;
+function subSelect(paths: string[][] | undefined, head: string): string[][] | undefined {
+  const below = (paths ?? []).filter((p) => p[0] === head && p.length > 1).map((p) => p.slice(1));
+  return below.length ? below : undefined;
+}
+
+/** What may be expanded below ParentList, as PnPjs's getParentInfos does. */
+const PARENT_LIST_NAVIGATION = new Set(['RootFolder', 'ParentWeb']);
+
+/** The item's list, with `ParentList/RootFolder` and `ParentList/ParentWeb` expanded inside it when asked. */
+function parentListEntity(plan: ItemPlan, ctx: ApiContext): Entity {
+  const entity = listEntity(plan.list, ctx.web, ctx);
+  const select = subSelect(ctx.query.select, 'ParentList');
+  const link = listEditLink(plan.list);
+  if (plan.parentNested.has('RootFolder')) {
+    entity.props.push(['RootFolder', { kind: 'expanded', navigationLink: `${link}/RootFolder`, value: selectProps(folderEntity(plan.list, ctx), subSelect(select, 'RootFolder')) }]);
+  }
+  if (plan.parentNested.has('ParentWeb')) {
+    entity.props.push(['ParentWeb', { kind: 'expanded', navigationLink: `${link}/ParentWeb`, value: selectProps(webEntity(ctx.web, ctx), subSelect(select, 'ParentWeb')) }]);
+  }
+  return selectProps(entity, select, plan.parentNested);
 }
