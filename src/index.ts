@@ -78,7 +78,7 @@ async function seedStore(store: Store, options: ResolvedOptions, now: string): P
   }
 }
 
-function openDatabase(resolved: ResolvedOptions): Connection & { clearStatementCache?: () => void } {
+async function openDatabase(resolved: ResolvedOptions): Promise<Connection & { clearStatementCache?: () => void }> {
   if (resolved.postgres) {
     return openPostgres({ url: resolved.db, maxConnections: resolved.dbPoolSize, statementTimeoutMs: resolved.dbStatementTimeout });
   }
@@ -103,7 +103,7 @@ async function exclusively(connection: Connection, fn: () => Promise<void>): Pro
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   const resolved = resolveOptions(options);
   prepareWorkspace(resolved);
-  const connection = openDatabase(resolved);
+  const connection = await openDatabase(resolved);
   const store = new CachedStore(new SqlStore(connection.db, connection.flavour, false, connection.clearStatementCache), resolved.postgres);
   try {
     if (resolved.postgres) {

@@ -4,7 +4,7 @@
 // (src/server/userphoto.ts), and every site's User Information List row points there.
 
 import { createHash } from 'node:crypto';
-import sharp from 'sharp';
+import { loadSharp } from './imaging.ts';
 import type { Store } from '../store/store.ts';
 import type { DirectoryUser, Photo } from '../store/directory.ts';
 import { toStoredValue } from '../domain/values.ts';
@@ -154,6 +154,7 @@ export function decodeBmp(bytes: Buffer): { width: number; height: number; pixel
 export async function storablePicture(bytes: Buffer): Promise<{ contentType: string; bytes: Buffer } | undefined> {
   const type = imageType(bytes);
   if (!type) return undefined;
+  const sharp = await loadSharp();
   if (type === 'image/bmp') {
     const bmp = decodeBmp(bytes);
     if (!bmp) return undefined;

@@ -6,7 +6,7 @@
 
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import sharp from 'sharp';
+import { loadSharp } from '../identity/imaging.ts';
 import { SpError, errors } from '../errors.ts';
 import { accountAddress, findProfileUser } from '../identity/profiles.ts';
 import { CONTENT_TYPES, errorDialect } from '../serialize/dialect.ts';
@@ -64,11 +64,13 @@ async function placeholder(name: string, px: number): Promise<Rendered> {
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${px}" height="${px}" viewBox="0 0 240 240">`
     + `<rect width="240" height="240" fill="${colour}"/>`
     + `<text x="120" y="120" dy="0.36em" text-anchor="middle" font-family="DejaVu Sans, Segoe UI, Arial, Helvetica, sans-serif" font-size="${initials.length > 1 ? 96 : 120}" fill="#ffffff">${xml(initials)}</text></svg>`;
+  const sharp = await loadSharp();
   const bytes = await sharp(Buffer.from(svg)).png().toBuffer();
   return { contentType: 'image/png', bytes, etag: `"placeholder-${createHash('sha256').update(`${initials}\n${colour}`).digest('hex').slice(0, 16)}-${px}"` };
 }
 
 async function resized(photo: { contentType: string; bytes: Buffer }, px: number, etag: string): Promise<Rendered> {
+  const sharp = await loadSharp();
   const image = sharp(photo.bytes).rotate().resize(px, px, { fit: 'cover', position: 'attention' });
   // JPEG stays JPEG; PNG (and whatever else a tenant file brought: GIF, WebP) becomes PNG.
   const bytes = photo.contentType === 'image/jpeg' ? await image.jpeg({ quality: 90 }).toBuffer() : await image.png().toBuffer();

@@ -3,7 +3,7 @@
 
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import SqliteDatabase from 'better-sqlite3';
-import pg from 'pg';
+import type pg from 'pg';
 import { errors, SpError } from '../../errors.ts';
 import type { SqlFlavour } from './flavour.ts';
 
@@ -77,10 +77,10 @@ export interface PostgresOptions {
 
 /** PostgreSQL's bigint (int8) arrives as text; every bigint spemu stores fits a JS number. */
 const INT8_OID = 20;
-const pgTypes = {
+const pgTypesFor = (driver: typeof pg) => ({
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    (oid === INT8_OID && format !== 'binary' ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text'))) as typeof pg.types.getTypeParser,
-};
+    (oid === INT8_OID && format !== 'binary' ? (v: string) => Number(v) : driver.types.getTypeParser(oid, format as 'text'))) as typeof pg.types.getTypeParser,
+});
 
 /**
  * PostgreSQL's text cannot hold U+0000, which SQLite (and SharePoint) store. It travels as
@@ -123,16 +123,18 @@ export function isUnavailable(error: unknown): boolean {
   return typeof e.message === 'string' && UNAVAILABLE_MESSAGES.test(e.message);
 }
 
-export function openPostgres(options: PostgresOptions): Connection & { pool: pg.Pool } {
+/** `pg` is loaded only when a PostgreSQL URL is used: SQLite workspaces start without it. */
+export async function openPostgres(options: PostgresOptions): Promise<Connection & { pool: pg.Pool }> {
+  const driver = (await import('pg')).default;
   const retryAfter = options.retryAfterSeconds ?? 5;
   const statementTimeout = options.statementTimeoutMs ?? 30_000;
-  const pool = new pg.Pool({
+  const pool = new driver.Pool({
     connectionString: options.url,
     max: options.maxConnections ?? 10,
     connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
     idleTimeoutMillis: 30_000,
     ...(statementTimeout > 0 ? { statement_timeout: statementTimeout } : {}),
-    types: pgTypes,
+    types: pgTypesFor(driver),
   });
   // A connection that dies while idle (the server restarts) must not bring the process down;
   // the pool drops it and opens a new one on demand, which is how the server recovers.
