@@ -1,0 +1,31 @@
+// Command-line flags and their SPEMU_<NAME> environment variables.
+
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readCommandLine } from '../../src/cli/options.ts';
+import { ConfigError } from '../../src/config.ts';
+
+describe('spemu flags', () => {
+  it('reads every core flag', () => {
+    const { options } = readCommandLine(['--host', '0.0.0.0', '--port', '0', '--data', 'ws', '--db', ':memory:', '--seed', 't.json',
+      '--reset', '--list-view-threshold', '0', '--log-level', 'warn'], {});
+    const { host, port, data, db, seed, reset, listViewThreshold, logLevel } = options;
+    assert.deepEqual({ host, port, data, db, seed, reset, listViewThreshold, logLevel },
+      { host: '0.0.0.0', port: 0, data: 'ws', db: ':memory:', seed: 't.json', reset: true, listViewThreshold: 0, logLevel: 'warn' });
+  });
+
+  it('takes SPEMU_<NAME> variables, and a flag beats its variable', () => {
+    const env = { SPEMU_PORT: '9000', SPEMU_HOST: '::1', SPEMU_LIST_VIEW_THRESHOLD: '10', SPEMU_RESET: 'true' };
+    const fromEnv = readCommandLine([], env).options;
+    assert.equal(fromEnv.port, 9000);
+    assert.equal(fromEnv.host, '::1');
+    assert.equal(fromEnv.listViewThreshold, 10);
+    assert.equal(fromEnv.reset, true);
+    assert.equal(readCommandLine(['--port', '7000'], env).options.port, 7000);
+  });
+
+  it('refuses unknown flags and malformed numbers with a usage message', () => {
+    assert.throws(() => readCommandLine(['--prot', '1'], {}), (e: unknown) => e instanceof ConfigError && /Usage: spemu/.test(e.message));
+    assert.throws(() => readCommandLine(['--port', 'eighty'], {}), (e: unknown) => e instanceof ConfigError && /--port must be a whole number/.test(e.message));
+  });
+});
