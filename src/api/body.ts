@@ -47,11 +47,10 @@ export function arrayValue(value: unknown): unknown[] | undefined {
   return undefined;
 }
 
-export function stringProp(props: Properties, name: string, typeName: string): string | undefined {
+export function stringProp(props: Properties, name: string): string | undefined {
   const v = props[name];
   if (v === undefined || v === null) return undefined;
   if (typeof v !== 'string') throw errors.invalidPropertyValue('Edm.String');
-  void typeName;
   return v;
 }
 

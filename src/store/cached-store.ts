@@ -16,13 +16,23 @@ import type {
   FieldPatch, ItemPage, ItemQuery, ItemWrite, ListPatch, NewField, NewList, Store,
 } from './store.ts';
 
+/** Reads through `map`, keeping what `load` returns unless the cache was cleared meanwhile. */
+async function readThrough<K, V>(cache: { generation: number }, map: Map<K, V>, key: K, load: () => Promise<V>): Promise<V> {
+  if (map.has(key)) return map.get(key) as V;
+  const generation = cache.generation;
+  const value = await load();
+  if (generation === cache.generation) map.set(key, value);
+  return value;
+}
+
 /**
  * Directory reads the authentication stage makes on every request (the user, the site's
  * roles, the user's groups), kept until any directory write. Photos pass through.
  */
 class CachedDirectory implements Directory {
   /** Bumped by clear(): a load that began before a clear must not store what it read. */
-  private generation = 0;
+  /** Bumped by clear(): a value loaded across a clear may be stale and is not kept. */
+  generation = 0;
   private users = new Map<string, DirectoryUser | undefined>();
   private groups = new Map<string, DirectoryGroup | undefined>();
   private memberships = new Map<string, DirectoryGroup[]>();
@@ -38,29 +48,21 @@ class CachedDirectory implements Directory {
     this.roles.clear();
   }
 
-  private async memo<V>(map: Map<string, V>, key: string, load: () => Promise<V>): Promise<V> {
-    if (map.has(key)) return map.get(key) as V;
-    const generation = this.generation;
-    const value = await load();
-    if (generation === this.generation) map.set(key, value);
-    return value;
-  }
-
   private async write(change: () => Promise<void>): Promise<void> {
     try { await change(); } finally { this.clear(); }
   }
 
   addUser(user: DirectoryUser, passwordHash: string | null) { return this.write(() => this.inner.addUser(user, passwordHash)); }
   addGroup(group: DirectoryGroup, members: string[]) { return this.write(() => this.inner.addGroup(group, members)); }
-  findUser(upnOrEmail: string) { return this.memo(this.users, upnOrEmail.toLowerCase(), () => this.inner.findUser(upnOrEmail)); }
+  findUser(upnOrEmail: string) { return readThrough(this, this.users, upnOrEmail.toLowerCase(), () => this.inner.findUser(upnOrEmail)); }
   listUsers() { return this.inner.listUsers(); }
   passwordHash(upn: string) { return this.inner.passwordHash(upn); }
-  findGroup(idOrName: string) { return this.memo(this.groups, idOrName.toLowerCase(), () => this.inner.findGroup(idOrName)); }
+  findGroup(idOrName: string) { return readThrough(this, this.groups, idOrName.toLowerCase(), () => this.inner.findGroup(idOrName)); }
   groupMembers(groupId: string) { return this.inner.groupMembers(groupId); }
-  groupsOf(upn: string) { return this.memo(this.memberships, upn.toLowerCase(), () => this.inner.groupsOf(upn)); }
+  groupsOf(upn: string) { return readThrough(this, this.memberships, upn.toLowerCase(), () => this.inner.groupsOf(upn)); }
   setProfileProperty(upn: string, name: string, value: string | string[]) { return this.write(() => this.inner.setProfileProperty(upn, name, value)); }
   setSiteRoles(siteId: string, roles: SiteRole[]) { return this.write(() => this.inner.setSiteRoles(siteId, roles)); }
-  siteRoles(siteId: string) { return this.memo(this.roles, siteId, () => this.inner.siteRoles(siteId)); }
+  siteRoles(siteId: string) { return readThrough(this, this.roles, siteId, () => this.inner.siteRoles(siteId)); }
   getPhoto(upn: string): Promise<Photo | undefined> { return this.inner.getPhoto(upn); }
   setPhoto(upn: string, photo: Photo) { return this.inner.setPhoto(upn, photo); }
 }
@@ -73,7 +75,8 @@ export class CachedStore implements Store {
   private settings = new Map<string, string | undefined>();
 
   readonly directory: CachedDirectory;
-  private generation = 0;
+  /** Bumped by clear(): a value loaded across a clear may be stale and is not kept. */
+  generation = 0;
   /** The metadata counter as of the last sync (shared mode). */
   private knownVersion: number | undefined;
 
@@ -106,17 +109,9 @@ export class CachedStore implements Store {
     this.settings.clear();
   }
 
-  private async memo<K, V>(map: Map<K, V>, key: K, load: () => Promise<V>): Promise<V> {
-    if (map.has(key)) return map.get(key) as V;
-    const generation = this.generation;
-    const value = await load();
-    if (generation === this.generation) map.set(key, value);
-    return value;
-  }
-
   private async listsOf(webId: string): Promise<List[]> {
     if (this.shared) return this.inner.getLists(webId);
-    return this.memo(this.listsByWeb, webId, () => this.inner.getLists(webId));
+    return readThrough(this, this.listsByWeb, webId, () => this.inner.getLists(webId));
   }
 
   /** Writes inside a transaction bypass the cache; whatever happens, the cache is cleared after. */
@@ -133,7 +128,7 @@ export class CachedStore implements Store {
   metadataVersion(): Promise<number> { return this.inner.metadataVersion?.() ?? Promise.resolve(0); }
 
   getSetting(key: string): Promise<string | undefined> {
-    return this.memo(this.settings, key, () => this.inner.getSetting(key));
+    return readThrough(this, this.settings, key, () => this.inner.getSetting(key));
   }
   async setSetting(key: string, value: string): Promise<void> {
     await this.inner.setSetting(key, value);
@@ -145,10 +140,10 @@ export class CachedStore implements Store {
   }
   listSites(): Promise<Site[]> { return this.inner.listSites(); }
   getSiteByUrl(url: string): Promise<Site | undefined> {
-    return this.memo(this.sites, url.toLowerCase(), () => this.inner.getSiteByUrl(url));
+    return readThrough(this, this.sites, url.toLowerCase(), () => this.inner.getSiteByUrl(url));
   }
   getWeb(id: string): Promise<Web | undefined> {
-    return this.memo(this.webs, id, () => this.inner.getWeb(id));
+    return readThrough(this, this.webs, id, () => this.inner.getWeb(id));
   }
 
   async createList(web: Web, list: NewList, now: string): Promise<List> {
@@ -179,7 +174,7 @@ export class CachedStore implements Store {
   }
 
   getFields(list: List): Promise<Field[]> {
-    return this.memo(this.fields, list.rowId, () => this.inner.getFields(list));
+    return readThrough(this, this.fields, list.rowId, () => this.inner.getFields(list));
   }
   async addField(list: List, field: NewField): Promise<Field> {
     try { return await this.inner.addField(list, field); } finally { this.clear(); }

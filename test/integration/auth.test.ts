@@ -98,6 +98,15 @@ describe('authentication and permissions (demo tenant, no anonymous user)', () =
   let pwa: string;
   /** The server's clock runs with the real one, shifted by this much (to age digests). */
   let offsetMs = 0;
+  /** Runs `request` with the server's clock `seconds` ahead, then puts it back. */
+  async function later<T>(seconds: number, request: () => Promise<T>): Promise<T> {
+    offsetMs = seconds * 1000;
+    try {
+      return await request();
+    } finally {
+      offsetMs = 0;
+    }
+  }
   const tasks = () => `${dev}/_api/web/lists/getbytitle('Tasks')/items`;
 
   before(async () => {
@@ -226,12 +235,7 @@ describe('authentication and permissions (demo tenant, no anonymous user)', () =
       name: 'an expired digest → 403 -2130575252',
       run: async () => {
         const digest = await digestOf(dev, { auth: basic(ALICE) });
-        offsetMs = 1801 * 1000;
-        try {
-          return await addTask({ auth: basic(ALICE), digest });
-        } finally {
-          offsetMs = 0;
-        }
+        return later(1801, () => addTask({ auth: basic(ALICE), digest }));
       },
       status: 403, code: DIGEST_EXPIRED,
     },
@@ -239,12 +243,7 @@ describe('authentication and permissions (demo tenant, no anonymous user)', () =
       name: 'a digest still within its 1800 seconds → 201',
       run: async () => {
         const digest = await digestOf(dev, { auth: basic(ALICE) });
-        offsetMs = 1790 * 1000;
-        try {
-          return await addTask({ auth: basic(ALICE), digest });
-        } finally {
-          offsetMs = 0;
-        }
+        return later(1790, () => addTask({ auth: basic(ALICE), digest }));
       },
       status: 201,
     },

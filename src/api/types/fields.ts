@@ -35,11 +35,11 @@ function fieldOutcome(field: Field, list: List, ctx: ApiContext, status = 200): 
 /** Reads a field definition from SP.Field* properties (verbose bodies or AddField parameters). */
 function fieldDefinition(props: Properties, fields: Field[], typeFromMetadata?: string): NewField {
   for (const key of Object.keys(props)) if (!STORED.has(key) && !INERT.has(key)) throw errors.unknownBodyProperty(key, 'SP.Field');
-  const title = stringProp(props, 'Title', 'SP.Field');
+  const title = stringProp(props, 'Title');
   if (!title || !title.trim()) throw errors.badArgument('The field title must not be empty.');
   const allowMultiple = boolProp(props, 'AllowMultipleValues') ?? false;
   const typeKind = intProp(props, 'FieldTypeKind');
-  const typeName = stringProp(props, 'TypeAsString', 'SP.Field') ?? stringProp(props, 'Type', 'SP.Field');
+  const typeName = stringProp(props, 'TypeAsString') ?? stringProp(props, 'Type');
   let kind: FieldKind | undefined = typeKind !== undefined ? kindFromTypeKind(typeKind, allowMultiple)
     : typeName !== undefined ? kindFromTypeName(typeName) : undefined;
   if (!kind && typeFromMetadata) kind = kindFromTypeName(typeFromMetadata.replace(/^SP\.Field/, '')) ?? undefined;
@@ -54,17 +54,17 @@ function fieldDefinition(props: Properties, fields: Field[], typeFromMetadata?: 
   if (typeof max === 'number' && max < 1.7e308) options.max = max;
   if (boolProp(props, 'RichText')) options.richText = true;
   if (kind === 'DateTime' && intProp(props, 'DisplayFormat') === 0) options.dateOnly = true;
-  const lookupList = stringProp(props, 'LookupList', 'SP.Field') ?? stringProp(props, 'LookupListId', 'SP.Field');
+  const lookupList = stringProp(props, 'LookupList') ?? stringProp(props, 'LookupListId');
   if (lookupList) options.lookupListId = lookupList.replace(/[{}]/g, '').toLowerCase();
-  const lookupField = stringProp(props, 'LookupField', 'SP.Field') ?? stringProp(props, 'LookupFieldName', 'SP.Field');
+  const lookupField = stringProp(props, 'LookupField') ?? stringProp(props, 'LookupFieldName');
   if (lookupField) options.lookupField = lookupField;
   if (FIELD_KINDS[kind].reference === 'lookup' && !options.lookupListId) throw errors.badArgument('A lookup field needs LookupListId.');
-  const description = stringProp(props, 'Description', 'SP.Field');
+  const description = stringProp(props, 'Description');
   if (description) options.description = description;
-  const defaultValue = stringProp(props, 'DefaultValue', 'SP.Field');
+  const defaultValue = stringProp(props, 'DefaultValue');
   if (defaultValue !== undefined) options.defaultValue = defaultValue;
   if (boolProp(props, 'EnforceUniqueValues')) options.enforceUniqueValues = true;
-  const wanted = stringProp(props, 'StaticName', 'SP.Field') ?? stringProp(props, 'InternalName', 'SP.Field');
+  const wanted = stringProp(props, 'StaticName') ?? stringProp(props, 'InternalName');
   return {
     internalName: uniqueInternalName(wanted ? internalNameFromTitle(wanted) : internalNameFromTitle(title), fields),
     title, kind, options,
@@ -183,10 +183,10 @@ export const fieldType: ResourceType<{ kind: 'field'; list: List; field: Field }
     const options = { ...r.field.options };
     const choices = arrayValue(props.Choices);
     if (choices) options.choices = choices.map(String);
-    const description = stringProp(props, 'Description', 'SP.Field');
+    const description = stringProp(props, 'Description');
     if (description !== undefined) options.description = description;
     await ctx.store.updateField(r.list, r.field, {
-      title: stringProp(props, 'Title', 'SP.Field'), required: boolProp(props, 'Required'), indexed: boolProp(props, 'Indexed'),
+      title: stringProp(props, 'Title'), required: boolProp(props, 'Required'), indexed: boolProp(props, 'Indexed'),
       hidden: boolProp(props, 'Hidden'), options,
     });
     return noContent();

@@ -83,12 +83,12 @@ export const listsType: ResourceType<{ kind: 'lists'; web: Web }> = {
   },
   async create(r, ctx) {
     const props = listProps(ctx);
-    const title = checkTitle(stringProp(props, 'Title', 'SP.List'));
+    const title = checkTitle(stringProp(props, 'Title'));
     const template = intProp(props, 'BaseTemplate') ?? 100;
     if (!isKnownTemplate(template) || template === 112) throw errors.badArgument(`The list template ${template} is not supported by spemu.`);
     if (await ctx.store.getListByTitle(r.web.id, title)) throw errors.listAlreadyExists();
     const list = await createListWithFields(ctx.store, r.web, {
-      title, description: stringProp(props, 'Description', 'SP.List') ?? '', baseTemplate: template,
+      title, description: stringProp(props, 'Description') ?? '', baseTemplate: template,
       hidden: boolProp(props, 'Hidden'), enableVersioning: boolProp(props, 'EnableVersioning'),
     }, ctx.now());
     return listOutcome(list, r.web, ctx, 201);
@@ -125,12 +125,12 @@ export const listType: ResourceType<{ kind: 'list'; list: List }> = {
     const props = listProps(ctx);
     const expected = versionFromIfMatch(ifMatch);
     if (expected !== null && expected !== r.list.version) throw errors.etagMismatch(ifMatch ?? '', `"${r.list.version}"`);
-    const title = props.Title === undefined ? undefined : checkTitle(stringProp(props, 'Title', 'SP.List'));
+    const title = props.Title === undefined ? undefined : checkTitle(stringProp(props, 'Title'));
     if (title !== undefined && title.toLowerCase() !== r.list.title.toLowerCase()) {
       if (await ctx.store.getListByTitle(r.list.webId, title)) throw errors.listAlreadyExists();
     }
     const updated = await ctx.store.updateList(r.list, {
-      title, description: stringProp(props, 'Description', 'SP.List'), hidden: boolProp(props, 'Hidden'),
+      title, description: stringProp(props, 'Description'), hidden: boolProp(props, 'Hidden'),
       enableVersioning: boolProp(props, 'EnableVersioning'),
     }, ctx.now());
     return noContent({ ETag: `"${updated.version}"` });
