@@ -74,6 +74,22 @@ export const errors = {
   groupNotFound: () =>
     new SpError(404, `-2146232832, ${SP_EXCEPTION}`, 'Group cannot be found.'),
 
+  /** A role assignment addressed by a principal id the scope has none for (INFERRED status; SharePoint's object model text). */
+  principalNotFound: (id: number) =>
+    new SpError(404, `-2146232832, ${SP_EXCEPTION}`, `Can not find the principal with id: ${id}.`),
+
+  /** A role definition addressed by an id, name or type the web has none for (INFERRED status and text). */
+  roleDefinitionNotFound: () =>
+    new SpError(404, `-2146232832, ${SP_EXCEPTION}`, 'Cannot find the specified role definition.'),
+
+  /** An item version addressed by a VersionId the item has none for (INFERRED code and text). */
+  versionNotFound: () =>
+    new SpError(404, '-2147024809, System.ArgumentException', 'Version does not exist. It may have been deleted by another user.'),
+
+  /** Deleting the current version of an item through its Versions collection (INFERRED code and text). */
+  currentVersionDelete: () =>
+    new SpError(400, `-2146232832, ${SP_EXCEPTION}`, 'The current version of an item cannot be deleted. Delete the item instead.'),
+
   fieldNotFound: (name: string) =>
     new SpError(404, '-2147024809, System.ArgumentException',
       `Field '${name}' does not exist. It may have been deleted by another user.`),
@@ -184,6 +200,11 @@ export const errors = {
   /** A `$batch` body that cannot be read as a batch, or one of its parts that cannot be read as a request (INFERRED code). */
   invalidBatch: (message: string) =>
     new SpError(400, '-1, Microsoft.Data.OData.ODataException', message),
+
+  /** A `$batch` body over the request body limit: the issue asks 400 with SharePoint's error body (INFERRED code and text). */
+  batchTooLarge: (limit: number) =>
+    new SpError(400, '-1, Microsoft.Data.OData.ODataException',
+      `The batch request body is larger than the limit of ${limit} bytes.`),
 
   /** A `$batch` part addressed to another site than the batch request (DOC-BATCH: they must target the same site). */
   batchOtherSite: (target: string, site: string) =>

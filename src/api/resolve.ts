@@ -12,11 +12,12 @@ import { requireRole } from '../identity/permissions.ts';
 /** Names of SharePoint endpoints spemu knows of but does not serve yet: a uniform 501. */
 const NOT_YET: ReadonlySet<string> = new Set([
   '$metadata', 'search', 'sp.utilities.utility',
-  'alerts', 'webs', 'allproperties', 'regionalsettings', 'roleassignments', 'effectivebasepermissions', 'contenttypes', 'views',
-  'folders', 'files', 'getfolderbyserverrelativeurl', 'getfilebyserverrelativeurl', 'attachmentfiles', 'versions', 'navigation',
+  'alerts', 'contenttypes', 'views',
+  'folders', 'files', 'getfolderbyserverrelativeurl', 'getfilebyserverrelativeurl', 'attachmentfiles', 'navigation',
   'features', 'usercustomactions', 'recyclebin', 'projectdata', 'sp.apps.appcatalog', 'getchanges', 'getitems',
   'renderlistdataasstream', 'addvalidateupdateitemusingpath',
-  'validateupdatelistitem', 'breakroleinheritance', 'getwopiframeurl', 'getparentinfos',
+  'validateupdatelistitem', 'breakroleinheritance', 'resetroleinheritance', 'addroleassignment', 'removeroleassignment',
+  'firstuniqueancestorsecurableobject', 'getparentinfos', 'deletewithparameters', 'fileversion', 'fields',
 ]);
 
 export type Verb = 'GET' | 'POST' | 'MERGE' | 'PATCH' | 'PUT' | 'DELETE';

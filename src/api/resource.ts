@@ -8,6 +8,7 @@ import type { ApiContext } from './context.ts';
 import type { Outcome } from './outcome.ts';
 import type { SiteUserRecord } from './principal-entities.ts';
 import type { SiteGroupDef } from '../identity/site-groups.ts';
+import type { RoleDefinition } from '../domain/permissions.ts';
 
 export type Resource =
   | { kind: 'site' }
@@ -25,7 +26,22 @@ export type Resource =
   | { kind: 'siteUsers'; group?: SiteGroupDef | undefined }
   | { kind: 'siteUser'; user: SiteUserRecord }
   | { kind: 'siteGroups'; memberOf?: SiteUserRecord | undefined }
-  | { kind: 'siteGroup'; group: SiteGroupDef };
+  | { kind: 'siteGroup'; group: SiteGroupDef }
+  | { kind: 'itemVersions'; list: List; id: number }
+  | { kind: 'itemVersion'; list: List; id: number; uiVersion: number }
+  /** EffectiveBasePermissions(ForUI) of a web, list or item: the caller's permission level. */
+  | { kind: 'basePermissions'; name: string }
+  /** The role assignments of a securable object (`base`: its edit link); spemu's lists and items inherit the web's. */
+  | { kind: 'roleAssignments'; base: string }
+  | { kind: 'roleAssignment'; base: string; group: SiteGroupDef }
+  /** The web's role definitions, or a role assignment's bindings. */
+  | { kind: 'roleDefinitions'; binding?: { base: string; group: SiteGroupDef } | undefined }
+  | { kind: 'roleDefinition'; definition: RoleDefinition }
+  | { kind: 'webs'; web: Web }
+  | { kind: 'propertyValues'; web: Web }
+  | { kind: 'regionalSettings'; web: Web }
+  | { kind: 'timeZone'; web: Web }
+  | { kind: 'timeZones'; web: Web };
 
 export type ResourceOf<K extends Resource['kind']> = Extract<Resource, { kind: K }>;
 

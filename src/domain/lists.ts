@@ -3,7 +3,7 @@
 
 import type { List, Web } from './model.ts';
 import type { Store } from '../store/store.ts';
-import { builtInFields, newListLocation, templateFields } from './templates.ts';
+import { builtInFields, entityTypeNameForUrl, newListLocation, templateFields, USER_INFO_LIST_TEMPLATE } from './templates.ts';
 
 export interface ListInput {
   title: string;
@@ -18,14 +18,14 @@ export interface ListInput {
 export async function createListWithFields(store: Store, web: Web, input: ListInput, now: string): Promise<List> {
   return store.transaction(async (tx) => {
     const location = newListLocation(input.title, input.baseTemplate);
-    let relativeUrl = input.relativeUrl ?? location.relativeUrl;
-    let entityTypeName = location.entityTypeName;
+    const wanted = input.relativeUrl ?? location.relativeUrl;
+    let relativeUrl = wanted;
     // Two lists may not share a URL: SharePoint numbers the newcomer (Tasks, Tasks1, …).
     const base = web.serverRelativeUrl === '/' ? '' : web.serverRelativeUrl;
-    for (let n = 1; await tx.getListByUrl(web.id, `${base}/${relativeUrl}`); n++) {
-      relativeUrl = `${input.relativeUrl ?? location.relativeUrl}${n}`;
-      entityTypeName = newListLocation(`${relativeUrl.split('/').pop()}`, input.baseTemplate).entityTypeName;
-    }
+    for (let n = 1; await tx.getListByUrl(web.id, `${base}/${relativeUrl}`); n++) relativeUrl = `${wanted}${n}`;
+    // The entity type name comes from the root folder's URL ("Shared Documents" → Shared_x0020_Documents), not the title.
+    const entityTypeName = input.baseTemplate === USER_INFO_LIST_TEMPLATE && relativeUrl === location.relativeUrl
+      ? location.entityTypeName : entityTypeNameForUrl(relativeUrl);
     const list = await tx.createList(web, {
       title: input.title, description: input.description, baseTemplate: input.baseTemplate, relativeUrl, entityTypeName,
       hidden: input.hidden ?? false, enableVersioning: input.enableVersioning ?? true,

@@ -43,6 +43,13 @@ export function newListLocation(title: string, template: number): { relativeUrl:
   return { relativeUrl: underLists ? `Lists/${name}` : name, entityTypeName: entityTypeNameFor(name, underLists) };
 }
 
+/** The entity type name of a list whose root folder is at `relativeUrl` (relative to its web). */
+export function entityTypeNameForUrl(relativeUrl: string): string {
+  const segments = relativeUrl.split('/').filter(Boolean);
+  const underLists = segments.length > 1 && segments[0]!.toLowerCase() === 'lists';
+  return entityTypeNameFor(segments[segments.length - 1] ?? 'List', underLists);
+}
+
 const builtIn = (column: string, id: string, f: Omit<NewField, 'builtIn' | 'options'>): NewField => ({
   ...f, options: {}, builtIn: { column, id },
 });

@@ -12,6 +12,8 @@
 
 import type { Field, Item, List, Site, Web } from '../domain/model.ts';
 import type { Directory, DirectoryGroup, DirectoryUser, Photo, SiteRole } from './directory.ts';
+import type { PdEntitySet, PdProperty, PdRow } from '../projectdata/model.ts';
+import type { PdQuery, PdSiteOptions, ProjectDataStore } from '../projectdata/store.ts';
 import type {
   FieldPatch, ItemPage, ItemQuery, ItemWrite, ListPatch, NewField, NewList, Store,
 } from './store.ts';
@@ -67,6 +69,36 @@ class CachedDirectory implements Directory {
   setPhoto(upn: string, photo: Photo) { return this.inner.setPhoto(upn, photo); }
 }
 
+/**
+ * ProjectData's per-site options and schema, read on every feed request, kept until any
+ * ProjectData metadata write here or (shared mode) a metadata write of another instance.
+ * Rows pass through.
+ */
+class CachedProjectData implements ProjectDataStore {
+  generation = 0;
+  private optionsBySite = new Map<string, PdSiteOptions | undefined>();
+  private schemas = new Map<string, PdEntitySet[]>();
+
+  constructor(private readonly inner: ProjectDataStore) {}
+
+  clear(): void {
+    this.generation++;
+    this.optionsBySite.clear();
+    this.schemas.clear();
+  }
+
+  options(siteId: string) { return readThrough(this, this.optionsBySite, siteId, () => this.inner.options(siteId)); }
+  async setOptions(siteId: string, options: PdSiteOptions) { try { await this.inner.setOptions(siteId, options); } finally { this.clear(); } }
+  schema(siteId: string) { return readThrough(this, this.schemas, siteId, () => this.inner.schema(siteId)); }
+  async addCustomProperties(siteId: string, setName: string, properties: PdProperty[]) {
+    try { await this.inner.addCustomProperties(siteId, setName, properties); } finally { this.clear(); }
+  }
+  upsertRows(siteId: string, set: PdEntitySet, rows: PdRow[]) { return this.inner.upsertRows(siteId, set, rows); }
+  query(siteId: string, query: PdQuery) { return this.inner.query(siteId, query); }
+  importMarks(siteId: string) { return this.inner.importMarks(siteId); }
+  addImportMark(siteId: string, mark: string) { return this.inner.addImportMark(siteId, mark); }
+}
+
 export class CachedStore implements Store {
   private sites = new Map<string, Site | undefined>();
   private webs = new Map<string, Web | undefined>();
@@ -75,6 +107,7 @@ export class CachedStore implements Store {
   private settings = new Map<string, string | undefined>();
 
   readonly directory: CachedDirectory;
+  readonly projectData: CachedProjectData;
   /** Bumped by clear(): a value loaded across a clear may be stale and is not kept. */
   generation = 0;
   /** The metadata counter as of the last sync (shared mode). */
@@ -86,6 +119,7 @@ export class CachedStore implements Store {
    */
   constructor(private readonly inner: Store, private readonly shared = false) {
     this.directory = new CachedDirectory(inner.directory);
+    this.projectData = new CachedProjectData(inner.projectData);
   }
 
   /** Drops the cache if another instance changed metadata since the last call (shared mode; one cheap query). */
@@ -102,6 +136,7 @@ export class CachedStore implements Store {
   clear(): void {
     this.generation++;
     this.directory.clear();
+    this.projectData.clear();
     this.sites.clear();
     this.webs.clear();
     this.listsByWeb.clear();
@@ -206,4 +241,7 @@ export class CachedStore implements Store {
   recycleItem(list: List, fields: Field[], id: number, actorId: number, now: string) {
     return this.itemWrite(list, () => this.inner.recycleItem(list, fields, id, actorId, now));
   }
+  getItemVersions(list: List, id: number): Promise<Item[]> { return this.inner.getItemVersions(list, id); }
+  deleteItemVersion(list: List, id: number, uiVersion: number): Promise<boolean> { return this.inner.deleteItemVersion(list, id, uiVersion); }
+  reserveItemId(list: List): Promise<number> { return this.inner.reserveItemId(list); }
 }

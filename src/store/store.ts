@@ -5,6 +5,7 @@ import type { Expression } from '../odata/filter/ast.ts';
 import type { Field, FieldOptions, Item, List, Site, StoredValue, Web } from '../domain/model.ts';
 import type { FieldKind } from '../domain/field-kinds.ts';
 import type { Directory } from './directory.ts';
+import type { ProjectDataStore } from '../projectdata/store.ts';
 
 export interface SortKey {
   field: Field;
@@ -88,6 +89,8 @@ export interface FieldPatch {
 export interface Store {
   /** The tenant directory, in the same database (and the same transaction, inside one). */
   readonly directory: Directory;
+  /** The ProjectData reporting feed's rows and settings (same database and transactions). */
+  readonly projectData: ProjectDataStore;
   /** Runs `fn` in one transaction: every write inside commits together or not at all. */
   transaction<T>(fn: (store: Store) => Promise<T>): Promise<T>;
   close(): Promise<void>;
@@ -136,4 +139,14 @@ export interface Store {
   deleteItem(list: List, fields: Field[], id: number, expectedVersion: number | null, now: string): Promise<'deleted' | 'conflict' | undefined>;
   /** Moves an item to the site's recycle bin; returns the recycle-bin item's id. */
   recycleItem(list: List, fields: Field[], id: number, actorId: number, now: string): Promise<string | undefined>;
+  /**
+   * An item's past versions, newest first: the item as it was before each update that moved
+   * it to a new version (updateItem writes them while the list has versioning on). The
+   * current version is the item itself.
+   */
+  getItemVersions(list: List, id: number): Promise<Item[]>;
+  /** Deletes one past version; false if there is none with that major version number. */
+  deleteItemVersion(list: List, id: number, uiVersion: number): Promise<boolean>;
+  /** Takes the next id from the list's item counter without creating an item (ReserveListItemId). */
+  reserveItemId(list: List): Promise<number>;
 }

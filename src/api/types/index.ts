@@ -8,6 +8,9 @@ import { itemFieldValuesType, itemsType, itemType } from './items.ts';
 import { peopleManagerType } from './profiles.ts';
 import { contextInfoType } from './contextinfo.ts';
 import { siteGroupsType, siteGroupType, siteUsersType, siteUserType } from './principals.ts';
+import { itemVersionsType, itemVersionType } from './versions.ts';
+import { basePermissionsType, roleAssignmentsType, roleAssignmentType, roleDefinitionsType, roleDefinitionType } from './security.ts';
+import { propertyValuesType, regionalSettingsType, timeZonesType, timeZoneType, websType } from './web-extras.ts';
 
 export const RESOURCE_TYPES: ResourceTypes = {
   site: siteType,
@@ -26,4 +29,16 @@ export const RESOURCE_TYPES: ResourceTypes = {
   siteUser: siteUserType,
   siteGroups: siteGroupsType,
   siteGroup: siteGroupType,
+  itemVersions: itemVersionsType,
+  itemVersion: itemVersionType,
+  basePermissions: basePermissionsType,
+  roleAssignments: roleAssignmentsType,
+  roleAssignment: roleAssignmentType,
+  roleDefinitions: roleDefinitionsType,
+  roleDefinition: roleDefinitionType,
+  webs: websType,
+  propertyValues: propertyValuesType,
+  regionalSettings: regionalSettingsType,
+  timeZone: timeZoneType,
+  timeZones: timeZonesType,
 };

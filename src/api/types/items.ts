@@ -17,6 +17,7 @@ import { noContent, ok, type Outcome } from '../outcome.ts';
 import type { ResourceType } from '../resource.ts';
 import { emptyOk, integerArgument, versionFromIfMatch } from './shared.ts';
 import { fieldValuesEntity, type FieldValuesForm } from '../field-values.ts';
+import { getUserEffectivePermissions, securableNavigation } from './security.ts';
 
 type ItemsResource = { kind: 'items'; list: List };
 type ItemResource = { kind: 'item'; list: List; id: number };
@@ -137,8 +138,28 @@ export const itemType: ResourceType<ItemResource> = {
     fieldvaluesastext: async (r) => ({ kind: 'itemFieldValues', list: r.list, id: r.id, as: 'text' }),
     fieldvaluesashtml: async (r) => ({ kind: 'itemFieldValues', list: r.list, id: r.id, as: 'html' }),
     fieldvaluesforedit: async (r) => ({ kind: 'itemFieldValues', list: r.list, id: r.id, as: 'edit' }),
+    versions: async (r) => ({ kind: 'itemVersions', list: r.list, id: r.id }),
+    ...securableNavigation<ItemResource>(async (r, ctx) => {
+      await loadItem(r, ctx);
+      return `${listEditLink(r.list)}/Items(${r.id})`;
+    }, true),
   },
   methods: {
+    getusereffectivepermissions: getUserEffectivePermissions,
+    /**
+     * The URL of the Office Online (WOPI) frame for the item's document: spemu has no WOPI
+     * application, so it is "" as SharePoint answers for items without one. `action` is
+     * 0 view, 1 edit, 2 mobile view, 3 interactive preview.
+     */
+    getwopiframeurl: {
+      kind: 'action', readOnly: true,
+      async invoke(r, args, ctx) {
+        const action = args.length ? integerArgument(args, 'action') : 0;
+        if (action > 3) throw errors.badArgument(`The value ${action} is not a valid SPWOPIFrameAction (0 view, 1 edit, 2 mobileView, 3 interactivePreview).`);
+        await loadItem(r, ctx);
+        return ok({ kind: 'primitive', methodName: 'GetWOPIFrameUrl', edmType: 'Edm.String', value: '' });
+      },
+    },
     recycle: {
       kind: 'action',
       async invoke(r, _args, ctx) {

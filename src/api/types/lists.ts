@@ -5,9 +5,12 @@ import { createListWithFields } from '../../domain/lists.ts';
 import { isKnownTemplate } from '../../domain/templates.ts';
 import { errors } from '../../errors.ts';
 import type { ApiContext } from '../context.ts';
-import { absoluteUrl, folderEntity, listEditLink, listEntity, selectProps } from '../entities.ts';
+import { absoluteUrl, folderEntity, listEditLink, listEntity, webEntity } from '../entities.ts';
+import { projectEntity } from '../expand.ts';
 import { boolProp, intProp, readEntityBody, stringProp, type Properties } from '../body.ts';
-import { noContent, type Outcome } from '../outcome.ts';
+import { noContent, ok, type Outcome } from '../outcome.ts';
+import { requireRole } from '../../identity/permissions.ts';
+import { getUserEffectivePermissions, securableNavigation, withSecurableProperties } from './security.ts';
 import type { ResourceType } from '../resource.ts';
 import { emptyOk, entityCollection, guidText, singleEntity, stringArgument, versionFromIfMatch } from './shared.ts';
 
@@ -30,28 +33,46 @@ function checkTitle(title: string | undefined): string {
   return title;
 }
 
-function listOutcome(list: List, web: Web, ctx: ApiContext, status = 200): Outcome {
-  const entity = listEntity(list, web, ctx);
-  const expanded = new Set<string>();
-  for (const [head] of ctx.query.expand) {
-    if (head === 'RootFolder' && !expanded.has(head)) {
-      entity.props.push(['RootFolder', { kind: 'expanded', navigationLink: `${listEditLink(list)}/RootFolder`, value: folderEntity(list, ctx) }]);
-      expanded.add(head);
-    } else if (head !== 'RootFolder') {
-      throw errors.unknownSelectProperty(head ?? '');
-    }
-  }
-  const metadataName = 'SP.ApiData.Lists';
-  const selected = selectProps(entity, ctx.query.select, expanded);
+/** The list with `$expand=RootFolder,ParentWeb` and `$select` (below them too), as PnPjs's list.getParentInfos asks. */
+async function listOutcome(list: List, web: Web, ctx: ApiContext, status = 200): Promise<Outcome> {
+  const entity = withSecurableProperties(listEntity(list, web, ctx), ctx, false);
+  const link = listEditLink(list);
+  const selected = await projectEntity(entity, {
+    RootFolder: { link: `${link}/RootFolder`, load: async () => folderEntity(list, ctx) },
+    ParentWeb: { link: `${link}/ParentWeb`, load: async () => webEntity(web, ctx) },
+  }, ctx);
   const headers: Record<string, string> = { ETag: entity.etag! };
-  if (status === 201) headers.Location = `${ctx.apiUrl}${listEditLink(list)}`;
-  return { status, payload: { kind: 'entity', metadataName, entity: selected }, headers };
+  if (status === 201) headers.Location = `${ctx.apiUrl}${link}`;
+  return { status, payload: { kind: 'entity', metadataName: 'SP.ApiData.Lists', entity: selected }, headers };
 }
 
 async function requireList(found: Promise<List | undefined>, error: () => Error): Promise<List> {
   const list = await found;
   if (!list) throw error();
   return list;
+}
+
+/** The libraries a site makes on first use: Site Assets (a document library) and Site Pages (template 119). */
+const SITE_ASSETS = { title: 'Site Assets', relativeUrl: 'SiteAssets', baseTemplate: 101 };
+const SITE_PAGES = { title: 'Site Pages', relativeUrl: 'SitePages', baseTemplate: 119 };
+
+/**
+ * EnsureSiteAssetsLibrary / EnsureSitePagesLibrary: the library at its fixed URL, created on
+ * the first call (which needs Edit; later calls only read).
+ */
+async function ensureLibrary(web: Web, library: typeof SITE_ASSETS, ctx: ApiContext): Promise<Outcome> {
+  const url = `${web.serverRelativeUrl === '/' ? '' : web.serverRelativeUrl}/${library.relativeUrl}`;
+  let list = await ctx.store.getListByUrl(web.id, url);
+  if (!list) {
+    requireRole(ctx.principal, 'member');
+    list = await ctx.store.transaction(async (tx) => {
+      const existing = await tx.getListByUrl(web.id, url);
+      if (existing) return existing;
+      if (await tx.getListByTitle(web.id, library.title)) throw errors.listAlreadyExists();
+      return createListWithFields(tx, web, { ...library, description: '' }, ctx.now());
+    });
+  }
+  return listOutcome(list, web, ctx);
 }
 
 export const listsType: ResourceType<{ kind: 'lists'; web: Web }> = {
@@ -76,10 +97,12 @@ export const listsType: ResourceType<{ kind: 'lists'; web: Web }> = {
         return { kind: 'list', list: await requireList(ctx.store.getListById(r.web.id, id), errors.listNotFoundById) };
       },
     },
+    ensuresiteassetslibrary: { kind: 'action', readOnly: true, invoke: (r, _args, ctx) => ensureLibrary(r.web, SITE_ASSETS, ctx) },
+    ensuresitepageslibrary: { kind: 'action', readOnly: true, invoke: (r, _args, ctx) => ensureLibrary(r.web, SITE_PAGES, ctx) },
   },
   async get(r, ctx) {
     const lists = await ctx.store.getLists(r.web.id);
-    return entityCollection(lists.map((l) => listEntity(l, r.web, ctx)), 'SP.ApiData.Lists', ctx);
+    return entityCollection(lists.map((l) => withSecurableProperties(listEntity(l, r.web, ctx), ctx, false)), 'SP.ApiData.Lists', ctx);
   },
   async create(r, ctx) {
     const props = listProps(ctx);
@@ -95,14 +118,26 @@ export const listsType: ResourceType<{ kind: 'lists'; web: Web }> = {
   },
 };
 
-export const listType: ResourceType<{ kind: 'list'; list: List }> = {
+type ListResource = { kind: 'list'; list: List };
+
+export const listType: ResourceType<ListResource> = {
   navigation: {
     items: async (r) => ({ kind: 'items', list: r.list }),
     fields: async (r) => ({ kind: 'fields', list: r.list }),
     rootfolder: async (r) => ({ kind: 'rootFolder', list: r.list }),
     parentweb: async (_r, ctx) => ({ kind: 'web', web: ctx.web }),
+    ...securableNavigation<ListResource>(async (r) => listEditLink(r.list)),
   },
   methods: {
+    getusereffectivepermissions: getUserEffectivePermissions,
+    /** A new item id, taken from the list's counter so that no item added later gets it. */
+    reservelistitemid: {
+      kind: 'action',
+      async invoke(r, _args, ctx) {
+        const id = await ctx.store.reserveItemId(r.list);
+        return ok({ kind: 'primitive', methodName: 'ReserveListItemId', edmType: 'Edm.Int32', value: id });
+      },
+    },
     getitembyid: {
       kind: 'function',
       async invoke(r, args) {

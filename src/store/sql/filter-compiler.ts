@@ -274,7 +274,7 @@ class Compiler {
  * `(a or b or … )` as a balanced tree of parenthesised halves: the database parses a flat
  * chain into a tree as deep as it is long, and SQLite refuses trees deeper than 1000.
  */
-function balanced(parts: RawBuilder<unknown>[], op: RawBuilder<unknown>): RawBuilder<unknown> {
+export function balanced(parts: RawBuilder<unknown>[], op: RawBuilder<unknown>): RawBuilder<unknown> {
   if (parts.length === 1) return parts[0]!;
   const half = parts.length >> 1;
   return sql`(${balanced(parts.slice(0, half), op)}${op}${balanced(parts.slice(half), op)})`;

@@ -7,12 +7,17 @@ import { Migrator, type Migration, type Kysely } from 'kysely';
 import { initial } from './migrations/0001-initial.ts';
 import { directory } from './migrations/0002-directory.ts';
 import { metadataVersion } from './migrations/0003-metadata-version.ts';
+import { projectData } from './migrations/0004-projectdata.ts';
+import { itemVersions } from './migrations/0005-item-versions.ts';
 import type { SqlFlavour } from './flavour.ts';
 
-const migrations = (flavour: SqlFlavour): Record<string, Migration> => ({
+/** Every migration, by name (Kysely applies them in name order); exported for `spemu migrate` and import. */
+export const migrations = (flavour: SqlFlavour): Record<string, Migration> => ({
   '0001-initial': initial(flavour),
   '0002-directory': directory(flavour),
   '0003-metadata-version': metadataVersion(flavour),
+  '0004-projectdata': projectData,
+  '0005-item-versions': itemVersions(flavour),
 });
 
 export async function migrateToLatest(db: Kysely<any>, flavour: SqlFlavour): Promise<void> {

@@ -10,6 +10,8 @@ import type {
 } from '../store.ts';
 import { compileFilter } from './filter-compiler.ts';
 import { SqlDirectory } from './sql-directory.ts';
+import { SqlProjectDataStore } from './projectdata-store.ts';
+import type { ProjectDataStore } from '../../projectdata/store.ts';
 import type { Directory } from '../directory.ts';
 import { binaryCollation, type SqlFlavour } from './flavour.ts';
 import {
@@ -17,6 +19,7 @@ import {
   rowToItem, selectColumns, sortExpression, sortValue, valuesToColumns,
 } from './item-table.ts';
 import { listContentTypeId, templateInfo } from '../../domain/templates.ts';
+import { MAJOR_VERSION_LIMIT } from '../../domain/versions.ts';
 
 const bool = (v: unknown) => Number(v) === 1;
 const urlKey = (url: string) => url.toLowerCase().replace(/\/+$/, '') || '/';
@@ -54,6 +57,7 @@ function rowToField(r: any): Field {
 
 export class SqlStore implements Store {
   readonly directory: Directory;
+  readonly projectData: ProjectDataStore;
 
   constructor(
     private readonly db: Kysely<any>,
@@ -62,6 +66,13 @@ export class SqlStore implements Store {
     private readonly onSchemaChange: () => void = () => {},
   ) {
     this.directory = new SqlDirectory(db, flavour, (fn) => this.metadataWrite((store) => fn((store as SqlStore).db)));
+    this.projectData = new SqlProjectDataStore(db, flavour, {
+      metadataWrite: (fn) => this.metadataWrite((store) => fn(store.db)),
+      transaction: (fn) => this.transaction((store) => fn((store as SqlStore).db)),
+      onSchemaChange,
+      // Known tables are remembered outside transactions only (a rollback would undo one).
+      tables: inTransaction ? undefined : new Map(),
+    });
   }
 
   /** The metadata counter (0003-metadata-version.ts): changes with every metadata write. */
@@ -213,6 +224,7 @@ export class SqlStore implements Store {
   async deleteList(list: List): Promise<void> {
     await this.metadataWrite(async (self) => {
       await self.lockList(list);
+      await self.db.deleteFrom('item_versions').where('list_row_id', '=', list.rowId).execute();
       await self.db.deleteFrom('fields').where('list_row_id', '=', list.rowId).execute();
       await self.db.deleteFrom('lists').where('row_id', '=', list.rowId).execute();
       await self.db.schema.dropTable(list.tableName).ifExists().execute();
@@ -355,6 +367,8 @@ export class SqlStore implements Store {
         version: sql`version + 1`, ui_version: list.enableVersioning ? sql`ui_version + 1` : sql`ui_version`,
       };
       await self.lockList(list);
+      // With versioning on, the item as it was becomes a past version, in this same transaction.
+      const before = list.enableVersioning ? await self.getItem(list, fields, id) : undefined;
       let update = self.db.updateTable(list.tableName).set(set).where('id', '=', id);
       if (expectedVersion !== null) update = update.where('version', '=', expectedVersion);
       const result = await update.executeTakeFirst();
@@ -362,9 +376,43 @@ export class SqlStore implements Store {
         const exists = await self.db.selectFrom(list.tableName).select('id').where('id', '=', id).executeTakeFirst();
         return exists ? 'conflict' : undefined;
       }
+      if (before) await self.keepVersion(list, before);
       await self.db.updateTable('lists').set({ last_item_modified: write.now }).where('row_id', '=', list.rowId).execute();
       return self.getItem(list, fields, id);
     });
+  }
+
+  /** Stores `before` as a past version and drops what falls beyond the list's version limit. */
+  private async keepVersion(list: List, before: Item): Promise<void> {
+    const data = JSON.stringify(before);
+    await this.db.insertInto('item_versions')
+      .values({ list_row_id: list.rowId, item_id: before.id, ui_version: before.uiVersion, data })
+      .onConflict((oc) => oc.columns(['list_row_id', 'item_id', 'ui_version']).doUpdateSet({ data }))
+      .execute();
+    // The current version (before.uiVersion + 1) counts towards the limit.
+    await this.db.deleteFrom('item_versions').where('list_row_id', '=', list.rowId).where('item_id', '=', before.id)
+      .where('ui_version', '<=', before.uiVersion + 1 - MAJOR_VERSION_LIMIT).execute();
+  }
+
+  async getItemVersions(list: List, id: number): Promise<Item[]> {
+    if (!Number.isSafeInteger(id)) return [];
+    const rows = await this.db.selectFrom('item_versions').select('data')
+      .where('list_row_id', '=', list.rowId).where('item_id', '=', id).orderBy('ui_version', 'desc').execute();
+    return rows.map((r) => JSON.parse(String(r.data)) as Item);
+  }
+
+  async deleteItemVersion(list: List, id: number, uiVersion: number): Promise<boolean> {
+    if (!Number.isSafeInteger(id) || !Number.isSafeInteger(uiVersion)) return false;
+    const result = await this.db.deleteFrom('item_versions')
+      .where('list_row_id', '=', list.rowId).where('item_id', '=', id).where('ui_version', '=', uiVersion).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  async reserveItemId(list: List): Promise<number> {
+    // The same counter createItem takes ids from, under the same row lock: a reserved id is never handed out again.
+    const counter = await this.db.updateTable('lists').set({ next_item_id: sql`next_item_id + 1` })
+      .where('row_id', '=', list.rowId).returning(['next_item_id']).executeTakeFirstOrThrow();
+    return Number(counter.next_item_id) - 1;
   }
 
   async deleteItem(list: List, fields: Field[], id: number, expectedVersion: number | null, now: string) {
@@ -380,6 +428,7 @@ export class SqlStore implements Store {
         return exists ? 'conflict' : undefined;
       }
       void fields;
+      await self.db.deleteFrom('item_versions').where('list_row_id', '=', list.rowId).where('item_id', '=', id).execute();
       await self.db.updateTable('lists').set({ item_count: sql`item_count - 1`, last_item_deleted: now })
         .where('row_id', '=', list.rowId).execute();
       return 'deleted';
@@ -392,12 +441,14 @@ export class SqlStore implements Store {
       await self.lockList(list);
       const item = await self.getItem(list, fields, id);
       if (!item) return undefined;
+      // The item goes to the recycle bin with its version history, as SharePoint recycles both together.
+      const versions = await self.getItemVersions(list, id);
       await self.deleteItem(list, fields, id, null, now);
       const web = await self.getWeb(list.webId);
       const recycleId = randomUUID();
       await self.db.insertInto('recycle_bin').values({
         id: recycleId, site_id: web!.siteId, list_id: list.id, item_id: id, title: item.values.Title ?? null,
-        deleted_by: actorId, deleted: now, data: JSON.stringify(item),
+        deleted_by: actorId, deleted: now, data: JSON.stringify(versions.length ? { ...item, versions } : item),
       }).execute();
       return recycleId;
     });
