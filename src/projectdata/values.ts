@@ -34,11 +34,14 @@ export function parseProjectDate(value: string): Date | undefined {
   return Number.isNaN(time) ? undefined : date;
 }
 
-/** Milliseconds → `2016-06-30T00:00:00` (UTC, no zone designator, as Project Server writes it); a fraction only when non-zero. */
+/**
+ * Milliseconds → `2016-06-30T00:00:00` (UTC, no zone designator, as Project Server writes it);
+ * a fraction only when non-zero, without trailing zeros (.NET's `FFFFFFF`: `.31`, not `.310`).
+ */
 export function isoDateText(ms: number): string {
   const iso = new Date(ms).toISOString(); // 2016-06-30T00:00:00.000Z
-  const fraction = iso.slice(19, 23);
-  return iso.slice(0, 19) + (fraction === '.000' ? '' : fraction);
+  const fraction = iso.slice(19, 23).replace(/\.?0+$/, '');
+  return iso.slice(0, 19) + fraction;
 }
 
 /** Milliseconds → `/Date(1467244800000)/` (the JSON writer escapes the solidi). */

@@ -17,9 +17,12 @@ import { parseRequestQuery } from './query-options.ts';
 import { newRequestId, standardHeaders } from './headers.ts';
 import type { Authenticator, Identity } from './authenticate.ts';
 import { executeBatch } from './batch/execute.ts';
+import { isBatchUrl } from './batch/limits.ts';
 import { newResponseBoundary, writeBatchResponse, type PartResponse } from './batch/write.ts';
 import { registerUserPhoto } from './userphoto.ts';
 import { registerLogin } from './login.ts';
+import { isProjectDataPath } from '../projectdata/request.ts';
+import { respondProjectData } from '../projectdata/http.ts';
 
 export interface AppOptions {
   store: Store;
@@ -115,7 +118,8 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
 
   // Errors raised before our handler runs (body too large, bad headers) get SharePoint's shape too.
   app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, req, reply) => {
-    const spError = error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? errors.bodyTooLarge(options.bodyLimit)
+    const spError = error.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
+      ? (isBatchUrl(req.url) ? errors.batchTooLarge(options.bodyLimit) : errors.bodyTooLarge(options.bodyLimit))
       : error instanceof SpError ? error
       : (error.statusCode ?? 500) < 500 ? errors.badArgument(error.message) : undefined;
     const requestId = newRequestId();
@@ -222,6 +226,10 @@ async function respond(request: ApiRequest, caller: Caller, options: AppOptions,
     const pathname = request.url.split('?')[0]!;
     const split = splitApiUrl(pathname);
     const batch = !caller.inBatch && /^\$batch\/?$/i.test(split?.apiPath ?? '');
+    // ProjectData is a WCF Data Service with formats, errors and rights of its own (src/projectdata/http.ts).
+    if (split && isProjectDataPath(split.apiPath)) {
+      return respondProjectData(request, caller.identity, decodePath(split.sitePath), split.apiPath, options, log);
+    }
     if (!negotiated && !batch) throw errors.notAcceptable();
 
     // dispatch: which site collection, and the path below its `/_api/`.

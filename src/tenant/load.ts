@@ -15,6 +15,7 @@ import { USER_INFO_LIST_TEMPLATE } from '../domain/templates.ts';
 import type { Store } from '../store/store.ts';
 import { siteDefaultUserKey } from '../server/authenticate.ts';
 import type { TenantFile, TenantSite } from './types.ts';
+import { loadProjectDataSection } from '../projectdata/tenant.ts';
 import { directoryPrincipal, ensureSiteUser, SYSTEM_ACCOUNT_ID, userLogin } from '../identity/site-users.ts';
 
 export const TENANT_NAME_KEY = 'tenant.name';
@@ -94,6 +95,8 @@ export async function loadTenant(store: Store, tenant: TenantFile, now: string, 
     for (const site of tenant.sites) {
       const created = await loadSite(tx, tenant, site, now);
       await tx.directory.setSiteRoles(created.id, siteRoles(tenant, site));
+      const projectData = Object.entries(tenant.projectData ?? {}).find(([url]) => url.toLowerCase() === site.url.toLowerCase());
+      if (projectData) await loadProjectDataSection(tx, created, projectData[1]);
     }
   });
 }

@@ -10,7 +10,7 @@ export interface TenantFile {
   groups?: TenantGroup[];
   /** At least one. */
   sites: TenantSite[];
-  /** Project Web App data by site URL (a URL present in `sites`), kept verbatim. */
+  /** ProjectData feed content by PWA site URL (a URL present in `sites`): options and entity-set rows (src/projectdata/rows.ts). */
   projectData?: Record<string, Record<string, unknown>>;
 }
 

@@ -7,6 +7,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { TenantFile } from './types.ts';
+import { sectionProblems } from '../projectdata/tenant.ts';
 
 export interface TenantProblem {
   /** JSON Pointer into the tenant document, e.g. `/sites/0/lists/1/items/3/Priority`; `` for the whole file. */
@@ -180,6 +181,11 @@ function referenceProblems(doc: Json): TenantProblem[] {
   if (isObject(doc.projectData)) {
     for (const key of Object.keys(doc.projectData)) {
       if (!siteUrls.has(key.toLowerCase())) problems.push({ path: pointer('/projectData', key), message: `"${key}" is not the URL of a site in sites` });
+      const section = doc.projectData[key];
+      if (!isObject(section)) continue;
+      for (const p of sectionProblems(section)) {
+        problems.push({ path: p.tokens.reduce<string>((path, token) => pointer(path, token), pointer('/projectData', key)), message: p.message });
+      }
     }
   }
   return problems;
