@@ -5,7 +5,6 @@
 
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { SignJWT } from 'jose';
 import type { SPFI } from '@pnp/sp';
 import type { IList } from '@pnp/sp/lists/index.js';
 import '@pnp/sp/batching.js';
@@ -13,18 +12,14 @@ import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { failure, pnpFor } from '../helpers/pnp.ts';
 import '../helpers/pnp-types.ts';
 import '../helpers/pnp-batching-types.ts';
+import { bearerFor } from '../helpers/bearer.ts';
 import { ACCEPT } from '../helpers/wire.ts';
 
 const SECRET = 'surface-items-secret-surface-items-secret-0123';
 const BOB = 'bob@contoso.onmicrosoft.com'; // member of /sites/dev
 const DAVE = 'dave@contoso.onmicrosoft.com'; // visitor of /sites/dev
 
-async function bearer(upn: string): Promise<string> {
-  const now = Math.floor(Date.now() / 1000);
-  const jwt = await new SignJWT({ upn }).setProtectedHeader({ alg: 'HS256' }).setIssuedAt(now).setNotBefore(now)
-    .setExpirationTime(now + 3600).sign(new TextEncoder().encode(SECRET));
-  return `Bearer ${jwt}`;
-}
+const bearer = (upn: string) => bearerFor(SECRET, upn);
 
 describe('PnPjs item surface against spemu', () => {
   let server: TestServer;

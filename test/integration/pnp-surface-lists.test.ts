@@ -6,9 +6,9 @@
 
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { SignJWT } from 'jose';
 import type { SPFI } from '@pnp/sp';
 import '@pnp/sp/batching.js';
+import { bearerFor } from '../helpers/bearer.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { failure, pnpFor } from '../helpers/pnp.ts';
 import '../helpers/pnp-types.ts';
@@ -19,12 +19,7 @@ const SECRET = 'surface-lists-secret-surface-lists-secret-0123';
 const BOB = 'bob@contoso.onmicrosoft.com'; // member of /sites/dev
 const DAVE = 'dave@contoso.onmicrosoft.com'; // visitor of /sites/dev
 
-async function bearer(upn: string): Promise<string> {
-  const now = Math.floor(Date.now() / 1000);
-  const jwt = await new SignJWT({ upn }).setProtectedHeader({ alg: 'HS256' }).setIssuedAt(now).setNotBefore(now)
-    .setExpirationTime(now + 3600).sign(new TextEncoder().encode(SECRET));
-  return `Bearer ${jwt}`;
-}
+const bearer = (upn: string) => bearerFor(SECRET, upn);
 
 const ids = (items: any[]) => items.map((i) => i.Id as number);
 

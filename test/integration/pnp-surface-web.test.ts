@@ -7,7 +7,6 @@
 
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { SignJWT } from 'jose';
 import type { SPFI } from '@pnp/sp';
 import '@pnp/sp/batching.js';
 import '@pnp/sp/security/index.js';
@@ -26,6 +25,7 @@ import { failure, pnpFor } from '../helpers/pnp.ts';
 import '../helpers/pnp-types.ts';
 import '../helpers/pnp-principal-types.ts';
 import '../helpers/pnp-batching-types.ts';
+import { bearerFor } from '../helpers/bearer.ts';
 import { ACCEPT } from '../helpers/wire.ts';
 
 // @pnp/sp's own augmentations use extensionless paths nodenext cannot resolve (see pnp-types.ts).
@@ -65,12 +65,7 @@ const EDIT = { High: '432', Low: '1011030767' };
 const READ = { High: '176', Low: '138612833' };
 const NONE = { High: '0', Low: '0' };
 
-async function bearer(upn: string): Promise<string> {
-  const now = Math.floor(Date.now() / 1000);
-  const jwt = await new SignJWT({ upn }).setProtectedHeader({ alg: 'HS256' }).setIssuedAt(now).setNotBefore(now)
-    .setExpirationTime(now + 3600).sign(new TextEncoder().encode(SECRET));
-  return `Bearer ${jwt}`;
-}
+const bearer = (upn: string) => bearerFor(SECRET, upn);
 
 /** Only High and Low: PnPjs hands back what the dialect carries besides (odata.metadata in minimal). */
 const bits = (p: any) => ({ High: p.High, Low: p.Low });

@@ -3,7 +3,7 @@
 // the SQL used (lower, substr, like … escape, in (select …)) means the same in both.
 
 import { sql, type RawBuilder } from 'kysely';
-import type { ComparisonOperator, Expression, Literal } from '../../odata/filter/ast.ts';
+import type { ComparisonOperator, Expression, Literal, LogicalExpression } from '../../odata/filter/ast.ts';
 import { FIELD_KINDS, type StorageType } from '../../domain/field-kinds.ts';
 import type { Field, List } from '../../domain/model.ts';
 import { normaliseDateTime } from '../../domain/values.ts';
@@ -77,15 +77,7 @@ class Compiler {
     if (node.kind !== 'logical' && node.kind !== 'not' && ++this.terms > MAX_FILTER_TERMS) throw tooComplex();
     switch (node.kind) {
       case 'logical': {
-        // Long and/or chains are trees thousands deep (left-leaning from the parser, either
-        // way when built): gather the operands with a loop, in order.
-        const operands: Expression[] = [];
-        const stack: Expression[] = [node];
-        while (stack.length) {
-          const e = stack.pop()!;
-          if (e.kind === 'logical' && e.op === node.op) stack.push(e.right, e.left);
-          else operands.push(e);
-        }
+        const operands = chainOperands(node);
         const list = node.op === 'or' ? this.inList(operands) : undefined;
         if (list) return list;
         const levels = Math.ceil(Math.log2(operands.length));
@@ -268,6 +260,21 @@ class Compiler {
   private invalid() {
     return errors.invalidExpression(this.scope.text);
   }
+}
+
+/**
+ * The operands of an and/or chain, in order. Long chains are trees thousands deep (left-leaning
+ * from the parser, either way when built), so they are gathered with a loop, not recursion.
+ */
+export function chainOperands(node: LogicalExpression): Expression[] {
+  const operands: Expression[] = [];
+  const stack: Expression[] = [node];
+  while (stack.length) {
+    const e = stack.pop()!;
+    if (e.kind === 'logical' && e.op === node.op) stack.push(e.right, e.left);
+    else operands.push(e);
+  }
+  return operands;
 }
 
 /**

@@ -15,7 +15,7 @@ import type { EdmType, PdEntitySet, PdProperty, PdValue } from '../../projectdat
 import { NAMESPACE } from '../../projectdata/model.ts';
 import { parseProjectDate } from '../../projectdata/values.ts';
 import { errors } from '../../errors.ts';
-import { balanced, MAX_FILTER_TERMS } from './filter-compiler.ts';
+import { balanced, chainOperands, MAX_FILTER_TERMS } from './filter-compiler.ts';
 import { binaryCollation, type SqlFlavour } from './flavour.ts';
 
 export interface PdFilterScope {
@@ -95,13 +95,7 @@ class Compiler {
     switch (node.kind) {
       case 'logical': {
         // Chains thousands long are gathered with a loop and emitted as a balanced tree.
-        const operands: Expression[] = [];
-        const stack: Expression[] = [node];
-        while (stack.length) {
-          const e = stack.pop()!;
-          if (e.kind === 'logical' && e.op === node.op) stack.push(e.right, e.left);
-          else operands.push(e);
-        }
+        const operands = chainOperands(node);
         const list = node.op === 'or' ? this.inList(operands) : undefined;
         if (list) return list;
         const levels = Math.ceil(Math.log2(operands.length));
