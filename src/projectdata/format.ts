@@ -57,9 +57,19 @@ export function negotiateFormat(accept: string | undefined, format: string | und
   throw PdError.unsupportedMediaType();
 }
 
-/** The format an error is written in when negotiation itself failed: JSON if JSON was asked for at all. */
-export function errorFormat(accept: string | undefined): PdFormat {
+/**
+ * The format an error is written in before (or when) negotiation fails: `$format` when it names
+ * one, else JSON if JSON was asked for at all.
+ */
+export function errorFormat(accept: string | undefined, format?: string): PdFormat {
   const lower = (accept ?? '').toLowerCase();
+  if (format !== undefined) {
+    try {
+      return negotiateFormat(undefined, format);
+    } catch {
+      // an unusable $format: Accept decides
+    }
+  }
   if (lower.includes('odata=verbose')) return 'verbose';
   return lower.includes('application/json') ? 'light' : 'atom';
 }

@@ -31,9 +31,9 @@ export async function respondProjectData(
 ): Promise<ApiResponse> {
   // context: a correlation id; the format comes once the query is parsed, errors before that follow Accept.
   const requestId = newRequestId();
-  let format: PdFormat = errorFormat(request.headers.accept);
+  const rawQuery = request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '';
+  let format: PdFormat = errorFormat(request.headers.accept, rawFormat(rawQuery));
   try {
-    const rawQuery = request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '';
     // dispatch: the PWA site; a site without ProjectData has no such segment.
     const site = await deps.store.getSiteByUrl(sitePath);
     const siteOptions = site && await deps.store.projectData.options(site.id);
@@ -42,12 +42,16 @@ export async function respondProjectData(
     // authorize: the site's owners and members, and the configured reporting readers (Project's SharePoint permission mode).
     await authorizeReader(site, identity, siteOptions, deps);
 
-    // method: the feed is read-only.
-    if (request.method !== 'GET') throw PdError.readOnly(request.method);
+    // method: the feed is read-only. HEAD is a GET without the body (Node leaves the body out).
+    if (request.method !== 'GET' && request.method !== 'HEAD') throw PdError.readOnly(request.method);
 
     // parse: the path below ProjectData and the OData v3 query options; then the response format.
     const parsed = parsePdRequest(apiPath, rawQuery);
-    format = negotiateFormat(request.headers.accept, parsed.options.format);
+    // `$count`, `$value` and `$metadata` answer text or XML whatever was asked (`Accept: text/plain` is
+    // the protocol's own example for $count): the negotiated format then only shapes errors.
+    const { target } = parsed;
+    const fixed = target.kind === 'metadata' || (target.kind === 'resource' && (target.count || target.value));
+    format = fixed ? tryNegotiate(request.headers.accept, parsed.options.format) ?? format : negotiateFormat(request.headers.accept, parsed.options.format);
 
     // execute: resolve sets, keys and navigation; one page query.
     const baseUrl = `${request.origin}${site.url === '/' ? '' : site.url}/_api/ProjectData/${parsed.locale ? `[${parsed.locale}]/` : ''}`;
@@ -61,6 +65,28 @@ export async function respondProjectData(
     // error: WCF DS's error body in the response format; never a stack trace.
     return errorResponse(e, requestId, format, log, request.url);
   }
+}
+
+function tryNegotiate(accept: string | undefined, format: string | undefined): PdFormat | undefined {
+  try {
+    return negotiateFormat(accept, format);
+  } catch {
+    return undefined;
+  }
+}
+
+/** `$format` as sent, read before the query is parsed, so that errors the parse finds follow it too. */
+function rawFormat(rawQuery: string): string | undefined {
+  for (const pair of rawQuery.split('&')) {
+    const [name = '', value = ''] = pair.split('=', 2);
+    if (name.toLowerCase() !== '$format') continue;
+    try {
+      return decodeURIComponent(value.replaceAll('+', ' '));
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
 }
 
 async function authorizeReader(site: Site, identity: Identity, options: PdSiteOptions, deps: PdDeps): Promise<void> {

@@ -9,6 +9,7 @@
 import { createReadStream } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
+import { pipeline } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { parser } from 'stream-json';
 import Assembler from 'stream-json/assembler.js';
@@ -71,7 +72,10 @@ export async function importProjectData(store: Store, siteUrl: string, path: str
   const marks = await store.projectData.importMarks(site.id);
   const summary: ImportSummary = { files: 0, skipped: 0, rows: 0, bySet: {} };
   for (const file of files) {
-    const id = `${basename(file)}:${(await stat(file)).size}`;
+    // Name, size and modification time: a file exported again under the same name is a new file, not one already done.
+    const info = await stat(file);
+    if (info.size === 0) throw new ImportError(`${file} is empty: an exported page holds at least {"value":[]}.`);
+    const id = `${basename(file)}:${info.size}:${Math.floor(info.mtimeMs)}`;
     if (marks.has(`${id}#done`)) {
       summary.skipped++;
       continue;
@@ -96,6 +100,28 @@ async function inputFiles(path: string): Promise<string[]> {
   return names.map((n) => join(path, n));
 }
 
+/**
+ * The file's tokens, with the errors of reading and parsing it (not valid JSON, a corrupt
+ * .gz, unreadable) as ImportErrors; errors of writing rows pass through as they are.
+ */
+async function* readable<T>(file: string, tokens: AsyncIterable<T>): AsyncGenerator<T> {
+  const iterator = tokens[Symbol.asyncIterator]();
+  try {
+    for (;;) {
+      let next: IteratorResult<T>;
+      try {
+        next = await iterator.next();
+      } catch (e) {
+        throw new ImportError(`${file}: not valid JSON (${(e as Error).message})`);
+      }
+      if (next.done) return;
+      yield next.value;
+    }
+  } finally {
+    await iterator.return?.(); // stopped early (a bad row): close the file
+  }
+}
+
 /** One file: walks its JSON tokens, assembling each row of a row array and writing them in batches per set. */
 class FileImport {
   private readonly pending = new Map<string, unknown[]>();
@@ -111,71 +137,78 @@ class FileImport {
   ) {}
 
   async run(): Promise<void> {
+    // pipeline, not pipe: a read error or a corrupt .gz must end the walk below, not the process.
     const source = createReadStream(this.file);
-    const text = /\.gz$/i.test(this.file) ? source.pipe(createGunzip()) : source;
-    const tokens = text.pipe(parser.asStream({ packValues: true, streamValues: false }));
+    const walker = parser.asStream({ packValues: true, streamValues: false });
+    const tokens = /\.gz$/i.test(this.file) ? pipeline(source, createGunzip(), walker, () => {}) : pipeline(source, walker, () => {});
+    let foundRows = false;
     // The path of keys and indices from the root to where the walker stands.
     const path: Array<string | number> = [];
     const containers: Array<'object' | 'array'> = [];
     let rowArrayDepth = -1;
     let rowSet: string | undefined;
     let assembler: Assembler | undefined;
-    try {
-      for await (const token of tokens as AsyncIterable<{ name: string; value?: unknown }>) {
-        if (assembler) {
-          assembler.consume(token as never);
-          if (assembler.done) {
-            await this.row(assembler.current, rowSet);
-            assembler = undefined;
-          }
-          continue;
+    for await (const token of readable(this.file, tokens as AsyncIterable<{ name: string; value?: unknown }>)) {
+      if (assembler) {
+        assembler.consume(token as never);
+        if (assembler.done) {
+          await this.row(assembler.current, rowSet);
+          assembler = undefined;
         }
-        switch (token.name) {
-          case 'startObject':
-          case 'startArray': {
-            const inRowArray = rowArrayDepth >= 0 && containers.length === rowArrayDepth + 1;
-            if (inRowArray && token.name === 'startObject') {
-              assembler = new Assembler();
-              assembler.consume(token as never);
-              break;
-            }
-            if (token.name === 'startArray' && rowArrayDepth < 0) {
-              const set = this.rowArraySet(path);
-              if (set !== null) { rowArrayDepth = containers.length; rowSet = set; }
-            }
-            containers.push(token.name === 'startObject' ? 'object' : 'array');
-            path.push(token.name === 'startArray' ? 0 : '');
-            break;
-          }
-          case 'endObject':
-          case 'endArray':
-            containers.pop();
-            path.pop();
-            if (rowArrayDepth === containers.length) {
-              rowArrayDepth = -1;
-              await this.flushAll(); // a set's rows end here: commit them (and a resume mark) before the next set's
-            }
-            this.advance(path, containers);
-            break;
-          case 'keyValue':
-            path[path.length - 1] = String(token.value);
-            break;
-          case 'stringValue':
-            if ((path[path.length - 1] === 'odata.metadata' || path[path.length - 1] === '@odata.context') && path.length === 1) {
-              this.pageSet = /#([A-Za-z]+)/.exec(String(token.value))?.[1];
-            }
-            this.advance(path, containers);
-            break;
-          default:
-            if (token.name.endsWith('Value')) this.advance(path, containers);
-        }
+        continue;
       }
-    } catch (e) {
-      if (e instanceof ImportError) throw e;
-      throw new ImportError(`${this.file}: not valid JSON (${(e as Error).message})`);
+      switch (token.name) {
+        case 'startObject':
+        case 'startArray': {
+          const inRowArray = rowArrayDepth >= 0 && containers.length === rowArrayDepth + 1;
+          if (inRowArray && token.name === 'startObject') {
+            assembler = new Assembler();
+            assembler.consume(token as never);
+            break;
+          }
+          if (inRowArray) this.notARow(); // an array where a row should be
+          if (token.name === 'startArray' && rowArrayDepth < 0) {
+            const set = this.rowArraySet(path);
+            if (set !== null) { rowArrayDepth = containers.length; rowSet = set; foundRows = true; }
+          }
+          containers.push(token.name === 'startObject' ? 'object' : 'array');
+          path.push(token.name === 'startArray' ? 0 : '');
+          break;
+        }
+        case 'endObject':
+        case 'endArray':
+          containers.pop();
+          path.pop();
+          if (rowArrayDepth === containers.length) {
+            rowArrayDepth = -1;
+            await this.flushAll(); // a set's rows end here: commit them (and a resume mark) before the next set's
+          }
+          this.advance(path, containers);
+          break;
+        case 'keyValue':
+          path[path.length - 1] = String(token.value);
+          break;
+        case 'stringValue':
+          if ((path[path.length - 1] === 'odata.metadata' || path[path.length - 1] === '@odata.context') && path.length === 1) {
+            this.pageSet = /#([A-Za-z]+)/.exec(String(token.value))?.[1];
+          }
+          this.advance(path, containers);
+          break;
+        default:
+          if (!token.name.endsWith('Value')) break;
+          // A number, string, true, false or null where a row should be: data this import cannot place.
+          if (rowArrayDepth >= 0 && containers.length === rowArrayDepth + 1) this.notARow();
+          this.advance(path, containers);
+      }
     }
+    // Nothing that looks like rows (a single entity, a whole tenant file): saying so beats importing nothing.
+    if (!foundRows) throw new ImportError(`${this.file}: no rows found; expected an exported page ({"value":[…]} or {"d":{"results":[…]}}), an array of rows, or {"Tasks":[…], …}.`);
     await this.flushAll();
     this.report(true);
+  }
+
+  private notARow(): never {
+    throw new ImportError(`${this.file}: row ${this.rowsSeen + 1} is not an object.`);
   }
 
   /** After a value inside an array, the next one has the next index. */

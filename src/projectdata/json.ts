@@ -7,7 +7,7 @@ import type { EdmType, PdEntitySet, PdProperty, PdRow, PdValue } from './model.t
 import { NAMESPACE } from './model.ts';
 import type { PdResult, Projection } from './service.ts';
 import { keyPredicate } from './keys.ts';
-import { decimalText, isoDateText } from './values.ts';
+import { decimalText, doubleText, isoDateText } from './values.ts';
 
 export type DateStyle = 'online' | 'onprem';
 export type JsonFormat = 'verbose' | 'light' | 'light-nometadata';
@@ -29,7 +29,7 @@ export function jsonValue(type: EdmType, value: PdValue, dates: DateStyle): stri
     case 'Edm.Int64':
       return `"${value}"`;
     case 'Edm.Double':
-      return Number.isFinite(value) ? JSON.stringify(value) : `"${value}"`;
+      return Number.isFinite(value) ? doubleText(Number(value)) : `"${value}"`;
     case 'Edm.Boolean':
     case 'Edm.Int32':
     case 'Edm.Int16':

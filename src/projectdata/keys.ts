@@ -3,7 +3,7 @@
 
 import type { Literal } from '../odata/filter/ast.ts';
 import type { EdmType, PdEntitySet, PdProperty, PdRow, PdValue } from './model.ts';
-import { decimalText, isoDateText, parseProjectDate } from './values.ts';
+import { decimalText, doubleText, isoDateText, parseProjectDate } from './values.ts';
 
 /** A stored value as an OData literal: `guid'…'`, `datetime'2016-06-30T00:00:00'`, `'O''Neil'`, `1.500000M`, `12`, `null`. */
 export function literalText(type: EdmType, value: PdValue): string {
@@ -12,9 +12,10 @@ export function literalText(type: EdmType, value: PdValue): string {
     case 'Edm.Guid': return `guid'${String(value)}'`;
     case 'Edm.DateTime': return `datetime'${isoDateText(Number(value))}'`;
     case 'Edm.String': return `'${String(value).replaceAll("'", "''")}'`;
-    case 'Edm.Decimal': return `${decimalText(Number(value))}M`;
+    // A skip token must name the row's exact value: six places when they hold it, else every digit.
+    case 'Edm.Decimal': return `${Number(decimalText(Number(value))) === value ? decimalText(Number(value)) : String(value)}M`;
     case 'Edm.Int64': return `${value}L`;
-    case 'Edm.Double': return Number.isInteger(value) ? `${value}.0` : String(value);
+    case 'Edm.Double': return doubleText(Number(value));
     default: return String(value);
   }
 }

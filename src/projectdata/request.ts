@@ -9,9 +9,7 @@ import type { Expression, Literal } from '../odata/filter/ast.ts';
 import { parseFilter } from '../odata/filter/parser.ts';
 import { parseApiPath, type PathSegment } from '../odata/path.ts';
 import { parseLiteral, scanLiteral } from '../odata/literal.ts';
-import {
-  parseFormat, parseInlineCount, parseOrderBy, parseQueryString, parseSelect, parseSkip, parseTop, type OrderByItem,
-} from '../odata/query.ts';
+import { parseFormat, parseInlineCount, parseQueryString, parseSkip, parseTop, type OrderByItem } from '../odata/query.ts';
 import { PdError } from './errors.ts';
 
 /** `ProjectData` (any case) as the first segment below `/_api/`, with or without more after it. */
@@ -61,7 +59,8 @@ export interface PdRequest {
 
 /** `apiPath` is the path after `/_api/` (still percent-encoded) and starts with ProjectData. */
 export function parsePdRequest(apiPath: string, rawQuery: string): PdRequest {
-  const below = apiPath.replace(/^projectdata\/?/i, '');
+  // Some clients percent-encode the locale's brackets (`%5Ben-US%5D`): the same segment.
+  const below = apiPath.replace(/^projectdata\/?/i, '').replace(/^%5B([^/]*?)%5D/i, '[$1]');
   const locale = /^\[([A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*)\]\/?/.exec(below);
   const rest = locale ? below.slice(locale[0].length) : below;
   return { target: parseTarget(rest), options: parseOptions(rawQuery), locale: locale?.[1] };
@@ -84,12 +83,12 @@ function parseTarget(path: string): PdTarget {
   else if (last.name === '$value' && segments.length > 1) { value = true; segments.pop(); }
   const steps = segments.map((segment): PathStep => {
     if (segment.name.startsWith('$')) throw PdError.notFound(segment.name);
-    if (!segment.args) return { name: segment.name };
+    // `Projects()` is the set itself, as WCF DS reads empty parentheses (older clients write them).
+    if (!segment.args || segment.args.length === 0) return { name: segment.name };
     const keys = segment.args.map((arg): KeyPredicate => {
       if (arg.value.kind === 'alias') throw PdError.badRequest('Bad Request - Error in query syntax.');
       return { name: arg.name, value: arg.value };
     });
-    if (keys.length === 0) throw PdError.badRequest('Bad Request - Error in query syntax.');
     return { name: segment.name, keys };
   });
   return { kind: 'resource', steps, count, value };
@@ -100,17 +99,15 @@ function parseOptions(rawQuery: string): PdOptions {
   for (const name of raw.keys()) {
     if (!KNOWN_OPTIONS.has(name)) throw PdError.badRequest(`The query parameter '${name}' begins with a system-reserved '$' character but is not recognized.`);
   }
-  const get = (name: string) => raw.get(name);
+  // An option with no value is no option, as WCF DS reads them (`$select=` from a script joining an empty list).
+  const get = (name: string) => (raw.get(name)?.trim() === '' ? undefined : raw.get(name));
   const filterText = get('$filter');
   const select = get('$select');
   return {
-    select: select === undefined || select.trim() === '*' ? undefined : syntax(() => parseSelect(select)).map((path) => {
-      if (path.length !== 1) throw PdError.badRequest(`Only properties of the entity can be selected: '${path.join('/')}'.`);
-      return path[0]!;
-    }),
+    select: select === undefined || select.trim() === '*' ? undefined : parseNames(select),
     filter: filterText === undefined ? undefined : syntax(() => parseFilter(filterText)),
     filterText,
-    orderBy: get('$orderby') === undefined ? [] : syntax(() => parseOrderBy(get('$orderby')!)),
+    orderBy: get('$orderby') === undefined ? [] : parseSortKeys(get('$orderby')!),
     top: get('$top') === undefined ? undefined : syntax(() => parseTop(get('$top')!)),
     skip: get('$skip') === undefined ? undefined : syntax(() => parseSkip(get('$skip')!)),
     skipToken: get('$skiptoken') === undefined ? undefined : parseSkipTokenValues(get('$skiptoken')!),
@@ -119,6 +116,38 @@ function parseOptions(rawQuery: string): PdOptions {
     expand: get('$expand'),
     raw,
   };
+}
+
+/**
+ * A property name as CSDL allows it (letters of any script, digits, `_`): custom fields may
+ * carry localized names, so $select and $orderby are read here rather than with the
+ * ASCII-only `_api` grammar.
+ */
+export const PROPERTY_NAME = /^[\p{L}\p{Nl}_][\p{L}\p{Nl}\p{Nd}\p{Mn}\p{Mc}\p{Pc}]*$/u;
+
+/** `$select`: `*` or property names, comma-separated; a path (`Project/ProjectName`) is refused by name. */
+function parseNames(text: string): string[] {
+  return text.split(',').map((item) => {
+    const name = item.trim();
+    if (name.includes('/') && name.split('/').every((part) => PROPERTY_NAME.test(part.trim()) || part.trim() === '*')) {
+      throw PdError.badRequest(`Only properties of the entity can be selected: '${name}'.`);
+    }
+    if (name !== '*' && !PROPERTY_NAME.test(name)) throw PdError.badRequest('Bad Request - Error in query syntax.');
+    return name;
+  });
+}
+
+/** `$orderby`: `Name [asc|desc]`, comma-separated; paths are kept for the service to refuse by name. */
+function parseSortKeys(text: string): OrderByItem[] {
+  return text.split(',').map((item): OrderByItem => {
+    const [path = '', direction = 'asc', ...rest] = item.trim().split(/\s+/);
+    const parts = path.split('/');
+    const lower = direction.toLowerCase();
+    if (rest.length || (lower !== 'asc' && lower !== 'desc') || !parts.every((p) => PROPERTY_NAME.test(p))) {
+      throw PdError.badRequest('Bad Request - Error in query syntax.');
+    }
+    return { path: parts, direction: lower };
+  });
 }
 
 const KNOWN_OPTIONS = new Set(['$select', '$filter', '$orderby', '$top', '$skip', '$skiptoken', '$inlinecount', '$format', '$expand', '$callback']);

@@ -5,6 +5,7 @@
 import type { EdmType, PdEntitySet, PdProperty, PdRow } from './model.ts';
 import type { PdSiteOptions } from './store.ts';
 import { inferType, PdValueError, toPdValue } from './values.ts';
+import { PROPERTY_NAME } from './request.ts';
 
 export const EDM_TYPES: readonly EdmType[] = [
   'Edm.Guid', 'Edm.String', 'Edm.DateTime', 'Edm.Decimal', 'Edm.Double', 'Edm.Int64', 'Edm.Int32', 'Edm.Int16', 'Edm.Byte', 'Edm.Boolean',
@@ -26,6 +27,16 @@ export interface TypedRows {
   added: PdProperty[];
   problems: RowProblem[];
 }
+
+/**
+ * A custom field name the feed can carry: a CSDL identifier (it names an XML element in Atom and
+ * a property in $metadata), without the three Latin-1 letters XML names refuse, at most 480 long.
+ */
+export function isCustomName(name: string): boolean {
+  return name.length <= 480 && PROPERTY_NAME.test(name) && !/[\u00AA\u00B5\u00BA]/.test(name);
+}
+
+const suggestName = (name: string) => name.replace(/[^\p{L}\p{Nl}\p{Nd}_]+/gu, '').replace(/^(\p{Nd})/u, '_$1') || 'Field1';
 
 /** Annotations and links in exported JSON that are not data: `__metadata`, `odata.*`, `X@odata.*`, deferred links. */
 function isAnnotation(name: string, value: unknown): boolean {
@@ -55,6 +66,11 @@ export function typeRows(set: PdEntitySet, raw: readonly unknown[], declared: Re
       if (isAnnotation(name, value) || navigations.has(name)) continue;
       let property = byName.get(name);
       if (!property) {
+        if (!isCustomName(name)) {
+          problems.push({ row: index, property: name, message: `'${name}' cannot be a custom field name: the feed's names are letters, digits and _ (Project drops spaces and other characters, e.g. ${suggestName(name)})` });
+          ok = false;
+          continue;
+        }
         const type = declared[name] ?? inferType(value);
         if (!type) continue; // a custom field seen only as null so far: its type is not known yet
         property = { name, type, nullable: true, custom: true };

@@ -68,8 +68,14 @@ export async function runPdRequest(request: PdRequest, ctx: PdServiceContext): P
   }
 
   if (propertyStep) {
+    const { property } = propertyStep;
+    if (target.count) throw PdError.badRequest(`The request URI is not valid. $count cannot be applied to the segment '${property.name}' since $count can only follow a resource segment.`);
+    notForOne(options, true);
     const row = await fetchOne(position, ctx);
-    return { kind: 'property', set: position.set, property: propertyStep.property, value: row[propertyStep.property.name] ?? null, raw: target.value };
+    const value = row[property.name] ?? null;
+    // A null has no raw value: WCF DS answers a `$value` of one with 404, not an empty body.
+    if (target.value && value === null) throw PdError.notFound('$value');
+    return { kind: 'property', set: position.set, property, value, raw: target.value };
   }
   if (target.value) throw PdError.badRequest('The $value segment can only follow a primitive property.');
   if (target.count) {
@@ -84,7 +90,8 @@ export async function runPdRequest(request: PdRequest, ctx: PdServiceContext): P
   const projection = project(position.set, options.select);
   const selectText = options.raw.get('$select');
   if (position.single) {
-    const row = await fetchOne(position, ctx);
+    notForOne(options, false);
+    const row = await fetchOne(position, ctx, options);
     return { kind: 'entry', set: position.set, row, projection, selectText };
   }
   return readFeed(position, options, projection, selectText, ctx);
@@ -94,7 +101,7 @@ function startAt(step: PathStep, ctx: PdServiceContext): Position {
   const set = ctx.schema.find((s) => s.name === step.name);
   if (!set) throw PdError.notFound(step.name);
   const path = step.keys ? `${set.name}(${keyText(step.keys)})` : set.name;
-  return { set, where: step.keys ? keyWhere(set, step.keys, step.name) : [], single: !!step.keys, path, segment: step.name };
+  return { set, where: step.keys ? keyWhere(set, step.keys) : [], single: !!step.keys, path, segment: step.name };
 }
 
 /** Follows a navigation property from one entity: the target rows are those equal on every join pair. */
@@ -104,16 +111,27 @@ async function follow(from: Position, navigation: PdNavigation, step: PathStep, 
   const source = await fetchOne(from, ctx);
   const where = navigation.on.map(([sourceProperty, targetProperty]) => ({ property: targetProperty, value: source[sourceProperty] ?? null }));
   if (step.keys && !navigation.many) throw PdError.badRequest(`The segment '${step.name}' refers to a single resource and cannot have a key.`);
-  if (step.keys) where.push(...keyWhere(set, step.keys, step.name));
+  if (step.keys) where.push(...keyWhere(set, step.keys));
   const path = `${from.path}/${navigation.name}${step.keys ? `(${keyText(step.keys)})` : ''}`;
   return { set, where, single: !navigation.many || !!step.keys, path, segment: step.name };
 }
 
-/** The one row a single-entity position names; 404 (WCF DS's message) when there is none. */
-async function fetchOne(position: Position, ctx: PdServiceContext): Promise<PdRow> {
+/**
+ * Paging and sorting options name rows of a collection: on one entity or a property WCF DS
+ * refuses them rather than ignore them (and `$filter` on a property too).
+ */
+function notForOne(options: PdOptions, property: boolean): void {
+  const named = ['$orderby', '$skip', '$top', '$skiptoken', '$inlinecount'].filter((o) => options.raw.get(o)?.trim());
+  if (named.length) throw PdError.badRequest('Query options $orderby, $inlinecount, $skip and $top cannot be applied to the requested resource.');
+  if (property && options.filter) throw PdError.badRequest('Query option $filter cannot be applied to the requested resource.');
+}
+
+/** The one row a single-entity position names (and `$filter` keeps, on an entity); 404 (WCF DS's message) when there is none. */
+async function fetchOne(position: Position, ctx: PdServiceContext, options?: PdOptions): Promise<PdRow> {
   if (position.where.some((w) => w.value === null)) throw PdError.notFound(position.segment);
   const page = await ctx.store.query(ctx.siteId, {
     set: position.set, where: position.where, orderBy: keyOrder(position.set, []), top: 1, skip: 0,
+    filter: options?.filter, filterText: options?.filterText,
   });
   const row = page.rows[0];
   if (!row) throw PdError.notFound(position.segment);
@@ -121,7 +139,7 @@ async function fetchOne(position: Position, ctx: PdServiceContext): Promise<PdRo
 }
 
 /** `(guid'…')` or `(ProjectId=guid'…',TaskId=guid'…')` → equalities on the set's key, in key order. */
-function keyWhere(set: PdEntitySet, keys: KeyPredicate[], segment: string): Position['where'] {
+function keyWhere(set: PdEntitySet, keys: KeyPredicate[]): Position['where'] {
   const bad = () => PdError.badRequest(`Bad Request - Error in query syntax.`);
   if (keys.length !== set.key.length) throw bad();
   const named = keys.every((k) => k.name !== undefined);
@@ -130,8 +148,9 @@ function keyWhere(set: PdEntitySet, keys: KeyPredicate[], segment: string): Posi
     const key = named ? keys.find((k) => k.name === name) : keys[index];
     const property = set.properties.find((p) => p.name === name)!;
     if (!key) throw bad();
+    // A key of the wrong type (`Projects(1)`, `TimeSet(datetime'2016-13-01')`) or null is a syntax error in WCF DS, not a 404.
     const value = literalValue(property, key.value);
-    if (value === undefined || value === null) throw PdError.notFound(segment);
+    if (value === undefined || value === null) throw bad();
     return { property: name, value };
   });
 }

@@ -16,23 +16,33 @@ const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d
  */
 export function parseProjectDate(value: string): Date | undefined {
   const ms = MS_DATE.exec(value.trim());
-  if (ms) return new Date(Number(ms[1]));
+  if (ms) {
+    const date = new Date(Number(ms[1]));
+    return Number.isNaN(date.getTime()) ? undefined : date;
+  }
   const iso = ISO_DATE.exec(value.trim());
   if (!iso) return undefined;
   const [, y, mo, d, h = '00', mi = '00', s = '00', frac = '', zone] = iso;
-  const fraction = frac ? Math.round(Number(frac) * 1000) : 0;
-  let time = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s), fraction);
-  if (Number(mo) < 1 || Number(mo) > 12 || Number(d) < 1 || Number(d) > 31 || Number(h) > 23 || Number(mi) > 59 || Number(s) > 59) return undefined;
+  const date = new Date(0);
+  // setUTCFullYear, not Date.UTC: Date.UTC reads years 0–99 as 1900–1999 (0001-01-01 is .NET's DateTime.MinValue).
+  date.setUTCFullYear(Number(y), Number(mo) - 1, Number(d));
+  date.setUTCHours(Number(h), Number(mi), Number(s));
+  // A date that does not exist (31 February rolls over into March) is not a date, whatever its zone.
+  if (date.getUTCFullYear() !== Number(y) || date.getUTCMonth() !== Number(mo) - 1 || date.getUTCDate() !== Number(d)
+    || Number(h) > 23 || Number(mi) > 59 || Number(s) > 59) return undefined;
+  // .NET's seven fraction digits are truncated to milliseconds, never rounded up: 23:59:59.9999999 stays on its day.
+  let time = date.getTime() + (frac ? Number(frac.slice(1, 4).padEnd(3, '0')) : 0);
   if (zone && zone.toUpperCase() !== 'Z') {
     const sign = zone.startsWith('-') ? -1 : 1;
     const digits = zone.slice(1).replace(':', '');
     time -= sign * (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2))) * 60_000;
   }
-  const date = new Date(time);
-  // Date.UTC rolls 31 February over into March: a date that does not exist is not a date.
-  if (date.getUTCDate() !== Number(d) && !zone) return undefined;
-  return Number.isNaN(time) ? undefined : date;
+  return new Date(time);
 }
+
+/** .NET's DateTime range (0001-01-01 to 9999-12-31), which every Edm.DateTime the feed serves stays within. */
+const MIN_DATE = -62_135_596_800_000;
+const MAX_DATE = 253_402_300_799_999;
 
 /**
  * Milliseconds → `2016-06-30T00:00:00` (UTC, no zone designator, as Project Server writes it);
@@ -51,6 +61,12 @@ export const msDateText = (ms: number): string => `/Date(${ms})/`;
 export function decimalText(value: number): string {
   const text = value.toFixed(6);
   return text === '-0.000000' ? '0.000000' : text;
+}
+
+/** Edm.Double as ODataLib writes it in JSON: `3.0` for a whole number (a `.0` unless there is a `.` or an exponent). */
+export function doubleText(value: number): string {
+  const text = String(value);
+  return Number.isFinite(value) && !/[.eE]/.test(text) ? `${text}.0` : text;
 }
 
 export class PdValueError extends Error {}
@@ -77,6 +93,8 @@ export function toPdValue(type: EdmType, value: unknown): PdValue {
     case 'Edm.DateTime': {
       const date = typeof value === 'string' ? parseProjectDate(value) : undefined;
       if (!date) throw new PdValueError(`expected a date (ISO 8601 or /Date(ms)/), got ${JSON.stringify(value)}`);
+      // Outside it, ISO text, skip tokens and key literals would need years of more than four digits.
+      if (date.getTime() < MIN_DATE || date.getTime() > MAX_DATE) throw new PdValueError(`expected a date between 0001-01-01 and 9999-12-31, got ${JSON.stringify(value)}`);
       return date.getTime();
     }
     case 'Edm.Boolean':

@@ -4,7 +4,8 @@
 
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createWriteStream, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
@@ -199,5 +200,80 @@ describe('ProjectData import', () => {
       await store.close();
       await database.drop();
     }
+  });
+});
+
+describe('ProjectData import: odd files', () => {
+  let dir: string;
+  let database: { db: string; drop(): Promise<void> };
+  let store: SqlStore;
+  let siteId: string;
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'spemu-pd-odd-'));
+    database = await sharedDatabase(dir);
+    await (await startTestServer({ db: database.db, seed: tenant({ dates: 'online' }) })).close();
+    store = await openStore(database.db);
+    siteId = (await store.getSiteByUrl('/sites/pwa'))!.id;
+  });
+  after(async () => {
+    await store?.close();
+    await database?.drop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const project = (n: number) => `11111111-1111-4111-8111-${String(n).padStart(12, '0')}`;
+  const write = (name: string, content: string | Buffer) => { const file = join(dir, name); writeFileSync(file, content); return file; };
+  const names = async () => {
+    const set = (await store.projectData.schema(siteId)).find((s) => s.name === 'Projects')!;
+    const page = await store.projectData.query(siteId, { set, where: [], orderBy: [{ property: 'ProjectId', descending: false }], top: 100, skip: 0 });
+    return page.rows.map((r) => r.ProjectName);
+  };
+  const refused = (file: string, message: RegExp) =>
+    assert.rejects(importProjectData(store, '/sites/pwa', file), (e: unknown) => e instanceof ImportError && message.test(e.message));
+
+  it('reads OData v1 verbose ({"d":[…]}), .json.gz, and rows with nested arrays and expanded links', async () => {
+    await importProjectData(store, '/sites/pwa', write('Projects-v1.json', JSON.stringify({ d: [{ __metadata: { type: 'ReportingData.Project' }, ProjectId: project(1), ProjectName: 'v1' }] })));
+    await importProjectData(store, '/sites/pwa', write('Projects-gz.json.gz', gzipSync(JSON.stringify({ value: [{ ProjectId: project(2), ProjectName: 'gz' }] }))));
+    await importProjectData(store, '/sites/pwa', write('Projects-nested.json', JSON.stringify({
+      value: [{ ProjectId: project(3), ProjectName: 'nested', Tags: ['a', ['b']], Tasks: { results: [{ TaskId: project(9) }] } }],
+    })));
+    assert.deepEqual(await names(), ['v1', 'gz', 'nested']);
+  });
+
+  it('refuses, naming the file, what is empty, corrupt or not rows, and never crashes the process', async () => {
+    await refused(write('Projects-empty.json', ''), /Projects-empty\.json is empty/);
+    await refused(write('Projects-bad.json.gz', 'not gzip at all'), /Projects-bad\.json\.gz: not valid JSON \(incorrect header check\)/);
+    await refused(write('Projects-cut.json', `{"value":[{"ProjectId":"${project(4)}"},{"Proj`), /Projects-cut\.json: not valid JSON/);
+    await refused(write('Projects-entity.json', JSON.stringify({ 'odata.metadata': 'x/$metadata#Projects/@Element', ProjectId: project(4) })), /no rows found/);
+    await refused(write('Projects-prims.json', JSON.stringify([{ ProjectId: project(4) }, 5])), /row 2 is not an object/);
+    await refused(write('Projects-nulls.json', JSON.stringify({ value: [null] })), /row 1 is not an object/);
+    await refused(write('Projects-arrays.json', JSON.stringify([[{ ProjectId: project(4) }]])), /row 1 is not an object/);
+    await refused(write('Projects-far.json', JSON.stringify([{ ProjectId: project(4), ProjectStartDate: '/Date(8000000000000000)/' }])), /between 0001-01-01 and 9999-12-31/);
+    await refused(write('Projects-name.json', JSON.stringify([{ ProjectId: project(4), 'Cost (USD)': 5 }])), /'Cost \(USD\)' cannot be a custom field name/);
+    assert.deepEqual(await names(), ['v1', 'gz', 'nested'], 'nothing of those was written');
+  });
+
+  it('resumes after a failure midway, and takes a file exported again under the same name and size as new', async () => {
+    const rows = Array.from({ length: 10 }, (_, i) => ({ ProjectId: project(100 + i), ProjectName: `r${i}` }));
+    const file = write('Projects-resume.json', JSON.stringify({ value: rows }));
+    // The database goes away on the third batch: two batches (four rows) are committed, with their mark.
+    let calls = 0;
+    const flaky = new Proxy(store, {
+      get(target, key) {
+        const value = Reflect.get(target, key, target);
+        if (key !== 'transaction') return typeof value === 'function' ? value.bind(target) : value;
+        return (fn: never) => (++calls === 3 ? Promise.reject(new Error('connection lost')) : value.call(target, fn));
+      },
+    });
+    await assert.rejects(importProjectData(flaky, '/sites/pwa', file, { batchSize: 2 }), (e: unknown) => !(e instanceof ImportError) && /connection lost/.test((e as Error).message));
+    const resumed = await importProjectData(store, '/sites/pwa', file, { batchSize: 2 });
+    assert.deepEqual([resumed.files, resumed.rows], [1, 6], 'the rows after the last mark');
+    assert.equal((await names()).filter((n) => /^r\d$/.test(String(n))).length, 10);
+    // Same name, same size, new contents and time: imported again, not skipped as done.
+    writeFileSync(file, JSON.stringify({ value: rows.map((r) => ({ ...r, ProjectName: r.ProjectName.replace('r', 's') })) }));
+    utimesSync(file, new Date(), new Date(Date.now() + 60_000));
+    const again = await importProjectData(store, '/sites/pwa', file);
+    assert.deepEqual([again.skipped, again.rows], [0, 10]);
+    assert.equal((await names()).filter((n) => /^s\d$/.test(String(n))).length, 10);
   });
 });

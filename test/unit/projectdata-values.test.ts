@@ -8,7 +8,8 @@ import { decimalText, inferType, isoDateText, parseProjectDate, toPdValue } from
 import { jsonValue, writeJsonError } from '../../src/projectdata/json.ts';
 import { keyPredicate, literalText } from '../../src/projectdata/keys.ts';
 import { builtInSet } from '../../src/projectdata/catalogue.ts';
-import { negotiateFormat } from '../../src/projectdata/format.ts';
+import { errorFormat, negotiateFormat } from '../../src/projectdata/format.ts';
+import { isCustomName } from '../../src/projectdata/rows.ts';
 import { isProjectDataPath, parsePdRequest } from '../../src/projectdata/request.ts';
 import { PdError } from '../../src/projectdata/errors.ts';
 import { parseProjectDate as fromClient } from '../../src/client.ts';
@@ -34,9 +35,17 @@ describe('parseProjectDate', () => {
   });
 
   it('refuses what is not a date', () => {
-    for (const text of ['', 'soon', '2016-13-01', '2016-02-31T00:00:00', '/Date(abc)/', '1467244800000']) {
+    for (const text of ['', 'soon', '2016-13-01', '2016-02-31T00:00:00', '2016-02-30T00:00:00Z', '2016-02-30T00:00:00+01:00', '/Date(abc)/', '1467244800000', '/Date(99999999999999999)/']) {
       assert.equal(parseProjectDate(text), undefined, text);
     }
+  });
+
+  it('reads years below 100 as written, and truncates .NET\'s seven fraction digits instead of rounding into the next day', () => {
+    assert.equal(parseProjectDate('0001-01-01T00:00:00')?.toISOString(), '0001-01-01T00:00:00.000Z');
+    assert.equal(parseProjectDate('0050-06-30')?.toISOString(), '0050-06-30T00:00:00.000Z');
+    assert.equal(parseProjectDate('2016-06-30T23:59:59.9999999')?.toISOString(), '2016-06-30T23:59:59.999Z');
+    assert.equal(parseProjectDate('9999-12-31T23:59:59.9999999')?.toISOString(), '9999-12-31T23:59:59.999Z');
+    assert.equal(parseProjectDate('2016-06-30T00:00:00.029')?.getTime(), JUNE_30 + 29);
   });
 
   it('is the same function the spemu/client entry exports', () => {
@@ -67,6 +76,10 @@ describe('values on the wire', () => {
     assert.equal(jsonValue('Edm.Int64', 40, 'online'), '"40"');
     assert.equal(jsonValue('Edm.Boolean', false, 'online'), 'false');
     assert.equal(jsonValue('Edm.String', 'a"b/c', 'online'), '"a\\"b/c"');
+    // ODataLib writes a whole Edm.Double with `.0`, as spemu's SharePoint JSON does.
+    assert.equal(jsonValue('Edm.Double', 3, 'online'), '3.0');
+    assert.equal(jsonValue('Edm.Double', 0.5, 'online'), '0.5');
+    assert.equal(jsonValue('Edm.Double', 1e21, 'online'), '1e+21');
   });
 
   it('types input values and says what is wrong', () => {
@@ -77,6 +90,8 @@ describe('values on the wire', () => {
     assert.throws(() => toPdValue('Edm.Int16', 40000), /integer/);
     assert.throws(() => toPdValue('Edm.Guid', 'nope'), /GUID/);
     assert.throws(() => toPdValue('Edm.Boolean', 1), /true or false/);
+    assert.throws(() => toPdValue('Edm.DateTime', '/Date(8000000000000000)/'), /between 0001-01-01 and 9999-12-31/);
+    assert.equal(toPdValue('Edm.DateTime', '0001-01-01T00:00:00'), -62135596800000);
     assert.equal(inferType('2016-06-30T00:00:00Z'), 'Edm.DateTime');
     assert.equal(inferType('Engineering'), 'Edm.String');
     assert.equal(inferType(3), 'Edm.Decimal');
@@ -91,6 +106,10 @@ describe('values on the wire', () => {
     assert.equal(literalText('Edm.String', "O'Neil"), "'O''Neil'");
     assert.equal(literalText('Edm.Decimal', 1.5), '1.500000M');
     assert.equal(literalText('Edm.Int32', null), 'null');
+    // A skip token names the row's exact value: a seventh decimal, or a double's exponent, is kept.
+    assert.equal(literalText('Edm.Decimal', 0.1234567), '0.1234567M');
+    assert.equal(literalText('Edm.Double', 1e21), '1e+21');
+    assert.equal(literalText('Edm.Double', 3), '3.0');
   });
 
   it('writes errors in the verbose and light envelopes with an empty code', () => {
@@ -130,6 +149,32 @@ describe('requests', () => {
     assert.throws(() => parsePdRequest('ProjectData/Tasks', '$bogus=1'), (e: unknown) => e instanceof PdError && e.status === 400);
     assert.throws(() => parsePdRequest('ProjectData/Tasks', "$skiptoken=guid'x"), (e: unknown) => e instanceof PdError && e.status === 400);
     assert.throws(() => parsePdRequest('ProjectData/Tasks', '$top=-1'), (e: unknown) => e instanceof PdError && e.status === 400);
+  });
+
+  it('reads empty options as absent, empty parentheses as the set, encoded locale brackets, and names of any script', () => {
+    const empty = parsePdRequest('ProjectData/Tasks', '$select=&$filter=&$orderby=&$top=&$skip=&$skiptoken=&$format=&$inlinecount=');
+    assert.deepEqual([empty.options.select, empty.options.filter, empty.options.orderBy, empty.options.top, empty.options.skipToken, empty.options.format], [undefined, undefined, [], undefined, undefined, undefined]);
+    const parens = parsePdRequest('ProjectData/Projects()/', '').target;
+    assert.ok(parens.kind === 'resource' && parens.steps[0]!.keys === undefined);
+    assert.equal(parsePdRequest('ProjectData/%5Ben-US%5D/Projects', '').locale, 'en-US');
+    const names = parsePdRequest('ProjectData/Projects', '$select=ProjectName,%20Situa%C3%A7%C3%A3o&$orderby=Situa%C3%A7%C3%A3o%20desc').options;
+    assert.deepEqual(names.select, ['ProjectName', 'Situação']);
+    assert.deepEqual(names.orderBy, [{ path: ['Situação'], direction: 'desc' }]);
+    for (const query of ['$select=a,,b', '$select=a%20b', '$orderby=a%20up', '$orderby=a%20asc%20desc']) {
+      assert.throws(() => parsePdRequest('ProjectData/Tasks', query), (e: unknown) => e instanceof PdError && e.status === 400, query);
+    }
+  });
+
+  it('accepts custom field names the feed can carry, refuses the others', () => {
+    for (const name of ['Health_T', 'Situação', '_x', 'RBS_R2']) assert.equal(isCustomName(name), true, name);
+    for (const name of ['Project Owner', 'Cost(USD)', '1st', 'a-b', 'ªx', '', 'x'.repeat(481)]) assert.equal(isCustomName(name), false, name);
+  });
+
+  it('writes errors in $format\'s format when it names one, else by Accept', () => {
+    assert.equal(errorFormat(undefined, 'json'), 'light');
+    assert.equal(errorFormat('application/json', 'application/json;odata=verbose'), 'verbose');
+    assert.equal(errorFormat('application/json', 'csv'), 'light');
+    assert.equal(errorFormat(undefined, undefined), 'atom');
   });
 
   it('chooses the format: $format first, then Accept by q, Atom by default, 415 for nothing usable', () => {
