@@ -14,7 +14,8 @@ declare module 'autocannon' {
   }
 
   export interface Options {
-    url: string;
+    /** Several URLs share the connections among them (e.g. instances behind a load balancer). */
+    url: string | string[];
     connections?: number;
     /** Seconds. */
     duration?: number;

@@ -1,10 +1,10 @@
 // One timed load run with autocannon's programmatic API, reduced to the figures we report.
 
-import autocannon, { type Request } from 'autocannon';
+import autocannon, { type Request, type RequestParams } from 'autocannon';
 
 export interface LoadOptions {
-  /** The server's base URL. */
-  url: string;
+  /** The server's base URL; several share the connections (instances behind a load balancer). */
+  url: string | string[];
   /** Requested every time unless `nextPath` is given. */
   path?: string;
   connections: number;
@@ -12,10 +12,14 @@ export interface LoadOptions {
   headers?: Record<string, string>;
   /** Varies each request (e.g. a random filter value); otherwise `url` is requested every time. */
   nextPath?: () => string;
+  /** Varies method, path and body (a mix of reads and writes); beats `nextPath`. */
+  nextRequest?: () => RequestParams;
 }
 
 export interface LoadFigures {
   requestsPerSecond: number;
+  /** Requests completed in the run. */
+  requests: number;
   p50Ms: number;
   p99Ms: number;
   /** Responses other than 2xx, errors and timeouts: a valid run has none. */
@@ -23,10 +27,12 @@ export interface LoadFigures {
 }
 
 export async function runLoad(options: LoadOptions): Promise<LoadFigures> {
-  const nextPath = options.nextPath;
-  const requests: Request[] | undefined = nextPath ? [{ setupRequest: (request) => ({ ...request, path: nextPath() }) }] : undefined;
+  const { nextPath, nextRequest } = options;
+  const requests: Request[] | undefined = nextRequest ? [{ setupRequest: (request) => ({ ...request, ...nextRequest() }) }]
+    : nextPath ? [{ setupRequest: (request) => ({ ...request, path: nextPath() }) }] : undefined;
+  const urls = (Array.isArray(options.url) ? options.url : [options.url]).map((u) => `${u}${options.path ?? '/'}`);
   const result = await autocannon({
-    url: `${options.url}${options.path ?? '/'}`,
+    url: urls.length === 1 ? urls[0]! : urls,
     connections: options.connections,
     duration: options.durationSeconds,
     timeout: 10,
@@ -40,6 +46,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadFigures> {
   }
   return {
     requestsPerSecond: result.requests.total / result.duration,
+    requests: result.requests.total,
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     failures,

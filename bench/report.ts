@@ -143,6 +143,7 @@ npm run bench -- --quick           # smoke run: 2 rounds × 2 s; prints only (ad
 npm run bench -- --skip-1m         # without the 1M-item list
 npm run bench -- --duration 20 --rounds 5 --connections 10 --big-connections 50 --cold-runs 5
 npm run bench -- --profile         # also CPU-profile the spemu servers (node --cpu-prof) and print the top costs
+npm run bench -- --db postgres     # also the PostgreSQL section (a throw-away cluster; --pg-url postgres://… to use a server), ~5 more minutes
 npx tsx bench/generate.ts [--items N] [--force]   # build the 1M workspace alone
 npx tsx bench/profile-top.ts <file.cpuprofile>    # summarise a CPU profile
 \`\`\`
@@ -168,9 +169,23 @@ event loop with autocannon, which runs in the benchmark's process; loopback only
    time per batch. \`npx tsx bench/batch.ts\` runs it alone against an in-memory server.
 4. **Cold start.** From spawning the server to its first 200 on \`/_spemu/health\`, on an existing
    workspace; median of several starts after one unmeasured start (warm OS and tsx caches).
+5. **PostgreSQL** (\`--db postgres\`, \`bench/postgres.ts\`): the item read and \`$batch\` on spemu over
+   PostgreSQL beside a fresh SQLite spemu in alternating rounds; the 1M-item workspace moved to
+   PostgreSQL with \`spemu export\` / \`spemu import\` (timed) and the same filter load on it; two
+   instances against one on one database under a read-heavy mix. Its part below keeps its own
+   date: a run without \`--db postgres\` leaves it as it was.
 `;
 
-export function renderDocs(r: BenchReport, notes: string): string {
+/** A section's part of the doc (bench/sections.ts), kept between runs that do not measure it. */
+const sectionMarkers = (id: string) => [`<!-- section:${id}:start -->`, `<!-- section:${id}:end -->`] as const;
+
+function readSections(old: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const m of old.matchAll(/<!-- section:([\w-]+):start -->\n([\s\S]*?)\n<!-- section:\1:end -->/g)) out.set(m[1]!, m[2]!);
+  return out;
+}
+
+export function renderDocs(r: BenchReport, notes: string, sections: Map<string, string> = new Map()): string {
   const m = r.million;
   return `${USAGE}
 ## Latest results
@@ -196,7 +211,7 @@ ${m ? `\n1M items: server RSS ${n(m.rssMb)} MB after the last round (peak ${n(m.
 ### Cold start
 
 ${coldTable(r)}
-
+${[...sections].map(([id, markdown]) => `\n${sectionMarkers(id)[0]}\n${markdown.trim()}\n${sectionMarkers(id)[1]}\n`).join('')}
 ## Notes
 
 ${NOTES_START}
@@ -205,16 +220,22 @@ ${NOTES_END}
 `;
 }
 
-/** Writes the doc, keeping the hand-written notes of the previous version. Returns the path. */
-export function writeDocs(path: string, r: BenchReport): string {
+/**
+ * Writes the doc, keeping the hand-written notes of the previous version and the parts of
+ * sections this run did not measure. Returns the path.
+ */
+export function writeDocs(path: string, r: BenchReport, measured: Map<string, string> = new Map()): string {
   let notes = DEFAULT_NOTES;
+  let sections = new Map<string, string>();
   if (existsSync(path)) {
     const old = readFileSync(path, 'utf8');
+    sections = readSections(old);
     const start = old.indexOf(NOTES_START);
     const end = old.indexOf(NOTES_END);
     if (start >= 0 && end > start) notes = old.slice(start + NOTES_START.length, end).trim();
   }
+  for (const [id, markdown] of measured) sections.set(id, markdown);
   mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, renderDocs(r, notes));
+  writeFileSync(path, renderDocs(r, notes, sections));
   return path;
 }

@@ -15,6 +15,18 @@ import { describeMachine, machineLine } from './machine.ts';
 import { topCosts } from './profile-top.ts';
 import { measureBatchAdds, type BatchRun } from './batch.ts';
 import { printReport, writeDocs, type BenchReport, type Comparison, type MillionRun } from './report.ts';
+import type { BenchSection, SectionContext } from './sections.ts';
+import { postgresSection } from './postgres.ts';
+import { projectDataSection } from './projectdata.ts';
+
+/**
+ * Sections measured after the core run, each writing its own part of docs/benchmarks.md
+ * (bench/sections.ts says how). A new benchmark (e.g. ProjectData) is one more entry here.
+ */
+const SECTIONS: BenchSection[] = [
+  postgresSection, // --db postgres
+  projectDataSection, // unless --skip-projectdata; --pd-tasks N (default 1,000,000)
+];
 
 /** Requests carry no credentials: they act as the demo's owner (the full authentication and role path still runs). */
 const BENCH_USER = 'alice@contoso.onmicrosoft.com';
@@ -40,8 +52,13 @@ const { values: flags } = parseArgs({
     'cold-runs': { type: 'string' },
     profile: { type: 'boolean', default: false },
     docs: { type: 'boolean' },
+    db: { type: 'string', default: 'sqlite' },
+    'pg-url': { type: 'string' },
+    'skip-projectdata': { type: 'boolean', default: false },
+    'pd-tasks': { type: 'string' },
   },
 });
+if (flags.db !== 'sqlite' && flags.db !== 'postgres') throw new Error(`--db must be sqlite or postgres, not '${flags.db}'`);
 const quick = flags.quick!;
 const settings = {
   durationSeconds: Number(flags.duration ?? (quick ? 2 : 10)),
@@ -170,9 +187,23 @@ async function main(): Promise<void> {
     machine, settings, comparison, batch, million, coldStarts,
   };
   printReport(report);
+  const measured = new Map<string, string>();
+  const context = sectionContext(report);
+  for (const section of SECTIONS.filter((s) => s.enabled(flags))) measured.set(section.id, await section.run(context));
   if (flags.profile) printProfiles();
-  if (writeDocsFile) log(`wrote ${writeDocs(join(ROOT, 'docs/benchmarks.md'), report)}`);
+  if (writeDocsFile) log(`wrote ${writeDocs(join(ROOT, 'docs/benchmarks.md'), report, measured)}`);
   else log('docs/benchmarks.md not written (--quick; pass --docs to write it anyway)');
+}
+
+function sectionContext(report: BenchReport): SectionContext {
+  return {
+    root: ROOT, settings, flags, log, checkOk, runLine: `${report.date}, \`${report.command}\`, ${machineLine(report.machine)}`,
+    startSpemu: (options) => startServerChild(SPEMU_SERVER, [JSON.stringify(options)], { nodeArgs: spemuNodeArgs, timeoutMs: 120_000 }),
+    stopSpemu,
+    load: (target, options) => runLoad({ ...options, url: Array.isArray(target) ? target.map((c) => c.url) : target.url, headers: { ...ACCEPT_JSON, ...options.headers } }),
+    core: { batch: report.batch, million: report.million, itemPath: ITEM_PATH, benchUser: BENCH_USER, demoTenant: DEMO_TENANT },
+    millionWorkspace: async () => (flags['skip-1m'] ? undefined : ensureMillionWorkspace()),
+  };
 }
 
 function printProfiles(): void {

@@ -8,6 +8,7 @@ import { sql } from 'kysely';
 import { resolveOptions, ConfigError, type ResolvedOptions, type ServerOptions } from './config.ts';
 import { checkPostgres, openPostgres, openSqlite, type Connection } from './store/sql/connect.ts';
 import { migrateToLatest } from './store/sql/migrate.ts';
+import { dropSpemuTables } from './store/transfer/ownership.ts';
 import { SqlStore } from './store/sql/sql-store.ts';
 import { CachedStore } from './store/cached-store.ts';
 import type { Store } from './store/store.ts';
@@ -22,6 +23,7 @@ import { isoSeconds } from './domain/values.ts';
 export type { ServerOptions } from './config.ts';
 export { ConfigError } from './config.ts';
 export { TenantFileError } from './tenant/validate.ts';
+export { parseProjectDate } from './projectdata/values.ts';
 
 export interface RunningServer {
   /** Base URL, e.g. `http://127.0.0.1:8080`. */
@@ -35,15 +37,16 @@ export interface RunningServer {
 /** Marks a folder as a spemu workspace, so `--reset` never wipes anything else. */
 const WORKSPACE_MARKER = '.spemu-workspace';
 
-function prepareWorkspace(options: ResolvedOptions): void {
+export function prepareWorkspace(options: ResolvedOptions): void {
   if (options.db === ':memory:') return;
   if (options.postgres) {
-    if (options.reset) throw new ConfigError('--reset wipes a SQLite workspace; for PostgreSQL, drop and create the database instead.');
-    // The workspace folder then holds only the token secret, unless one is given.
+    // --reset on PostgreSQL drops spemu's tables once connected (dropSpemuTables, below) and
+    // keeps the folder: it holds only the token secret (unless one is given), which other
+    // instances sharing the folder still use.
     if (options.tokenSecret !== undefined) return;
   }
   const dir = options.data;
-  if (options.reset && existsSync(dir)) {
+  if (options.reset && !options.postgres && existsSync(dir)) {
     const entries = readdirSync(dir);
     if (entries.length > 0 && !entries.includes(WORKSPACE_MARKER)) {
       throw new ConfigError(`--reset refuses to wipe '${dir}': it is not a spemu workspace (no ${WORKSPACE_MARKER} file).`);
@@ -113,6 +116,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     // Instances starting together on one PostgreSQL database migrate and seed one at a time:
     // the first loads the tenant, the others then find it loaded (or refuse a different one).
     await exclusively(connection, async () => {
+      // Only the tables spemu made (store/transfer/ownership.ts), never the rest of the schema.
+      if (resolved.postgres && resolved.reset) await dropSpemuTables(connection.db, connection.flavour);
       await migrateToLatest(connection.db, connection.flavour);
       await seedStore(store, resolved, isoSeconds(resolved.clock().getTime()));
     });

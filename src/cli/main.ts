@@ -1,27 +1,36 @@
-// The `spemu` command: read flags, start the server, print the banner, stop cleanly.
+// The `spemu` command: `spemu [flags]` serves (read flags, start the server, print the
+// banner, stop cleanly); `spemu <command> …` runs one of the maintenance commands below.
 
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
-import { ConfigError, startServer, TenantFileError } from '../index.ts';
+import { ConfigError } from '../config.ts';
 import type { TenantFile } from '../tenant/types.ts';
-import { banner } from './banner.ts';
+import type { Command } from './command.ts';
+import { packageVersion } from './command.ts';
 import { readCommandLine, USAGE } from './options.ts';
-import { tokenCommand } from './token.ts';
 
 const DEMO_TENANT = fileURLToPath(new URL('../../demo/tenant.json', import.meta.url));
-const PACKAGE_JSON = fileURLToPath(new URL('../../package.json', import.meta.url));
 
-async function main(): Promise<number> {
-  if (process.argv[2] === 'token') {
-    console.log(await tokenCommand(process.argv.slice(3), process.env));
-    return 0;
-  }
-  const request = readCommandLine(process.argv.slice(2), process.env);
-  if (request.help) { console.log(USAGE); return 0; }
-  if (request.version) { console.log((JSON.parse(readFileSync(PACKAGE_JSON, 'utf8')) as { version: string }).version); return 0; }
+/** `spemu <name> …`: a new command is one line here. Each is loaded only when run (the server's modules are not). */
+const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
+  token: { summary: 'print a bearer token for a directory user', load: async () => (await import('./token.ts')).tokenCli },
+  migrate: { summary: 'apply pending schema migrations and exit', load: async () => (await import('./migrate.ts')).migrateCommand },
+  export: { summary: 'write the whole workspace to a file (NDJSON; .gz: gzip)', load: async () => (await import('./transfer.ts')).exportCommand },
+  import: { summary: 'load a file written by export into an empty database', load: async () => (await import('./transfer.ts')).importCommand },
+  'import-projectdata': { summary: 'load pages exported from Project Online\'s ProjectData feed into a PWA site', load: async () => (await import('./import-projectdata.ts')).importProjectDataCommand },
+};
+
+const commandList = () => Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(28)}${c.summary}`).join('\n');
+
+async function serve(argv: string[]): Promise<number> {
+  const request = readCommandLine(argv, process.env);
+  if (request.help) { console.log(`${USAGE}\n\nCommands (spemu <command> --help for each):\n${commandList()}`); return 0; }
+  if (request.version) { console.log(packageVersion()); return 0; }
   const options = { ...request.options };
   if (options.seed === undefined) options.seedIfEmpty = DEMO_TENANT;
+  const { startServer } = await import('../index.ts');
+  const { banner } = await import('./banner.ts');
   const server = await startServer(options);
   const seedPath = typeof options.seed === 'string' ? resolve(options.seed) : DEMO_TENANT;
   const demo = seedPath === DEMO_TENANT && server.tenant.name === 'contoso'
@@ -36,9 +45,21 @@ async function main(): Promise<number> {
   return 0;
 }
 
+async function main(): Promise<number> {
+  const [name, ...rest] = process.argv.slice(2);
+  if (name === undefined || name.startsWith('-')) return serve(process.argv.slice(2));
+  const command = COMMANDS[name];
+  if (!command) throw new ConfigError(`Unknown command '${name}'. Commands:\n${commandList()}\n\nOr serve: ${USAGE.split('\n')[0]}`);
+  return (await command.load()).run(rest, process.env);
+}
+
+/** Errors whose message is written for the operator (bad flags, a bad tenant or export file, a schema mismatch): printed without a stack. */
+const OPERATOR_ERRORS = new Set(['ConfigError', 'TenantFileError', 'ImportError', 'SchemaError']);
+
 main().then((code) => { process.exitCode = code; }, (e: unknown) => {
-  if (e instanceof ConfigError || e instanceof TenantFileError) console.error(`spemu: ${e.message}`);
+  if (e instanceof ConfigError || (e instanceof Error && OPERATOR_ERRORS.has(e.constructor.name))) console.error(`spemu: ${(e as Error).message}`);
   else if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE') console.error(`spemu: ${(e as Error).message}. Choose another --port (0 picks a free one).`);
-  else console.error('spemu: could not start:', e);
+  else if ((e as { status?: unknown }).status === 503) console.error('spemu: the database is unavailable (not running, unreachable, or too busy); try again.');
+  else console.error('spemu: failed:', e);
   process.exitCode = 1;
 });

@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, type ServerOptions } from '../config.ts';
 
 export const USAGE = `Usage: spemu [flags]
-       spemu token --upn <user> [--expires 1h] [--data <dir>] [--token-secret <s>]
+       spemu <command> [arguments]   (token, migrate, export, import: listed below)
 
 Serves a SharePoint-compatible /_api on http://<host>:<port>.
 
@@ -18,7 +18,7 @@ Flags (each also an environment variable SPEMU_<NAME>, e.g. SPEMU_PORT=9000):
   --db-pool-size <n>            PostgreSQL: most connections this instance opens (default 10, at least 2)
   --db-statement-timeout <ms>   PostgreSQL: longest a statement may run (default 30000, 0 = none)
   --seed <tenant.json>          load this tenant into an empty database; refuse if it holds another
-  --reset                       wipe the workspace before starting
+  --reset                       wipe the workspace before starting (PostgreSQL: drop spemu's tables, only those)
   --list-view-threshold <n>     items before unindexed queries are refused (default 5000, 0 = off)
   --log-level <level>           fatal, error, warn, info, debug, trace or silent (default info)
   --token-secret <s>            key for bearer tokens, sessions and digests, ≥ 32 characters

@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError } from '../config.ts';
 import { resolveSecret, SecretError } from '../identity/secret.ts';
 import { issueToken, parseDuration } from '../identity/tokens.ts';
+import type { Command } from './command.ts';
 
 export const TOKEN_USAGE = `Usage: spemu token --upn <user> [--expires <duration>] [--data <dir>] [--token-secret <s>]
 
@@ -44,3 +45,10 @@ export async function tokenCommand(argv: string[], env: NodeJS.ProcessEnv, now =
   }
   return issueToken(secret, upn, { expiresInSeconds, now });
 }
+
+export const tokenCli: Command = {
+  async run(argv, env) {
+    console.log(await tokenCommand(argv, env));
+    return 0;
+  },
+};

@@ -75,8 +75,12 @@ function run(bindir: string, tool: string, args: string[], as: ReturnType<typeof
   }
 }
 
-/** A new cluster in a temporary folder, running; removed at process exit unless destroyed before. */
-export async function startCluster(): Promise<Cluster> {
+/**
+ * A new cluster in a temporary folder, running; removed at process exit unless destroyed
+ * before. `durable`: keep PostgreSQL's crash-safe defaults (fsync, synchronous commit), as
+ * the benchmark does to compare like with like; tests turn them off for speed.
+ */
+export async function startCluster(options: { durable?: boolean } = {}): Promise<Cluster> {
   const found = postgresBinaries();
   if ('missing' in found) throw new Error(found.missing);
   const { bindir } = found;
@@ -90,7 +94,7 @@ export async function startCluster(): Promise<Cluster> {
   const serverOptions = [
     `-p ${port}`, `-k ${dir}`, '-c listen_addresses=127.0.0.1', '-c max_connections=300',
     // A test cluster need not survive a power cut.
-    '-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off',
+    ...(options.durable ? [] : ['-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off']),
   ].join(' ');
   let running = false;
   const start = () => {

@@ -47,7 +47,9 @@ describe('demo tenant', () => {
       { title: tasks?.items?.[0]?.Title, author: tasks?.items?.[0]?.author, editor: tasks?.items?.[0]?.editor },
       { title: 'Write spec', author: ALICE, editor: BOB },
     );
-    assert.deepEqual(tenant.projectData, { '/sites/pwa': {} });
+    const pwa = tenant.projectData?.['/sites/pwa'] as Record<string, unknown[]> | undefined;
+    assert.equal(pwa?.dates, 'online');
+    for (const set of ['Projects', 'Tasks', 'TaskBaselines', 'Resources', 'Assignments']) assert.ok((pwa?.[set]?.length ?? 0) >= 2, set);
   });
 
   it('validates from parsed JSON', async () => {
