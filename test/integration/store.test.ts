@@ -10,6 +10,7 @@ import { sql, type Kysely } from 'kysely';
 import type { SqlStore } from '../../src/store/sql/sql-store.ts';
 import { compileFilter } from '../../src/store/sql/filter-compiler.ts';
 import { sortExpression } from '../../src/store/sql/item-table.ts';
+import { migrations } from '../../src/store/sql/migrate.ts';
 import { createListWithFields } from '../../src/domain/lists.ts';
 import { isoSeconds } from '../../src/domain/values.ts';
 import type { FieldKind } from '../../src/domain/field-kinds.ts';
@@ -792,8 +793,8 @@ describe('indexes and schema changes', () => {
     const ix = (f: Field) => `${list.tableName}_${f.column}_ix`;
     assert.deepEqual(await indexesOf(opened, list.tableName), [`${list.tableName}_modified`, ix(code), ix(score), ix(when)].sort());
     const definition = await indexDefinition(opened, ix(code));
-    // Case-insensitively, as it is compared; on PostgreSQL in code point order, as the queries say.
-    assert.match(definition, opened.flavour === 'sqlite' ? /\(lower\(c\d+\), id\)/ : /\(lower\(c\d+\) COLLATE "C", id\)/, definition);
+    // Case-insensitively, as it is compared; on PostgreSQL in code point order and empty values first, as the queries say.
+    assert.match(definition, opened.flavour === 'sqlite' ? /\(lower\(c\d+\), id\)/ : /\(lower\(c\d+\) COLLATE "C" NULLS FIRST, id\)/, definition);
 
     const uses = async (filter: string, index: string) => {
       const p = await filterPlan(list, fields, filter);
@@ -816,24 +817,49 @@ describe('indexes and schema changes', () => {
     assert.equal((await store.getFields(list)).find((f) => f.internalName === 'Code')!.indexed, false);
   });
 
-  // PostgreSQL's indexes order empty values last, spemu's ORDER BY puts them first (as
-  // SharePoint and SQLite do): the index cannot give that order, and a sort step remains.
-  test('sorting by an indexed field (or by Modified) reads the index in order: no sort step',
-    { todo: backend === 'postgres' ? 'PostgreSQL: indexes need NULLS FIRST to serve spemu\'s order (docs/benchmarks.md, notes)' : false }, async () => {
-      const { store } = opened;
-      const list = await createListWithFields(store, web, { title: 'Sorted', description: '', baseTemplate: 100 }, NOW);
-      const code = await store.addField(list, newField('Code', 'Text', { indexed: true }));
-      const score = await store.addField(list, newField('Score', 'Number', { indexed: true }));
-      const when = await store.addField(list, newField('When', 'DateTime', { indexed: true }));
-      const fields = await store.getFields(list);
-      for (const f of [code, score, when, fields.find((x) => x.internalName === 'Modified')!]) {
-        for (const descending of [false, true]) {
-          const direction = sql.raw(descending ? 'desc nulls last' : 'asc nulls first');
-          const p = await plan(opened, sql`select id from ${sql.table(list.tableName)} order by ${sortExpression(f, opened.flavour)} ${direction}, id ${sql.raw(descending ? 'desc' : 'asc')}`);
-          assert.ok(!sorts(opened, p), `${f.internalName} ${descending ? 'desc' : 'asc'}: ${p}`);
-        }
+  // spemu's ORDER BY puts empty values first (as SharePoint and SQLite do): PostgreSQL's
+  // indexes are declared `nulls first` to match (flavour.ts nullsFirst), else a sort step remains.
+  test('sorting by an indexed field (or by Modified) reads the index in order: no sort step', async () => {
+    const { store } = opened;
+    const list = await createListWithFields(store, web, { title: 'Sorted', description: '', baseTemplate: 100 }, NOW);
+    const code = await store.addField(list, newField('Code', 'Text', { indexed: true }));
+    const score = await store.addField(list, newField('Score', 'Number', { indexed: true }));
+    const when = await store.addField(list, newField('When', 'DateTime', { indexed: true }));
+    const fields = await store.getFields(list);
+    for (const f of [code, score, when, fields.find((x) => x.internalName === 'Modified')!]) {
+      for (const descending of [false, true]) {
+        const direction = sql.raw(descending ? 'desc nulls last' : 'asc nulls first');
+        const p = await plan(opened, sql`select id from ${sql.table(list.tableName)} order by ${sortExpression(f, opened.flavour)} ${direction}, id ${sql.raw(descending ? 'desc' : 'asc')}`);
+        assert.ok(!sorts(opened, p), `${f.internalName} ${descending ? 'desc' : 'asc'}: ${p}`);
       }
-    });
+    }
+  });
+
+  test('migration 0006 rebuilds item indexes made before it in the order the sorts use (PostgreSQL; nothing on SQLite)', async () => {
+    const { store, db, flavour } = opened;
+    const list = await createListWithFields(store, web, { title: 'Migrated', description: '', baseTemplate: 100 }, NOW);
+    const code = await store.addField(list, newField('Code', 'Text', { indexed: true }));
+    const modified = (await store.getFields(list)).find((x) => x.internalName === 'Modified')!;
+    const ix = `${list.tableName}_${code.column}_ix`;
+    const mod = `${list.tableName}_modified`;
+    // The indexes as spemu made them before 0006 (no NULLS FIRST).
+    for (const name of [ix, mod]) await sql`drop index ${sql.id(name)}`.execute(db);
+    await sql`create index ${sql.id(ix)} on ${sql.table(list.tableName)} (${sortExpression(code, flavour)}, id)`.execute(db);
+    await sql`create index ${sql.id(mod)} on ${sql.table(list.tableName)} (modified, id)`.execute(db);
+    const before = [await indexDefinition(opened, ix), await indexDefinition(opened, mod)];
+
+    await db.transaction().execute((trx) => migrations(flavour)['0006-index-nulls-first']!.up(trx));
+    const definitions = [await indexDefinition(opened, ix), await indexDefinition(opened, mod)];
+    if (flavour === 'sqlite') assert.deepEqual(definitions, before);
+    else {
+      assert.match(definitions[0]!, /\(lower\(c\d+\) COLLATE "C" NULLS FIRST, id\)/, definitions[0]);
+      assert.match(definitions[1]!, /\(modified NULLS FIRST, id\)/, definitions[1]);
+    }
+    for (const f of [code, modified]) {
+      const p = await plan(opened, sql`select id from ${sql.table(list.tableName)} order by ${sortExpression(f, flavour)} asc nulls first, id asc`);
+      assert.ok(!sorts(opened, p), `${f.internalName}: ${p}`);
+    }
+  });
 
   test('a field added to a list with items reads empty; a deleted field takes its column with it', async () => {
     const { store } = opened;

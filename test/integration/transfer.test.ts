@@ -114,7 +114,7 @@ async function readAll(base: string): Promise<string[]> {
   return out;
 }
 
-/** The item tables' columns (type, collation) and indexes as the database uses them (keys, each key's collation). */
+/** The item tables' columns (type, collation) and indexes as the database uses them (keys, each key's collation, direction and nulls placement). */
 async function itemSchema(db: string): Promise<string[]> {
   return withConnection(db, async ({ db: k, flavour }) => {
     const columns = flavour === 'postgres'
@@ -125,7 +125,7 @@ async function itemSchema(db: string): Promise<string[]> {
     const { rows } = flavour === 'postgres'
       ? await sql<{ d: string }>`select i.relname || ' ' || ix.indisunique || ' ' || (select string_agg(pg_get_indexdef(ix.indexrelid, n, true)
             || ' ' || coalesce((select collname from pg_collation where oid = ix.indcollation[n - 1]), '-'), ', ' order by n)
-            from generate_series(1, ix.indnatts) n) as d
+            from generate_series(1, ix.indnatts) n) || ' ' || ix.indoption::text as d
           from pg_index ix join pg_class i on i.oid = ix.indexrelid join pg_class t on t.oid = ix.indrelid
           join pg_namespace s on s.oid = t.relnamespace where s.nspname = current_schema() and t.relname like 'items\_%'`.execute(k)
       : await sql<{ d: string }>`select sql as d from sqlite_master where type = 'index' and tbl_name like 'items\_%' escape '\\' and sql is not null`.execute(k);

@@ -5,7 +5,7 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { FIELD_KINDS } from '../../domain/field-kinds.ts';
 import type { Field, Item, StoredValue } from '../../domain/model.ts';
-import { binaryCollation, columnType, type SqlFlavour } from './flavour.ts';
+import { binaryCollation, columnType, nullsFirst, type SqlFlavour } from './flavour.ts';
 
 export const itemTableName = (listRowId: number) => `items_${listRowId}`;
 export const fieldColumnName = (fieldRowId: number) => `c${fieldRowId}`;
@@ -40,8 +40,13 @@ export async function createItemTable(db: Kysely<any>, flavour: SqlFlavour, tabl
     .addColumn('ui_version', int, (c) => c.notNull())
     .addColumn('title', 'text')
     .execute();
-  // Every list is paged and sorted by Modified/Created often enough to earn these.
-  await sql`create index ${sql.id(`${table}_modified`)} on ${sql.id(table)} (modified, id)`.execute(db);
+  await createModifiedIndex(db, flavour, table);
+}
+
+/** Every list is paged and sorted by Modified/Created often enough to earn this. */
+export async function createModifiedIndex(db: Kysely<any>, flavour: SqlFlavour, table: string): Promise<void> {
+  // `nulls first` (PostgreSQL only): Modified is never empty, but the sort says `asc nulls first`, which only an index declared so serves.
+  await sql`create index ${sql.id(`${table}_modified`)} on ${sql.id(table)} (modified${sql.raw(nullsFirst(flavour))}, id)`.execute(db);
 }
 
 export async function addFieldColumn(db: Kysely<any>, flavour: SqlFlavour, table: string, field: Field): Promise<void> {
@@ -50,16 +55,16 @@ export async function addFieldColumn(db: Kysely<any>, flavour: SqlFlavour, table
   await sql`alter table ${sql.id(table)} add column ${sql.id(field.column)} ${sql.raw(type)}`.execute(db);
 }
 
-export const indexName = (table: string, field: Field) => `${table}_${field.column}_ix`;
+export const indexName = (table: string, field: Pick<Field, 'column'>) => `${table}_${field.column}_ix`;
 
 /**
  * Text is compared case-insensitively (as SharePoint's collation does), so its index is on
  * lower(). Dates are text in one fixed form (`…T…Z`): they sort and are filtered on the
  * bare column, as the filter compiler compares them, so their indexes (and Modified's) serve.
  */
-const foldsCase = (field: Field) => FIELD_KINDS[field.kind].storage === 'text' && field.kind !== 'DateTime';
+const foldsCase = (field: Pick<Field, 'kind'>) => FIELD_KINDS[field.kind].storage === 'text' && field.kind !== 'DateTime';
 
-export function sortExpression(field: Field, flavour: SqlFlavour): RawBuilder<unknown> {
+export function sortExpression(field: Pick<Field, 'column' | 'kind'>, flavour: SqlFlavour): RawBuilder<unknown> {
   const column = sql.ref(field.column);
   return foldsCase(field)
     ? sql`lower(${column})${sql.raw(binaryCollation(flavour))}`
@@ -73,11 +78,12 @@ export function sortValue(field: Field, value: string | number, flavour: SqlFlav
     : sql`${value}`;
 }
 
-export async function createFieldIndex(db: Kysely<any>, flavour: SqlFlavour, table: string, field: Field): Promise<void> {
-  await sql`create index if not exists ${sql.id(indexName(table, field))} on ${sql.id(table)} (${sortExpression(field, flavour)}, id)`.execute(db);
+/** (value, id): the order queryItems sorts in, ties broken by id, so `$orderby` and paging read it in order (see nullsFirst). */
+export async function createFieldIndex(db: Kysely<any>, flavour: SqlFlavour, table: string, field: Pick<Field, 'column' | 'kind'>): Promise<void> {
+  await sql`create index if not exists ${sql.id(indexName(table, field))} on ${sql.id(table)} (${sortExpression(field, flavour)}${sql.raw(nullsFirst(flavour))}, id)`.execute(db);
 }
 
-export async function dropFieldIndex(db: Kysely<any>, table: string, field: Field): Promise<void> {
+export async function dropFieldIndex(db: Kysely<any>, table: string, field: Pick<Field, 'column'>): Promise<void> {
   await sql`drop index if exists ${sql.id(indexName(table, field))}`.execute(db);
 }
 

@@ -9,6 +9,7 @@ import { directory } from './migrations/0002-directory.ts';
 import { metadataVersion } from './migrations/0003-metadata-version.ts';
 import { projectData } from './migrations/0004-projectdata.ts';
 import { itemVersions } from './migrations/0005-item-versions.ts';
+import { indexNullsFirst } from './migrations/0006-index-nulls-first.ts';
 import type { SqlFlavour } from './flavour.ts';
 
 /** Every migration, by name (Kysely applies them in name order); exported for `spemu migrate` and import. */
@@ -18,6 +19,7 @@ export const migrations = (flavour: SqlFlavour): Record<string, Migration> => ({
   '0003-metadata-version': metadataVersion(flavour),
   '0004-projectdata': projectData,
   '0005-item-versions': itemVersions(flavour),
+  '0006-index-nulls-first': indexNullsFirst(flavour),
 });
 
 export async function migrateToLatest(db: Kysely<any>, flavour: SqlFlavour): Promise<void> {

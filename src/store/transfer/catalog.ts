@@ -32,7 +32,7 @@ export interface IndexKey {
   /** The key's expression as the source wrote it (a column name or e.g. `lower("c12")`), without collation or direction. */
   expr: string;
   desc: boolean;
-  /** An explicit NULLS FIRST / LAST (PostgreSQL); absent: the database's default for the direction. */
+  /** An explicit NULLS FIRST / LAST (PostgreSQL's, or SQLite's implicit one: sqliteNulls); absent: the database's default for the direction. */
   nulls?: 'first' | 'last' | undefined;
   /**
    * Wants PostgreSQL's `collate "C"` (code point order, as SQLite's only order): spemu puts it on
@@ -120,7 +120,8 @@ async function sqliteTables(db: Db, names: string[]): Promise<TableInfo[]> {
         continue;
       }
       const definition = await rowsOf<{ sql: string }>(db, sql`select sql from sqlite_master where type = 'index' and name = ${ix.name}`);
-      indexes.push({ name: ix.name, unique: ix.unique === 1, ...parseIndexSql(definition[0]!.sql, 'sqlite') });
+      const parsed = parseIndexSql(definition[0]!.sql, 'sqlite');
+      indexes.push({ name: ix.name, unique: ix.unique === 1, ...parsed, keys: parsed.keys.map((k) => sqliteNulls(k, primaryKey)) });
     }
     if (!cols.length) continue; // no such table
     const fks = await rowsOf<{ table: string }>(db, sql`select "table" from pragma_foreign_key_list(${name})`);
@@ -133,6 +134,17 @@ async function sqliteTables(db: Db, names: string[]): Promise<TableInfo[]> {
     });
   }
   return out;
+}
+
+/**
+ * SQLite's indexes order nulls first ascending (last descending) and cannot say so; the key
+ * records it, so a PostgreSQL copy declares it and serves the same `asc nulls first` sorts
+ * (spemu's item indexes, item-table.ts). Not on a primary-key column: it holds no nulls, and
+ * queries order it with a bare direction (the `id` tie-break), PostgreSQL's default.
+ */
+function sqliteNulls(key: IndexKey, primaryKey: string[]): IndexKey {
+  const column = /^"((?:[^"]|"")*)"$/.exec(key.expr)?.[1]?.replaceAll('""', '"') ?? key.expr;
+  return primaryKey.includes(column) ? key : { ...key, nulls: key.desc ? 'last' : 'first' };
 }
 
 // ---- PostgreSQL
