@@ -17,6 +17,10 @@ export function banner(server: RunningServer, demo: TenantFile | undefined): str
       `  curl -s ${auth} -H 'Accept: application/json' "${dev}/web/lists/getbytitle('Tasks')/items(1)?%24select=Title,Author/ID,Author/Title,Author/LastName,Editor/ID,Editor/Title,Editor/LastName&%24expand=Author,Editor"`,
       `  curl -s ${auth} -H 'Accept: application/json' "${dev}/Web/Lists/getByTitle('User%20Information%20List')/items?%24filter=Id%20eq%201&%24select=Picture"`,
       `  curl -s ${auth} -H 'Accept: application/json' "${dev}/SP.UserProfiles.PeopleManager/GetPropertiesFor(accountName=@v)?@v='i%3A0%23.f%7Cmembership%7C${encodeURIComponent(alice.upn)}'&%24select=PictureUrl"`);
+    if (demo.projectData?.['/sites/pwa']) {
+      lines.push('', "And Project's reporting feed, with Project Online's \\/Date(ms)\\/ dates:",
+        `  curl -s ${auth} -H 'Accept: application/json' "${server.url}/sites/pwa/_api/ProjectData/Tasks?%24filter=TaskName%20eq%20'Design'&%24select=TaskName,TaskFinishDate,TaskBaselineFinishDate"`);
+    }
   }
   lines.push('', 'Press Ctrl+C to stop.');
   return lines.join('\n');
