@@ -34,6 +34,11 @@ const SYSTEM: Record<string, (i: Item) => StoredValue> = {
 const storedOf = (f: Field, i: Item): StoredValue => SYSTEM[f.internalName]?.(i) ?? i.values[f.internalName] ?? null;
 /** The version's own Created (when it was made) takes the name; the item's Created field is left out. */
 const SKIPPED = new Set(['Created']);
+/**
+ * The version's own properties and navigation properties (lower case): a list field whose OData
+ * name is one of them (a custom "VersionLabel" column) is left out rather than written over them.
+ */
+const OWN = new Set(['created', 'iscurrentversion', 'versionid', 'versionlabel', 'createdby', 'fields', 'fileversion']);
 
 interface Shown { value: string; email?: string | null }
 
@@ -94,8 +99,9 @@ function versionEntity(list: List, fields: Field[], item: Item, current: boolean
     ['Created', item.modified], ['IsCurrentVersion', current], ['VersionId', versionId(item.uiVersion)], ['VersionLabel', versionLabel(item.uiVersion)],
   ];
   for (const field of fields) {
-    if (SKIPPED.has(field.internalName)) continue;
-    props.push([odataPropertyName(field.internalName), fieldValue(field, item, names.get(field.internalName))]);
+    const name = odataPropertyName(field.internalName);
+    if (SKIPPED.has(field.internalName) || OWN.has(name.toLowerCase())) continue;
+    props.push([name, fieldValue(field, item, names.get(field.internalName))]);
   }
   return { type: 'SP.ListItemVersion', id: `${ctx.apiUrl}${link}`, editLink: link, deferred: ['CreatedBy', 'Fields', 'FileVersion'], props };
 }
