@@ -4,6 +4,7 @@
 
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { after, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { startServer, type ServerOptions } from '../../src/index.ts';
 import { sharedCluster, testBackend } from './postgres.ts';
@@ -70,6 +71,26 @@ export async function startTestServer(options: ServerOptions = {}): Promise<Test
     site: (path = '/sites/dev') => `${running.url}${path === '/' ? '' : path}`,
     close: async () => {
       try { await running.close(); } finally { await database.drop(); }
+    },
+  };
+}
+
+/**
+ * A test server for the enclosing `describe`: started in a `before()` and closed in an `after()`,
+ * both registered where this is called (node:test runs hooks in registration order, so a
+ * `before` registered after this one sees the server). Read `.server` inside tests and hooks.
+ * Options computed from other values can be given as a function, called in the `before()`.
+ */
+export function useTestServer(options?: ServerOptions | (() => ServerOptions | Promise<ServerOptions>)): { readonly server: TestServer } {
+  let running: TestServer | undefined;
+  before(async () => {
+    running = await startTestServer(typeof options === 'function' ? await options() : options);
+  });
+  after(async () => { await running?.close(); });
+  return {
+    get server(): TestServer {
+      if (!running) throw new Error('useTestServer: the test server is not started yet; read `.server` inside a test or hook, not while the describe block is being defined');
+      return running;
     },
   };
 }

@@ -3,7 +3,7 @@
 // the 401 challenge, site roles (direct, through a group, none), digest validation with an
 // injected clock, contextinfo in every dialect, PnPjs 4 unmodified, and `spemu token`.
 
-import { describe, it, before, after } from 'node:test';
+import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -19,7 +19,7 @@ import '@pnp/sp/lists/index.js';
 import '@pnp/sp/items/index.js';
 import '@pnp/sp/sites/index.js';
 import '@pnp/sp/context-info/index.js';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { startTestServer, useTestServer } from '../helpers/server.ts';
 import '../helpers/pnp-types.ts';
 import type { ISite } from '@pnp/sp/sites/types.js';
 import type { IContextInfo } from '@pnp/sp/context-info/index.js';
@@ -93,7 +93,7 @@ function stableHeaders(r: Response): string {
 }
 
 describe('authentication and permissions (demo tenant, no anonymous user)', () => {
-  let server: TestServer;
+  const spemu = useTestServer({ anonymousUser: undefined, tokenSecret: SECRET, clock: () => new Date(Date.now() + offsetMs) });
   let dev: string;
   let pwa: string;
   /** The server's clock runs with the real one, shifted by this much (to age digests). */
@@ -110,11 +110,9 @@ describe('authentication and permissions (demo tenant, no anonymous user)', () =
   const tasks = () => `${dev}/_api/web/lists/getbytitle('Tasks')/items`;
 
   before(async () => {
-    server = await startTestServer({ anonymousUser: undefined, tokenSecret: SECRET, clock: () => new Date(Date.now() + offsetMs) });
-    dev = server.site('/sites/dev');
-    pwa = server.site('/sites/pwa');
+    dev = spemu.server.site('/sites/dev');
+    pwa = spemu.server.site('/sites/pwa');
   });
-  after(() => server.close());
 
   /** A write of a new Tasks item. */
   const addTask = (c: Call, title = 'auth test') => call(tasks(), { ...c, method: 'POST', body: { Title: title } });
@@ -140,7 +138,7 @@ describe('authentication and permissions (demo tenant, no anonymous user)', () =
         assert.equal(body.error.message.value, 'Access denied. You do not have permission to perform this action or access this resource.');
       },
     },
-    { name: 'no credentials on a site that does not exist → 401, not 404', run: () => call(`${server.url}/sites/nope/_api/web`), status: 401, code: ACCESS_DENIED },
+    { name: 'no credentials on a site that does not exist → 401, not 404', run: () => call(`${spemu.server.url}/sites/nope/_api/web`), status: 401, code: ACCESS_DENIED },
     { name: 'an empty Bearer (realm discovery) → 401', run: () => call(`${dev}/_api/web`, { auth: 'Bearer' }), status: 401 },
     { name: 'an unsupported scheme → 401', run: () => call(`${dev}/_api/web`, { auth: 'NTLM TlRMTVNTUAABAAAA' }), status: 401 },
     { name: 'Basic, right password → 200', run: () => call(`${dev}/_api/web`, { auth: basic(ALICE) }), status: 200 },
@@ -253,7 +251,7 @@ describe('authentication and permissions (demo tenant, no anonymous user)', () =
       status: 403, code: DIGEST_INVALID,
     },
     { name: 'DELETE with Basic needs a digest', run: () => call(`${tasks()}(1)`, { method: 'DELETE', auth: basic(ALICE) }), status: 403, code: DIGEST_INVALID },
-    { name: 'authenticated, a site that does not exist → 404', run: () => call(`${server.url}/sites/nope/_api/web`, { auth: basic(ALICE) }), status: 404 },
+    { name: 'authenticated, a site that does not exist → 404', run: () => call(`${spemu.server.url}/sites/nope/_api/web`, { auth: basic(ALICE) }), status: 404 },
     { name: 'contextinfo needs no digest', run: () => call(`${dev}/_api/contextinfo`, { method: 'POST', auth: basic(BOB) }), status: 200 },
     { name: 'GET contextinfo → 405', run: () => call(`${dev}/_api/contextinfo`, { auth: basic(BOB) }), status: 405 },
   ];
@@ -352,20 +350,18 @@ describe('authentication and permissions (demo tenant, no anonymous user)', () =
 });
 
 describe('cookie sessions (/_spemu/login)', () => {
-  let server: TestServer;
+  const spemu = useTestServer({ anonymousUser: undefined, tokenSecret: SECRET });
   let dev: string;
   before(async () => {
-    server = await startTestServer({ anonymousUser: undefined, tokenSecret: SECRET });
-    dev = server.site('/sites/dev');
+    dev = spemu.server.site('/sites/dev');
   });
-  after(() => server.close());
 
   const login = (body: string, contentType: string, accept = '*/*') =>
-    fetch(`${server.url}/_spemu/login`, { method: 'POST', headers: { 'Content-Type': contentType, Accept: accept }, body, redirect: 'manual' });
+    fetch(`${spemu.server.url}/_spemu/login`, { method: 'POST', headers: { 'Content-Type': contentType, Accept: accept }, body, redirect: 'manual' });
   const cookieOf = (r: Response) => r.headers.get('set-cookie')!.split(';')[0]!;
 
   it('GET serves a self-contained HTML sign-in page', async () => {
-    const r = await fetch(`${server.url}/_spemu/login`);
+    const r = await fetch(`${spemu.server.url}/_spemu/login`);
     assert.equal(r.status, 200);
     assert.match(r.headers.get('content-type')!, /^text\/html/);
     assert.match(r.headers.get('content-security-policy')!, /default-src 'none'/);
@@ -437,7 +433,7 @@ describe('cookie sessions (/_spemu/login)', () => {
   });
 
   it('logout clears the cookie', async () => {
-    const r = await fetch(`${server.url}/_spemu/logout`, { method: 'POST', redirect: 'manual' });
+    const r = await fetch(`${spemu.server.url}/_spemu/logout`, { method: 'POST', redirect: 'manual' });
     assert.equal(r.status, 303);
     assert.match(r.headers.get('set-cookie')!, /^FedAuth=; Path=\/; Max-Age=0; HttpOnly; SameSite=Lax$/);
   });
@@ -458,13 +454,11 @@ describe('cookie sessions (/_spemu/login)', () => {
 });
 
 describe('PnPjs 4 with bearer tokens', () => {
-  let server: TestServer;
+  const spemu = useTestServer({ anonymousUser: undefined, tokenSecret: SECRET });
   let dev: string;
   before(async () => {
-    server = await startTestServer({ anonymousUser: undefined, tokenSecret: SECRET });
-    dev = server.site('/sites/dev');
+    dev = spemu.server.site('/sites/dev');
   });
-  after(() => server.close());
 
   it('BearerToken(): writes without a digest (PnPjs skips it when Authorization is set)', async () => {
     const sp = spfi(dev).using(DefaultHeaders(), DefaultInit(), BrowserFetch(), DefaultParse(), BearerToken(await token(BOB)), RequestDigest());

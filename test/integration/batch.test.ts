@@ -2,11 +2,11 @@
 // framing on the wire (reference §9.2), parts running in order through the same pipeline,
 // envelope errors, digest rules, and an unmodified PnPjs 4 batching as its own tests use it.
 
-import { describe, it, before, after } from 'node:test';
+import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import type { SPFI } from '@pnp/sp';
 import '@pnp/sp/batching.js';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { useTestServer } from '../helpers/server.ts';
 import { pnpFor } from '../helpers/pnp.ts';
 import '../helpers/pnp-types.ts';
 import '../helpers/pnp-batching-types.ts';
@@ -97,10 +97,9 @@ async function newList(site: string, title: string): Promise<void> {
 }
 
 describe('$batch on the wire (reference §9)', () => {
-  let server: TestServer;
+  const spemu = useTestServer();
   let site: string;
-  before(async () => { server = await startTestServer(); site = server.site(); });
-  after(() => server.close());
+  before(() => { site = spemu.server.site(); });
 
   it('answers one flat CRLF part per request, changeset members included, with SharePoint framing', async () => {
     await newList(site, 'Framing');
@@ -185,7 +184,7 @@ describe('$batch on the wire (reference §9)', () => {
 
   it('parts must address the batch\'s site; a part with no request line or a nested $batch answers 400 alone', async () => {
     const body = [
-      '--b', 'Content-Type: application/http', '', `GET ${server.site('/sites/pwa')}/_api/web HTTP/1.1`, '', '',
+      '--b', 'Content-Type: application/http', '', `GET ${spemu.server.site('/sites/pwa')}/_api/web HTTP/1.1`, '', '',
       '--b', 'Content-Type: application/http', '', 'GET https://elsewhere.example/sites/nowhere/_api/web HTTP/1.1', '', '',
       '--b', 'Content-Type: application/http', '', '', '',
       '--b', 'Content-Type: application/http', '', 'POST $batch HTTP/1.1', '', '',
@@ -232,10 +231,9 @@ describe('$batch on the wire (reference §9)', () => {
 });
 
 describe('$batch digest rules (reference §6, §9.1)', () => {
-  let server: TestServer;
+  const spemu = useTestServer({ anonymousUser: undefined });
   let site: string;
-  before(async () => { server = await startTestServer({ anonymousUser: undefined }); site = server.site(); });
-  after(() => server.close());
+  before(() => { site = spemu.server.site(); });
 
   const body = () => batchBody('batch_d', [
     { method: 'GET', url: 'web/currentuser?$select=Email' },
@@ -266,10 +264,9 @@ describe('$batch digest rules (reference §6, §9.1)', () => {
 });
 
 describe('$batch with PnPjs 4 batching, unmodified', () => {
-  let server: TestServer;
+  const spemu = useTestServer();
   let sp: SPFI;
-  before(async () => { server = await startTestServer(); sp = pnpFor(server.site()); });
-  after(() => server.close());
+  before(() => { sp = pnpFor(spemu.server.site()); });
 
   for (const count of [3, 4]) {
     it(`resolves ${count} requests in the order they were added (${count % 2 ? 'odd' : 'even'} count)`, async () => {

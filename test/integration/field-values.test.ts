@@ -1,9 +1,9 @@
 // FieldValuesAsText / AsHtml: each field as the text SharePoint shows for it.
 
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { DEMO_TENANT, startTestServer, type TestServer } from '../helpers/server.ts';
+import { DEMO_TENANT, useTestServer } from '../helpers/server.ts';
 
 const demo = JSON.parse(readFileSync(DEMO_TENANT, 'utf8'));
 const devSite = demo.sites.find((s: { url: string }) => s.url === '/sites/dev');
@@ -12,12 +12,10 @@ const first = tasks.items[0];
 const displayName = (upn: string) => demo.users.find((u: { upn: string }) => u.upn === upn).displayName;
 
 describe('item FieldValuesAsText', () => {
-  let server: TestServer;
-  before(async () => { server = await startTestServer(); });
-  after(() => server.close());
+  const spemu = useTestServer();
 
   const read = async (path: string) => {
-    const r = await fetch(`${server.site()}/_api/web/lists/getbytitle('Tasks')/items(1)/${path}`, { headers: { accept: 'application/json;odata=nometadata' } });
+    const r = await fetch(`${spemu.server.site()}/_api/web/lists/getbytitle('Tasks')/items(1)/${path}`, { headers: { accept: 'application/json;odata=nometadata' } });
     assert.equal(r.status, 200);
     return r.json() as Promise<Record<string, string>>;
   };
@@ -43,11 +41,11 @@ describe('item FieldValuesAsText', () => {
   });
 
   it('escapes HTML in FieldValuesAsHtml', async () => {
-    const r = await fetch(`${server.site()}/_api/web/lists/getbytitle('Tasks')/items`, {
+    const r = await fetch(`${spemu.server.site()}/_api/web/lists/getbytitle('Tasks')/items`, {
       method: 'POST', headers: { accept: 'application/json', 'content-type': 'application/json' }, body: JSON.stringify({ Title: '<b>"x" & y</b>' }),
     });
     const id = ((await r.json()) as { Id: number }).Id;
-    const html = await fetch(`${server.site()}/_api/web/lists/getbytitle('Tasks')/items(${id})/FieldValuesAsHtml`, { headers: { accept: 'application/json;odata=nometadata' } });
+    const html = await fetch(`${spemu.server.site()}/_api/web/lists/getbytitle('Tasks')/items(${id})/FieldValuesAsHtml`, { headers: { accept: 'application/json;odata=nometadata' } });
     assert.equal(((await html.json()) as { Title: string }).Title, '&lt;b&gt;&quot;x&quot; &amp; y&lt;/b&gt;');
   });
 });

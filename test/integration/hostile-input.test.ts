@@ -3,11 +3,11 @@
 // SharePoint's JSON error envelope (no stack traces, no framework bodies), and never write
 // part of a refused request: after every failed write the list is exactly as it was.
 
-import { describe, it, before, after } from 'node:test';
+import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import net from 'node:net';
-import { startTestServer, DEMO_TENANT, type TestServer } from '../helpers/server.ts';
+import { useTestServer, DEMO_TENANT } from '../helpers/server.ts';
 import { kindsTenant } from '../helpers/fixtures.ts';
 
 const VERBOSE = 'application/json;odata=verbose';
@@ -95,13 +95,11 @@ async function snapshot(site: string, title: string): Promise<string> {
 }
 
 describe('hostile paths', () => {
-  let server: TestServer;
+  const spemu = useTestServer();
   let site: string;
   before(async () => {
-    server = await startTestServer();
-    site = server.site('/sites/dev');
+    site = spemu.server.site('/sites/dev');
   });
-  after(() => server.close());
 
   const big = 'a'.repeat(100_000);
   const PATHS: Array<[string, string, number | undefined]> = [
@@ -138,28 +136,28 @@ describe('hostile paths', () => {
   for (const [name, path, status] of PATHS) {
     it(`${name} → ${status ?? '4xx'} in SharePoint's envelope`, async () => {
       for (const accept of [VERBOSE, MINIMAL]) {
-        const res = await raw(server.url, 'GET', path, { Accept: accept });
+        const res = await raw(spemu.server.url, 'GET', path, { Accept: accept });
         if (status !== undefined) assert.equal(res.status, status, `${accept}: ${res.text.slice(0, 300)}`);
         assertSharePointError(res, accept);
       }
-      const v4 = await raw(server.url, 'GET', path, { Accept: V4, 'OData-Version': '4.0' });
+      const v4 = await raw(spemu.server.url, 'GET', path, { Accept: V4, 'OData-Version': '4.0' });
       assertSharePointError(v4, V4, true);
     });
   }
 
   it('HTTP methods SharePoint does not serve get a SharePoint error, not a framework body', async () => {
     for (const method of ['OPTIONS', 'PROPFIND', 'COPY', 'SEARCH', 'TRACE']) {
-      const res = await raw(server.url, method, "/sites/dev/_api/web/lists/getbytitle('Tasks')", { Accept: VERBOSE });
+      const res = await raw(spemu.server.url, method, "/sites/dev/_api/web/lists/getbytitle('Tasks')", { Accept: VERBOSE });
       assertSharePointError(res, VERBOSE);
       assert.equal(res.status, 405, `${method}: ${res.text}`);
     }
-    const tunnelled = await raw(server.url, 'POST', "/sites/dev/_api/web/lists/getbytitle('Tasks')/items(1)", { Accept: VERBOSE, 'X-HTTP-Method': 'EXPLODE' });
+    const tunnelled = await raw(spemu.server.url, 'POST', "/sites/dev/_api/web/lists/getbytitle('Tasks')/items(1)", { Accept: VERBOSE, 'X-HTTP-Method': 'EXPLODE' });
     assert.equal(tunnelled.status, 405);
     assertSharePointError(tunnelled, VERBOSE);
   });
 
   it('a request line HTTP cannot parse gets a SharePoint error envelope', async () => {
-    const u = new URL(server.url);
+    const u = new URL(spemu.server.url);
     const text = await new Promise<string>((resolve, reject) => {
       const socket = net.connect(Number(u.port), u.hostname);
       let out = '';
@@ -178,27 +176,25 @@ describe('hostile paths', () => {
   });
 
   it('the server still answers a normal request', async () => {
-    const res = await raw(server.url, 'GET', "/sites/dev/_api/web/lists/getbytitle('Tasks')/items(1)?$select=Title", { Accept: NOMETADATA });
+    const res = await raw(spemu.server.url, 'GET', "/sites/dev/_api/web/lists/getbytitle('Tasks')/items(1)?$select=Title", { Accept: NOMETADATA });
     assert.equal(res.status, 200);
     assert.deepEqual(res.json, { Title: 'Write spec' });
   });
 });
 
 describe('hostile query options', () => {
-  let server: TestServer;
+  const spemu = useTestServer(() => ({ seed: hostileKindsTenant() }));
   let site: string;
   let base: string;
   let before_: string;
   before(async () => {
-    server = await startTestServer({ seed: hostileKindsTenant() });
-    site = server.site('/sites/test');
+    site = spemu.server.site('/sites/test');
     base = "/sites/test/_api/web/lists/getbytitle('Kinds')/items";
     before_ = await snapshot(site, 'Kinds');
   });
-  after(() => server.close());
 
   const q = (text: string) => encodeURIComponent(text);
-  const get = (query: string) => raw(server.url, 'GET', `${base}?$select=Title&${query}`, { Accept: NOMETADATA });
+  const get = (query: string) => raw(spemu.server.url, 'GET', `${base}?$select=Title&${query}`, { Accept: NOMETADATA });
   const titles = async (query: string): Promise<string[]> => {
     const res = await get(query);
     assert.equal(res.status, 200, res.text.slice(0, 300));
@@ -218,7 +214,7 @@ describe('hostile query options', () => {
     assert.deepEqual(await titles(`$filter=${q("Title eq 'ÄÖ🙂'")}`), []);
     // The lists table and the list itself survived.
     assert.equal(await snapshot(site, 'Kinds'), before_);
-    const lists = await raw(server.url, 'GET', '/sites/test/_api/web/lists?$select=Title', { Accept: NOMETADATA });
+    const lists = await raw(spemu.server.url, 'GET', '/sites/test/_api/web/lists?$select=Title', { Accept: NOMETADATA });
     assert.equal(lists.status, 200);
     assert.ok(lists.json.value.some((l: { Title: string }) => l.Title === 'Kinds'));
   });
@@ -277,11 +273,11 @@ describe('hostile query options', () => {
   for (const [name, query] of REFUSED) {
     it(`${name} → 4xx`, async () => {
       for (const accept of [VERBOSE, MINIMAL]) {
-        const res = await raw(server.url, 'GET', `${base}?${query}`, { Accept: accept });
+        const res = await raw(spemu.server.url, 'GET', `${base}?${query}`, { Accept: accept });
         assertSharePointError(res, accept);
         assert.ok(res.status === 400 || res.status === 404, `${res.status}: ${res.text.slice(0, 200)}`);
       }
-      const v4 = await raw(server.url, 'GET', `${base}?${query}`, { Accept: V4, 'OData-Version': '4.0' });
+      const v4 = await raw(spemu.server.url, 'GET', `${base}?${query}`, { Accept: V4, 'OData-Version': '4.0' });
       assertSharePointError(v4, V4, true);
     });
   }
@@ -293,17 +289,15 @@ describe('hostile query options', () => {
 });
 
 describe('hostile bodies and wrong value types', () => {
-  let server: TestServer;
+  const spemu = useTestServer(() => ({ seed: hostileKindsTenant() }));
   let site: string;
   let items: string;
   let before_: string;
   before(async () => {
-    server = await startTestServer({ seed: hostileKindsTenant() });
-    site = server.site('/sites/test');
+    site = spemu.server.site('/sites/test');
     items = "/sites/test/_api/web/lists/getbytitle('Kinds')/items";
     before_ = await snapshot(site, 'Kinds');
   });
-  after(() => server.close());
 
   /** Sends `body` as a create and as a MERGE of item 1, in JSON light and verbose; each must fail with 4xx and change nothing. */
   async function refused(body: string, contentType = 'application/json;charset=utf-8', accept = MINIMAL): Promise<Res[]> {
@@ -315,7 +309,7 @@ describe('hostile bodies and wrong value types', () => {
     ];
     for (const [i, [path, extra]] of targets.entries()) {
       const method = i === 2 ? 'PATCH' : 'POST';
-      const res = await raw(server.url, method, path, { Accept: accept, 'Content-Type': contentType, ...extra }, body);
+      const res = await raw(spemu.server.url, method, path, { Accept: accept, 'Content-Type': contentType, ...extra }, body);
       assertSharePointError(res, accept);
       out.push(res);
       assert.equal(await snapshot(site, 'Kinds'), before_, `${method} ${path} with ${body.slice(0, 80)} changed the list`);
@@ -410,7 +404,7 @@ describe('hostile bodies and wrong value types', () => {
       '{"Num":1e309}', '{"Int":1e309}']) {
       const targets: Array<[string, Record<string, string>]> = [[items, {}], [`${items}(1)`, { 'X-HTTP-Method': 'MERGE', 'IF-MATCH': '*' }]];
       for (const [path, extra] of targets) {
-        const res = await raw(server.url, 'POST', path, { Accept: MINIMAL, 'Content-Type': 'application/json', ...extra }, body);
+        const res = await raw(spemu.server.url, 'POST', path, { Accept: MINIMAL, 'Content-Type': 'application/json', ...extra }, body);
         assert.ok(res.status === 400 || res.status === 500, `${body}: ${res.status} ${res.text.slice(0, 200)}`);
         assert.doesNotMatch(res.text, STACK_TRACE);
         assert.notEqual(errorCode(res), '-1, Microsoft.SharePoint.Client.UnknownError', res.text);
@@ -421,7 +415,7 @@ describe('hostile bodies and wrong value types', () => {
 
   it('If-Match values that cannot match anything → 412, nothing written', async () => {
     for (const etag of ['"abc"', 'garbage', '""', '"-1"', 'W/"99"', '"99", "98"', '"1" junk']) {
-      const res = await raw(server.url, 'POST', `${items}(1)`, { Accept: MINIMAL, 'Content-Type': 'application/json', 'X-HTTP-Method': 'MERGE', 'IF-MATCH': etag }, '{"Title":"etag"}');
+      const res = await raw(spemu.server.url, 'POST', `${items}(1)`, { Accept: MINIMAL, 'Content-Type': 'application/json', 'X-HTTP-Method': 'MERGE', 'IF-MATCH': etag }, '{"Title":"etag"}');
       assert.ok(res.status === 412 || res.status === 400, `${etag}: ${res.status} ${res.text}`);
       assertSharePointError(res, MINIMAL);
       assert.equal(await snapshot(site, 'Kinds'), before_);
@@ -430,7 +424,7 @@ describe('hostile bodies and wrong value types', () => {
 
   it('unsupported content types → 4xx, nothing written', async () => {
     for (const ct of ['application/xml', 'multipart/form-data; boundary=x', 'application/x-www-form-urlencoded']) {
-      const res = await raw(server.url, 'POST', items, { Accept: VERBOSE, 'Content-Type': ct }, 'Title=x');
+      const res = await raw(spemu.server.url, 'POST', items, { Accept: VERBOSE, 'Content-Type': ct }, 'Title=x');
       assertSharePointError(res, VERBOSE);
       assert.equal(await snapshot(site, 'Kinds'), before_);
     }
@@ -439,7 +433,7 @@ describe('hostile bodies and wrong value types', () => {
   it('a hundred concurrent hostile writes leave the list untouched and the server responsive', async () => {
     const bodies = ['{"Title":', '[]', '{"Num":"x"}', '{"Nope":1}', '42'];
     const all = await Promise.all(Array.from({ length: 100 }, (_, i) =>
-      raw(server.url, 'POST', i % 2 ? items : `${items}(1)`, { Accept: MINIMAL, 'Content-Type': 'application/json', ...(i % 2 ? {} : { 'X-HTTP-Method': 'MERGE' }) }, bodies[i % bodies.length])));
+      raw(spemu.server.url, 'POST', i % 2 ? items : `${items}(1)`, { Accept: MINIMAL, 'Content-Type': 'application/json', ...(i % 2 ? {} : { 'X-HTTP-Method': 'MERGE' }) }, bodies[i % bodies.length])));
     for (const res of all) {
       assert.equal(res.status, 400, res.text);
       assertSharePointError(res, MINIMAL);
@@ -448,31 +442,29 @@ describe('hostile bodies and wrong value types', () => {
   });
 
   it('after the hostile batch a normal write and read work', async () => {
-    const created = await raw(server.url, 'POST', items, { Accept: NOMETADATA, 'Content-Type': 'application/json' }, '{"Title":"normal","Num":2,"Tags":["green"]}');
+    const created = await raw(spemu.server.url, 'POST', items, { Accept: NOMETADATA, 'Content-Type': 'application/json' }, '{"Title":"normal","Num":2,"Tags":["green"]}');
     assert.equal(created.status, 201, created.text);
-    const read = await raw(server.url, 'GET', `${items}(${created.json.Id})?$select=Title,Num,Tags`, { Accept: NOMETADATA });
+    const read = await raw(spemu.server.url, 'GET', `${items}(${created.json.Id})?$select=Title,Num,Tags`, { Accept: NOMETADATA });
     assert.equal(read.text, '{"Title":"normal","Num":2.0,"Tags":["green"]}');
   });
 });
 
 describe('bodies larger than the limit', () => {
-  let server: TestServer;
+  const spemu = useTestServer({ seed: DEMO_TENANT, bodyLimit: 1024 });
   let site: string;
   let items: string;
   let before_: string;
   before(async () => {
-    server = await startTestServer({ seed: DEMO_TENANT, bodyLimit: 1024 });
-    site = server.site('/sites/dev');
+    site = spemu.server.site('/sites/dev');
     items = "/sites/dev/_api/web/lists/getbytitle('Tasks')/items";
     before_ = await snapshot(site, 'Tasks');
   });
-  after(() => server.close());
 
   const large = JSON.stringify({ Title: 'x'.repeat(2000) });
 
   it('413 with SharePoint\'s envelope in every dialect, nothing written', async () => {
     for (const [accept, v4] of [[VERBOSE, false], [MINIMAL, false], [NOMETADATA, false], [V4, true]] as const) {
-      const res = await raw(server.url, 'POST', items, { Accept: accept, 'Content-Type': 'application/json', ...(v4 ? { 'OData-Version': '4.0' } : {}) }, large);
+      const res = await raw(spemu.server.url, 'POST', items, { Accept: accept, 'Content-Type': 'application/json', ...(v4 ? { 'OData-Version': '4.0' } : {}) }, large);
       assert.equal(res.status, 413, res.text);
       assertSharePointError(res, accept, v4);
       assert.equal(await snapshot(site, 'Tasks'), before_);
@@ -481,18 +473,18 @@ describe('bodies larger than the limit', () => {
 
   it('413 for a chunked body without Content-Length, and for MERGE', async () => {
     const chunks = Array.from({ length: 40 }, () => Buffer.from('x'.repeat(100)));
-    const res = await raw(server.url, 'POST', items, { Accept: MINIMAL, 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' },
+    const res = await raw(spemu.server.url, 'POST', items, { Accept: MINIMAL, 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' },
       [Buffer.from('{"Title":"'), ...chunks, Buffer.from('"}')]);
     assert.equal(res.status, 413, res.text);
     assertSharePointError(res, MINIMAL);
-    const merge = await raw(server.url, 'POST', `${items}(1)`, { Accept: VERBOSE, 'Content-Type': 'application/json', 'X-HTTP-Method': 'MERGE', 'IF-MATCH': '*' }, large);
+    const merge = await raw(spemu.server.url, 'POST', `${items}(1)`, { Accept: VERBOSE, 'Content-Type': 'application/json', 'X-HTTP-Method': 'MERGE', 'IF-MATCH': '*' }, large);
     assert.equal(merge.status, 413);
     assertSharePointError(merge, VERBOSE);
     assert.equal(await snapshot(site, 'Tasks'), before_);
   });
 
   it('a body under the limit still works', async () => {
-    const res = await raw(server.url, 'POST', items, { Accept: NOMETADATA, 'Content-Type': 'application/json' }, '{"Title":"small"}');
+    const res = await raw(spemu.server.url, 'POST', items, { Accept: NOMETADATA, 'Content-Type': 'application/json' }, '{"Title":"small"}');
     assert.equal(res.status, 201, res.text);
   });
 });

@@ -1,21 +1,19 @@
 // An item's parent list, with the list's root folder and web expanded below it: two levels
 // of $expand, as PnPjs's item.getParentInfos() asks for them.
 
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { SPFI } from '@pnp/sp';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { useTestServer } from '../helpers/server.ts';
 import { pnpFor } from '../helpers/pnp.ts';
 import '../helpers/pnp-types.ts';
 
 describe('ParentList with RootFolder and ParentWeb expanded', () => {
-  let server: TestServer;
+  const spemu = useTestServer();
   let sp: SPFI;
   before(async () => {
-    server = await startTestServer();
-    sp = pnpFor(server.site());
+    sp = pnpFor(spemu.server.site());
   });
-  after(() => server.close());
 
   it('PnPjs getParentInfos() reads the list, its root folder and its web', async () => {
     const list = await sp.web.lists.getByTitle('Tasks')();
@@ -33,14 +31,14 @@ describe('ParentList with RootFolder and ParentWeb expanded', () => {
   });
 
   it('selects only what was asked at each level', async () => {
-    const r = await fetch(`${server.site()}/_api/web/lists/getbytitle('Tasks')/items(1)?$select=Id,ParentList/Title,ParentList/RootFolder/Name&$expand=ParentList,ParentList/RootFolder`,
+    const r = await fetch(`${spemu.server.site()}/_api/web/lists/getbytitle('Tasks')/items(1)?$select=Id,ParentList/Title,ParentList/RootFolder/Name&$expand=ParentList,ParentList/RootFolder`,
       { headers: { accept: 'application/json;odata=nometadata' } });
     assert.equal(r.status, 200);
     assert.deepEqual(await r.json(), { ParentList: { RootFolder: { Name: 'Tasks' }, Title: 'Tasks' }, Id: 1 });
   });
 
   it('refuses what cannot be expanded below ParentList', async () => {
-    const r = await fetch(`${server.site()}/_api/web/lists/getbytitle('Tasks')/items(1)?$expand=ParentList/Items`,
+    const r = await fetch(`${spemu.server.site()}/_api/web/lists/getbytitle('Tasks')/items(1)?$expand=ParentList/Items`,
       { headers: { accept: 'application/json;odata=nometadata' } });
     assert.equal(r.status, 400);
   });

@@ -2,17 +2,17 @@
 // every typed `fields.add*` helper (verbose bodies), AddField (addLookup), createFieldAsXml,
 // lookups by name or title, update, delete and Required enforcement on items.
 
-import { describe, it, before, after } from 'node:test';
+import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import type { SPFI } from '@pnp/sp';
 import type { IList } from '@pnp/sp/lists/index.js';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { useTestServer } from '../helpers/server.ts';
 import { failure, pnpFor } from '../helpers/pnp.ts';
 import '../helpers/pnp-types.ts';
 import { GUID } from '../helpers/wire.ts';
 
 describe('PnPjs fields against spemu', () => {
-  let server: TestServer;
+  const spemu = useTestServer();
   let sp: SPFI;
   let list: IList;
   let listId: string;
@@ -22,16 +22,14 @@ describe('PnPjs fields against spemu', () => {
   const field = (name: string): Promise<any> => list.fields.getByInternalNameOrTitle(name)();
 
   before(async () => {
-    server = await startTestServer();
-    sp = pnpFor(server.site('/sites/dev'));
+    sp = pnpFor(spemu.server.site('/sites/dev'));
     api = async (path) => {
-      const r = await fetch(`${server.site('/sites/dev')}/_api/${path}`, { headers: { Accept: 'application/json;odata=nometadata' } });
+      const r = await fetch(`${spemu.server.site('/sites/dev')}/_api/${path}`, { headers: { Accept: 'application/json;odata=nometadata' } });
       return { status: r.status, json: r.status === 204 ? undefined : await r.json() };
     };
     listId = (await sp.web.lists.add('Field Lab', 'fields under test', 100)).Id;
     list = sp.web.lists.getByTitle('Field Lab');
   });
-  after(async () => { await server.close(); });
 
   it('addText: a Text field with its MaxLength, returned in verbose form and stored', async () => {
     const added: any = await list.fields.addText('Code', { MaxLength: 20 });

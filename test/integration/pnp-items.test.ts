@@ -2,12 +2,12 @@
 // :memory:): every field type written and read back exactly, $select/$expand, $filter,
 // $orderby, $top, etags, delete/recycle, authorship, and server-driven paging.
 
-import { describe, it, before, after } from 'node:test';
+import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import type { SPFI } from '@pnp/sp';
 import type { IList } from '@pnp/sp/lists/index.js';
-import { DEMO_TENANT, startTestServer, type TestServer } from '../helpers/server.ts';
+import { DEMO_TENANT, useTestServer } from '../helpers/server.ts';
 import { failure, pnpFor } from '../helpers/pnp.ts';
 import '../helpers/pnp-types.ts';
 import { GUID } from '../helpers/wire.ts';
@@ -40,7 +40,7 @@ async function inParallel<T, R>(xs: T[], n: number, fn: (x: T) => Promise<R>): P
 }
 
 describe('PnPjs list items against spemu', () => {
-  let server: TestServer;
+  const spemu = useTestServer();
   let sp: SPFI;
   let api: (path: string, accept?: string) => Promise<{ status: number; json: any; etag: string | null }>;
   /** User Information List ids by display name. */
@@ -49,10 +49,9 @@ describe('PnPjs list items against spemu', () => {
   let categoryIds: number[];
 
   before(async () => {
-    server = await startTestServer();
-    sp = pnpFor(server.site('/sites/dev'));
+    sp = pnpFor(spemu.server.site('/sites/dev'));
     api = async (path, accept = 'application/json;odata=nometadata') => {
-      const r = await fetch(`${server.site('/sites/dev')}/_api/${path}`, { headers: { Accept: accept } });
+      const r = await fetch(`${spemu.server.site('/sites/dev')}/_api/${path}`, { headers: { Accept: accept } });
       return { status: r.status, json: r.status === 204 ? undefined : await r.json(), etag: r.headers.get('etag') };
     };
     for (const u of await sp.web.lists.getByTitle('User Information List').items.select('Id', 'Title').top(5000)()) {
@@ -84,7 +83,6 @@ describe('PnPjs list items against spemu', () => {
     await f.addLookup('Category', { LookupListId: catListId, LookupFieldName: 'Title' });
     await f.createFieldAsXml(`<Field Type="LookupMulti" Mult="TRUE" DisplayName="Related" Name="Related" List="{${catListId}}" ShowField="Title" />`);
   });
-  after(async () => { await server.close(); });
 
   it('the demo users are in the User Information List', () => {
     for (const name of ['Alice Adams', 'Bob Baker', 'Carol Chen']) assert.ok(userId.has(name), name);

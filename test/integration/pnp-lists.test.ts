@@ -2,29 +2,27 @@
 // Whatever PnPjs returns is checked against what the server stored, read back via a second
 // path (another PnPjs call or plain fetch).
 
-import { describe, it, before, after } from 'node:test';
+import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import type { SPFI } from '@pnp/sp';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { useTestServer } from '../helpers/server.ts';
 import { failure, pnpFor } from '../helpers/pnp.ts';
 import '../helpers/pnp-types.ts';
 import { GUID } from '../helpers/wire.ts';
 
 describe('PnPjs lists against spemu', () => {
-  let server: TestServer;
+  const spemu = useTestServer();
   let sp: SPFI;
   /** GET a path below the site's /_api/ with plain fetch, JSON light without metadata. */
   let api: (path: string) => Promise<{ status: number; json: any }>;
 
   before(async () => {
-    server = await startTestServer();
-    sp = pnpFor(server.site('/sites/dev'));
+    sp = pnpFor(spemu.server.site('/sites/dev'));
     api = async (path) => {
-      const r = await fetch(`${server.site('/sites/dev')}/_api/${path}`, { headers: { Accept: 'application/json;odata=nometadata' } });
+      const r = await fetch(`${spemu.server.site('/sites/dev')}/_api/${path}`, { headers: { Accept: 'application/json;odata=nometadata' } });
       return { status: r.status, json: r.status === 204 ? undefined : await r.json() };
     };
   });
-  after(async () => { await server.close(); });
 
   it('lists.add returns the new list, and the server holds it', async () => {
     const added = await sp.web.lists.add('Gadgets', 'Things we build', 100);
@@ -82,7 +80,7 @@ describe('PnPjs lists against spemu', () => {
 
     const byUrl = await sp.web.getList('/sites/dev/Lists/Tasks')();
     assert.equal(byUrl.Id, tasks.Id);
-    const byAbsoluteUrl = await sp.web.getList(`${server.site('/sites/dev')}/Lists/Tasks`)();
+    const byAbsoluteUrl = await sp.web.getList(`${spemu.server.site('/sites/dev')}/Lists/Tasks`)();
     assert.equal(byAbsoluteUrl.Id, tasks.Id);
 
     // GUIDs in braces and upper case (as SharePoint writes them in LookupList) address it too.
@@ -149,7 +147,7 @@ describe('PnPjs lists against spemu', () => {
 
     const err = await failure(sp.web.lists.getByTitle('Doomed')());
     assert.equal(err.status, 404);
-    assert.equal(err.message, `List 'Doomed' does not exist at site with URL '${server.site('/sites/dev')}'.`);
+    assert.equal(err.message, `List 'Doomed' does not exist at site with URL '${spemu.server.site('/sites/dev')}'.`);
     const byId = await failure(sp.web.lists.getById(added.Id)());
     assert.equal(byId.status, 404);
     assert.match(byId.message, /^List does not exist\./);
@@ -204,7 +202,7 @@ describe('PnPjs lists against spemu', () => {
   it('a list that does not exist: getByTitle, getById and getList all reject with 404', async () => {
     const byTitle = await failure(sp.web.lists.getByTitle("Nobody's List")());
     assert.equal(byTitle.status, 404);
-    assert.equal(byTitle.message, `List 'Nobody's List' does not exist at site with URL '${server.site('/sites/dev')}'.`);
+    assert.equal(byTitle.message, `List 'Nobody's List' does not exist at site with URL '${spemu.server.site('/sites/dev')}'.`);
     const byId = await failure(sp.web.lists.getById('0f0f0f0f-0000-4000-8000-000000000000')());
     assert.equal(byId.status, 404);
     const byUrl = await failure(sp.web.getList('/sites/dev/Lists/Nothing')());

@@ -2,22 +2,21 @@
 // fetch: every refusal is SharePoint's error envelope (never a 500 or a stack trace), and
 // version history stays numbered without gaps or duplicates under concurrent updates.
 
-import { describe, it, before, after } from 'node:test';
+import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { useTestServer } from '../helpers/server.ts';
 import { ACCEPT } from '../helpers/wire.ts';
 
 const MERGE = { 'X-HTTP-Method': 'MERGE', 'IF-MATCH': '*' };
 
 describe('PnPjs surface: edge cases', () => {
-  let server: TestServer;
+  const spemu = useTestServer();
   let call: (path: string, init?: { method?: string; body?: unknown; headers?: Record<string, string> }) =>
     Promise<{ status: number; text: string; json: any }>;
 
   before(async () => {
-    server = await startTestServer();
     call = async (path, init = {}) => {
-      const r = await fetch(`${server.site('/sites/dev')}/_api/${path}`, {
+      const r = await fetch(`${spemu.server.site('/sites/dev')}/_api/${path}`, {
         method: init.method ?? 'GET',
         headers: { Accept: ACCEPT.nometadata, ...(init.body !== undefined ? { 'Content-Type': 'application/json' } : {}), ...init.headers },
         body: init.body === undefined ? undefined : JSON.stringify(init.body),
@@ -27,7 +26,6 @@ describe('PnPjs surface: edge cases', () => {
     };
     assert.equal((await call('web/lists', { method: 'POST', body: { Title: 'Edge Versions', BaseTemplate: 100, EnableVersioning: true } })).status, 201);
   });
-  after(async () => { await server.close(); });
 
   const items = "web/lists/getbytitle('Edge Versions')/items";
 

@@ -3,12 +3,12 @@
 // (item.versions, versions.getById, kept on every update in the update's transaction, as the
 // list's EnableVersioning says) and getWopiFrameUrl. Plain fetch checks the wire.
 
-import { describe, it, before, after } from 'node:test';
+import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import type { SPFI } from '@pnp/sp';
 import type { IList } from '@pnp/sp/lists/index.js';
 import '@pnp/sp/batching.js';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { useTestServer } from '../helpers/server.ts';
 import { failure, pnpFor } from '../helpers/pnp.ts';
 import '../helpers/pnp-types.ts';
 import '../helpers/pnp-batching-types.ts';
@@ -22,7 +22,7 @@ const DAVE = 'dave@contoso.onmicrosoft.com'; // visitor of /sites/dev
 const bearer = (upn: string) => bearerFor(SECRET, upn);
 
 describe('PnPjs item surface against spemu', () => {
-  let server: TestServer;
+  const spemu = useTestServer({ tokenSecret: SECRET });
   let sp: SPFI;
   let member: SPFI;
   let visitor: SPFI;
@@ -32,12 +32,11 @@ describe('PnPjs item surface against spemu', () => {
   const userId = new Map<string, number>();
 
   before(async () => {
-    server = await startTestServer({ tokenSecret: SECRET });
-    sp = pnpFor(server.site('/sites/dev'));
-    member = pnpFor(server.site('/sites/dev'), { Authorization: await bearer(BOB) });
-    visitor = pnpFor(server.site('/sites/dev'), { Authorization: await bearer(DAVE) });
+    sp = pnpFor(spemu.server.site('/sites/dev'));
+    member = pnpFor(spemu.server.site('/sites/dev'), { Authorization: await bearer(BOB) });
+    visitor = pnpFor(spemu.server.site('/sites/dev'), { Authorization: await bearer(DAVE) });
     call = async (path, init = {}) => {
-      const r = await fetch(`${server.site('/sites/dev')}/_api/${path}`, {
+      const r = await fetch(`${spemu.server.site('/sites/dev')}/_api/${path}`, {
         method: init.method ?? 'GET',
         headers: { Accept: init.accept ?? ACCEPT.nometadata, ...(init.body !== undefined ? { 'Content-Type': 'application/json' } : {}), ...init.headers },
         body: init.body === undefined ? undefined : JSON.stringify(init.body),
@@ -47,7 +46,6 @@ describe('PnPjs item surface against spemu', () => {
     };
     for (const u of await sp.web.lists.getByTitle('User Information List').items.select('Id', 'Title')()) userId.set(u.Title, u.Id);
   });
-  after(async () => { await server.close(); });
 
   describe('FieldValuesAsHTML, FieldValuesAsText, FieldValuesForEdit', () => {
     it('each answers every field of the item as text, HTML escaped in the HTML form', async () => {

@@ -4,12 +4,12 @@
 // list update / delete / recycle, and reading a whole list with `for await` (PnPjs 4's
 // replacement for items.getAll) forwards and backwards. Plain fetch checks the wire.
 
-import { describe, it, before, after } from 'node:test';
+import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import type { SPFI } from '@pnp/sp';
 import '@pnp/sp/batching.js';
 import { bearerFor } from '../helpers/bearer.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { useTestServer } from '../helpers/server.ts';
 import { failure, pnpFor } from '../helpers/pnp.ts';
 import '../helpers/pnp-types.ts';
 import '../helpers/pnp-batching-types.ts';
@@ -24,7 +24,7 @@ const bearer = (upn: string) => bearerFor(SECRET, upn);
 const ids = (items: any[]) => items.map((i) => i.Id as number);
 
 describe('PnPjs list surface against spemu', () => {
-  let server: TestServer;
+  const spemu = useTestServer({ tokenSecret: SECRET });
   let sp: SPFI;
   let visitor: SPFI;
   let member: SPFI;
@@ -32,12 +32,11 @@ describe('PnPjs list surface against spemu', () => {
   let call: (path: string, init?: { method?: string; accept?: string; body?: unknown }) => Promise<{ status: number; json: any; text: string }>;
 
   before(async () => {
-    server = await startTestServer({ tokenSecret: SECRET });
-    sp = pnpFor(server.site('/sites/dev'));
-    visitor = pnpFor(server.site('/sites/dev'), { Authorization: await bearer(DAVE) });
-    member = pnpFor(server.site('/sites/dev'), { Authorization: await bearer(BOB) });
+    sp = pnpFor(spemu.server.site('/sites/dev'));
+    visitor = pnpFor(spemu.server.site('/sites/dev'), { Authorization: await bearer(DAVE) });
+    member = pnpFor(spemu.server.site('/sites/dev'), { Authorization: await bearer(BOB) });
     call = async (path, init = {}) => {
-      const r = await fetch(`${server.site('/sites/dev')}/_api/${path}`, {
+      const r = await fetch(`${spemu.server.site('/sites/dev')}/_api/${path}`, {
         method: init.method ?? 'GET',
         headers: { Accept: init.accept ?? ACCEPT.nometadata, ...(init.body !== undefined ? { 'Content-Type': 'application/json' } : {}) },
         body: init.body === undefined ? undefined : JSON.stringify(init.body),
@@ -46,7 +45,6 @@ describe('PnPjs list surface against spemu', () => {
       return { status: r.status, text, json: text ? JSON.parse(text) : undefined };
     };
   });
-  after(async () => { await server.close(); });
 
   describe('lists.ensure', () => {
     it('creates the list once; on an existing list it updates it with the settings and returns created: false', async () => {
@@ -253,7 +251,7 @@ describe('PnPjs list surface against spemu', () => {
       assert.deepEqual(root.json, { Name: 'Shared Documents', ServerRelativeUrl: '/sites/dev/Shared Documents' });
       assert.equal((await sp.web.getList('/sites/dev/Shared Documents')()).Id, docs.Id);
       // On the other site of the tenant too.
-      const pwa = await fetch(`${server.site('/sites/pwa')}/_api/web/lists/getbytitle('Documents')?$select=EntityTypeName,BaseTemplate`,
+      const pwa = await fetch(`${spemu.server.site('/sites/pwa')}/_api/web/lists/getbytitle('Documents')?$select=EntityTypeName,BaseTemplate`,
         { headers: { Accept: ACCEPT.nometadata } });
       assert.deepEqual(await pwa.json(), { BaseTemplate: 101, EntityTypeName: 'Shared_x0020_Documents' });
       // Metadata works: an item whose verbose type is the library's item type.
@@ -261,7 +259,7 @@ describe('PnPjs list surface against spemu', () => {
         method: 'POST', accept: ACCEPT.verbose, body: { __metadata: { type: 'SP.Data.Shared_x0020_DocumentsItem' }, Title: 'meta' },
       });
       assert.equal(added.status, 400, 'a JSON-light content type with __metadata is refused');
-      const verbose = await fetch(`${server.site('/sites/dev')}/_api/web/lists/getbytitle('Documents')/items`, {
+      const verbose = await fetch(`${spemu.server.site('/sites/dev')}/_api/web/lists/getbytitle('Documents')/items`, {
         method: 'POST',
         headers: { Accept: ACCEPT.verbose, 'Content-Type': 'application/json;odata=verbose' },
         body: JSON.stringify({ __metadata: { type: 'SP.Data.Shared_x0020_DocumentsItem' }, Title: 'meta' }),
@@ -303,7 +301,7 @@ describe('PnPjs list surface against spemu', () => {
     });
 
     it('verbose paging follows d.__next the same way', async () => {
-      const verbose = pnpFor(server.site('/sites/dev'), { Accept: ACCEPT.verbose });
+      const verbose = pnpFor(spemu.server.site('/sites/dev'), { Accept: ACCEPT.verbose });
       const seen: number[] = [];
       for await (const page of verbose.web.lists.getByTitle('Surface Paged').items.select('Id').top(75)) seen.push(...ids(page));
       assert.deepEqual(seen, allIds);

@@ -5,7 +5,7 @@
 // settings and time zone, site.getContextInfo / rootWeb, site groups and a user's groups,
 // and the $batch body-size limit. Plain fetch checks the wire.
 
-import { describe, it, before, after } from 'node:test';
+import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import type { SPFI } from '@pnp/sp';
 import '@pnp/sp/batching.js';
@@ -20,7 +20,7 @@ import type { ISite } from '@pnp/sp/sites/types.js';
 import type { IRoleDefinitions, ISecurableMethods } from '@pnp/sp/security/types.js';
 import type { IRegionalSettings } from '@pnp/sp/regional-settings/types.js';
 import type { IContextInfo } from '@pnp/sp/context-info/index.js';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { useTestServer } from '../helpers/server.ts';
 import { failure, pnpFor } from '../helpers/pnp.ts';
 import '../helpers/pnp-types.ts';
 import '../helpers/pnp-principal-types.ts';
@@ -71,25 +71,23 @@ const bearer = (upn: string) => bearerFor(SECRET, upn);
 const bits = (p: any) => ({ High: p.High, Low: p.Low });
 
 describe('PnPjs web, site and security surface against spemu', () => {
-  let server: TestServer;
+  const spemu = useTestServer({ tokenSecret: SECRET });
   /** As the owner (the seed's first owner acts for requests without credentials). */
   let sp: SPFI;
   const as: Record<string, SPFI> = {};
   let call: (path: string, init?: { method?: string; accept?: string; auth?: string }) => Promise<{ status: number; json: any }>;
 
   before(async () => {
-    server = await startTestServer({ tokenSecret: SECRET });
-    sp = pnpFor(server.site('/sites/dev'));
-    for (const upn of [ALICE, BOB, CAROL, DAVE, ERIN]) as[upn] = pnpFor(server.site('/sites/dev'), { Authorization: await bearer(upn) });
+    sp = pnpFor(spemu.server.site('/sites/dev'));
+    for (const upn of [ALICE, BOB, CAROL, DAVE, ERIN]) as[upn] = pnpFor(spemu.server.site('/sites/dev'), { Authorization: await bearer(upn) });
     call = async (path, init = {}) => {
-      const r = await fetch(`${server.site('/sites/dev')}/_api/${path}`, {
+      const r = await fetch(`${spemu.server.site('/sites/dev')}/_api/${path}`, {
         method: init.method ?? 'GET', headers: { Accept: init.accept ?? ACCEPT.nometadata, ...(init.auth ? { Authorization: init.auth } : {}) },
       });
       const text = await r.text();
       return { status: r.status, json: text ? JSON.parse(text) : undefined };
     };
   });
-  after(async () => { await server.close(); });
 
   describe('effective permissions', () => {
     const expected: Array<[string, typeof EDIT]> = [[ALICE, FULL_CONTROL], [BOB, EDIT], [CAROL, EDIT], [DAVE, READ]];
@@ -259,13 +257,13 @@ describe('PnPjs web, site and security surface against spemu', () => {
   describe('site', () => {
     it('site.getContextInfo() and site.rootWeb()', async () => {
       const info = await sp.site.getContextInfo();
-      assert.equal(info.SiteFullUrl, server.site('/sites/dev'));
-      assert.equal(info.WebFullUrl, server.site('/sites/dev'));
+      assert.equal(info.SiteFullUrl, spemu.server.site('/sites/dev'));
+      assert.equal(info.WebFullUrl, spemu.server.site('/sites/dev'));
       assert.match(String(info.FormDigestValue), /^0x[0-9A-F]{128},/);
       const rootWeb = await sp.site.rootWeb();
       const web = await sp.web();
       assert.equal(rootWeb.Id, web.Id);
-      assert.equal(rootWeb.Url, server.site('/sites/dev'));
+      assert.equal(rootWeb.Url, spemu.server.site('/sites/dev'));
       const chained = await sp.site.getRootWeb();
       assert.equal((await chained.select('Title')()).Title, web.Title);
     });
@@ -288,21 +286,19 @@ describe('PnPjs web, site and security surface against spemu', () => {
   });
 
   describe('$batch size limit', () => {
-    let small: TestServer;
-    before(async () => { small = await startTestServer({ bodyLimit: 4096 }); });
-    after(async () => { await small.close(); });
+    const small = useTestServer({ bodyLimit: 4096 });
 
     it('a $batch body over the limit answers 400 with SharePoint\'s error body; nothing runs', async () => {
       const boundary = 'batch_7d1a0f1c-3b7e-4c39-9b7e-0c1f5e0a7d11';
       const part = (i: number) => `--${boundary}\nContent-Type: application/http\nContent-Transfer-Encoding: binary\n\n`
-        + `POST ${small.site('/sites/dev')}/_api/web/lists/getbytitle('Tasks')/items HTTP/1.1\nAccept: application/json\nContent-Type: application/json\n\n`
+        + `POST ${small.server.site('/sites/dev')}/_api/web/lists/getbytitle('Tasks')/items HTTP/1.1\nAccept: application/json\nContent-Type: application/json\n\n`
         + `${JSON.stringify({ Title: `too big ${i} ${'x'.repeat(200)}` })}\n`;
       const body = `${Array.from({ length: 40 }, (_, i) => part(i)).join('')}--${boundary}--\n`;
       assert.ok(Buffer.byteLength(body) > 4096);
-      const before = await fetch(`${small.site('/sites/dev')}/_api/web/lists/getbytitle('Tasks')?$select=ItemCount`, { headers: { Accept: ACCEPT.nometadata } });
+      const before = await fetch(`${small.server.site('/sites/dev')}/_api/web/lists/getbytitle('Tasks')?$select=ItemCount`, { headers: { Accept: ACCEPT.nometadata } });
       const count = ((await before.json()) as { ItemCount: number }).ItemCount;
       for (const accept of [ACCEPT.minimal, ACCEPT.verbose]) {
-        const r = await fetch(`${small.site('/sites/dev')}/_api/$batch`, {
+        const r = await fetch(`${small.server.site('/sites/dev')}/_api/$batch`, {
           method: 'POST', headers: { Accept: accept, 'Content-Type': `multipart/mixed; boundary=${boundary}` }, body,
         });
         assert.equal(r.status, 400);
@@ -311,12 +307,12 @@ describe('PnPjs web, site and security surface against spemu', () => {
         assert.equal(error.code, '-1, Microsoft.Data.OData.ODataException');
         assert.equal(error.message.value, 'The batch request body is larger than the limit of 4096 bytes.');
       }
-      const after = await fetch(`${small.site('/sites/dev')}/_api/web/lists/getbytitle('Tasks')?$select=ItemCount`, { headers: { Accept: ACCEPT.nometadata } });
+      const after = await fetch(`${small.server.site('/sites/dev')}/_api/web/lists/getbytitle('Tasks')?$select=ItemCount`, { headers: { Accept: ACCEPT.nometadata } });
       assert.equal(((await after.json()) as { ItemCount: number }).ItemCount, count);
     });
 
     it('PnPjs sees the 400 when its batch is too large; a plain request over the limit keeps its 413', async () => {
-      const client = pnpFor(small.site('/sites/dev'));
+      const client = pnpFor(small.server.site('/sites/dev'));
       const [batched, execute] = client.batched();
       for (let i = 0; i < 20; i++) void batched.web.lists.getByTitle('Tasks').items.add({ Title: `${i} ${'y'.repeat(300)}` }).catch(() => {});
       const err = await failure(execute());

@@ -2,12 +2,12 @@
 // real spemu (demo tenant, :memory:). The client carries the owner's Basic credentials, and a
 // request digest when the server issues them, so this holds with or without authentication.
 
-import { describe, it, before, after } from 'node:test';
+import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import type { SPFI } from '@pnp/sp';
 import '@pnp/sp/site-users/index.js';
 import '@pnp/sp/site-groups/index.js';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { useTestServer } from '../helpers/server.ts';
 import { failure, pnpFor } from '../helpers/pnp.ts';
 import '../helpers/pnp-types.ts';
 import '../helpers/pnp-principal-types.ts';
@@ -20,18 +20,16 @@ const SP_USER_KEYS = ['Id', 'IsHiddenInUI', 'LoginName', 'Title', 'PrincipalType
   'IsEmailAuthenticationGuestUser', 'IsShareByEmailGuestUser', 'IsSiteAdmin', 'UserId', 'UserPrincipalName'];
 
 describe('PnPjs site users and groups against spemu', () => {
-  let server: TestServer;
+  const spemu = useTestServer();
   let sp: SPFI;
 
   before(async () => {
-    server = await startTestServer();
-    const site = server.site('/sites/dev');
+    const site = spemu.server.site('/sites/dev');
     const headers: Record<string, string> = { Authorization: AUTH };
     const r = await fetch(`${site}/_api/contextinfo`, { method: 'POST', headers: { Accept: 'application/json;odata=nometadata', Authorization: AUTH } });
     if (r.ok) headers['X-RequestDigest'] = ((await r.json()) as { FormDigestValue: string }).FormDigestValue;
     sp = pnpFor(site, headers);
   });
-  after(async () => { await server.close(); });
 
   it('sp.web.siteUsers(): every site user as ISiteUserInfo', async () => {
     const users = await sp.web.siteUsers();

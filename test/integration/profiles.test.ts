@@ -3,9 +3,9 @@
 // properties, SetMyProfilePicture with real images, and the photos served back, resized.
 // The last part drives the same endpoints with an unmodified PnPjs 4.
 
-import { describe, it, before, after } from 'node:test';
+import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { useTestServer } from '../helpers/server.ts';
 import { pnpFor } from '../helpers/pnp.ts';
 import { basic, bmp, call, DEMO, type DemoUser, describeImage, digestFor, login, picture, PNG_SIGNATURE } from '../helpers/profiles.ts';
 import '@pnp/sp/profiles/index.js';
@@ -37,15 +37,13 @@ function pm(site: string, rest: string): string {
 const forAlice = (site: string, extra = '') => pm(site, `GetPropertiesFor(accountName=@v)?@v='${enc(ALICE)}'${extra}`);
 
 describe('PeopleManager: PersonProperties shapes per dialect (§4.2)', () => {
-  let server: TestServer;
+  const spemu = useTestServer();
   let site: string;
   let photoUrl: string;
   before(async () => {
-    server = await startTestServer();
-    site = server.site('/sites/dev');
-    photoUrl = `${server.url}/_layouts/15/userphoto.aspx?size=L&accountname=alice%40contoso.com`;
+    site = spemu.server.site('/sites/dev');
+    photoUrl = `${spemu.server.url}/_layouts/15/userphoto.aspx?size=L&accountname=alice%40contoso.com`;
   });
-  after(() => server.close());
 
   it('nometadata: exactly the CLI sample\'s keys, with values from the directory and the profile', async () => {
     const r = await call(forAlice(site), { accept: ACCEPT.nometadata });
@@ -62,12 +60,12 @@ describe('PeopleManager: PersonProperties shapes per dialect (§4.2)', () => {
     assert.equal(p.IsFollowed, false);
     assert.equal(p.LatestPost, null);
     assert.deepEqual(p.Peers, []);
-    assert.equal(p.PersonalSiteHostUrl, `${server.url}/`);
-    assert.equal(p.PersonalUrl, `${server.url}/personal/alice_contoso_onmicrosoft_com/`);
+    assert.equal(p.PersonalSiteHostUrl, `${spemu.server.url}/`);
+    assert.equal(p.PersonalUrl, `${spemu.server.url}/personal/alice_contoso_onmicrosoft_com/`);
     assert.equal(p.PictureUrl, photoUrl);
     assert.equal(p.Title, 'Engineering Manager');
     // `.` as %2E and upper-case hex, as the CONFIRMED CLI sample writes it.
-    assert.equal(p.UserUrl, `${server.url}/Person.aspx?accountname=i%3A0%23%2Ef%7Cmembership%7Calice%40contoso%2Eonmicrosoft%2Ecom`);
+    assert.equal(p.UserUrl, `${spemu.server.url}/Person.aspx?accountname=i%3A0%23%2Ef%7Cmembership%7Calice%40contoso%2Eonmicrosoft%2Ecom`);
     const props = p.UserProfileProperties as Array<{ Key: string; Value: string; ValueType: string }>;
     assert.deepEqual(props.map((x) => x.Key).slice(0, PROFILE_KEYS.length), PROFILE_KEYS);
     for (const x of props) {
@@ -233,13 +231,11 @@ describe('PeopleManager: PersonProperties shapes per dialect (§4.2)', () => {
 });
 
 describe('PeopleManager: writing profile properties', () => {
-  let server: TestServer;
+  const spemu = useTestServer();
   let site: string;
   before(async () => {
-    server = await startTestServer();
-    site = server.site('/sites/dev');
+    site = spemu.server.site('/sites/dev');
   });
-  after(() => server.close());
 
   const readProps = async (upn: string) =>
     (await call(pm(site, `GetPropertiesFor(accountName=@v)?@v='${enc(login(upn))}'`), { accept: ACCEPT.nometadata })).json;
@@ -329,9 +325,9 @@ describe('PeopleManager: writing profile properties', () => {
 });
 
 describe('SetMyProfilePicture and userphoto.aspx', () => {
-  let server: TestServer;
+  const spemu = useTestServer();
   let site: string;
-  const photo = (query: string, init: Parameters<typeof call>[1] = {}) => call(`${server.url}/_layouts/15/userphoto.aspx?${query}`, init);
+  const photo = (query: string, init: Parameters<typeof call>[1] = {}) => call(`${spemu.server.url}/_layouts/15/userphoto.aspx?${query}`, init);
   const upload = (bytes: Buffer, as: DemoUser = DEMO.alice, contentType = 'application/octet-stream') =>
     call(pm(site, 'SetMyProfilePicture'), { method: 'POST', accept: ACCEPT.nometadata, body: bytes, contentType, as });
   const uilPicture = async (siteUrl: string, upn: string) => {
@@ -343,10 +339,8 @@ describe('SetMyProfilePicture and userphoto.aspx', () => {
     (await call(pm(site, `GetUserProfilePropertyFor(accountName=@v,propertyName='SPS-PictureTimestamp')?@v='${enc(upn)}'`), { accept: ACCEPT.nometadata })).json.value as string;
 
   before(async () => {
-    server = await startTestServer();
-    site = server.site('/sites/dev');
+    site = spemu.server.site('/sites/dev');
   });
-  after(() => server.close());
 
   it('serves the tenant file\'s photo in the three sizes, with Content-Type, ETag, Cache-Control', async () => {
     for (const [size, px] of [['S', 48], ['M', 72], ['L', 240]] as const) {
@@ -361,10 +355,10 @@ describe('SetMyProfilePicture and userphoto.aspx', () => {
     }
     // No size: S. Parameter names in any case; UserName=; the login or the UPN; any site's path; any case of the path.
     const forms = [
-      `${server.url}/_layouts/15/userphoto.aspx?accountname=${enc(DEMO.alice.email)}`,
-      `${server.url}/_layouts/15/userphoto.aspx?AccountName=${enc(ALICE)}&Size=s`,
-      `${server.url}/_layouts/15/userphoto.aspx?USERNAME=${enc(DEMO.alice.upn)}&SIZE=S`,
-      `${server.url}/_LAYOUTS/15/UserPhoto.aspx?size=S&accountname=${enc(DEMO.alice.email)}`,
+      `${spemu.server.url}/_layouts/15/userphoto.aspx?accountname=${enc(DEMO.alice.email)}`,
+      `${spemu.server.url}/_layouts/15/userphoto.aspx?AccountName=${enc(ALICE)}&Size=s`,
+      `${spemu.server.url}/_layouts/15/userphoto.aspx?USERNAME=${enc(DEMO.alice.upn)}&SIZE=S`,
+      `${spemu.server.url}/_LAYOUTS/15/UserPhoto.aspx?size=S&accountname=${enc(DEMO.alice.email)}`,
       `${site}/_layouts/15/userphoto.aspx?size=S&accountname=${enc(DEMO.alice.email)}`,
     ];
     const etags = new Set<string>();
@@ -416,7 +410,7 @@ describe('SetMyProfilePicture and userphoto.aspx', () => {
   });
 
   it('needs a signed-in user like the /_api (401 with bad credentials)', async () => {
-    const r = await fetch(`${server.url}/_layouts/15/userphoto.aspx?size=S&accountname=${enc(DEMO.alice.email)}`, {
+    const r = await fetch(`${spemu.server.url}/_layouts/15/userphoto.aspx?size=S&accountname=${enc(DEMO.alice.email)}`, {
       headers: { Authorization: `Basic ${Buffer.from(`${DEMO.alice.upn}:wrong-password`).toString('base64')}` },
     });
     assert.equal(r.status, 401);
@@ -431,11 +425,11 @@ describe('SetMyProfilePicture and userphoto.aspx', () => {
     assert.equal(r.status, 200, r.text);
     assert.deepEqual(r.json, { 'odata.null': true });
     assert.notEqual(await timestamp(ALICE), stampBefore);
-    const url = `${server.url}/_layouts/15/userphoto.aspx?size=L&accountname=alice%40contoso.com`;
+    const url = `${spemu.server.url}/_layouts/15/userphoto.aspx?size=L&accountname=alice%40contoso.com`;
     const props = await call(forAlice(site, '&$select=PictureUrl'), { accept: ACCEPT.nometadata });
     assert.equal(props.json.PictureUrl, url);
     for (const s of ['/sites/dev', '/sites/pwa']) {
-      const rows = await uilPicture(server.site(s), DEMO.alice.upn);
+      const rows = await uilPicture(spemu.server.site(s), DEMO.alice.upn);
       assert.deepEqual(rows.map((x) => x.Picture), [{ Description: url, Url: url }], s);
     }
     const after = await photo(`size=L&accountname=${enc(DEMO.alice.email)}`, { headers: { 'If-None-Match': before.headers.get('etag')! } });
@@ -463,10 +457,10 @@ describe('SetMyProfilePicture and userphoto.aspx', () => {
     assert.deepEqual((await uilPicture(site, DEMO.dave.upn)).map((x) => x.Picture), [null]);
     const r = await upload(bmp(64, 40, { r: 0, g: 160, b: 80 }), DEMO.dave, 'image/bmp');
     assert.equal(r.status, 200, r.text);
-    const url = `${server.url}/_layouts/15/userphoto.aspx?size=L&accountname=dave%40contoso.com`;
+    const url = `${spemu.server.url}/_layouts/15/userphoto.aspx?size=L&accountname=dave%40contoso.com`;
     assert.deepEqual((await uilPicture(site, DEMO.dave.upn)).map((x) => x.Picture), [{ Description: url, Url: url }]);
     // Dave has no row in /sites/pwa: none is made.
-    assert.deepEqual(await uilPicture(server.site('/sites/pwa'), DEMO.dave.upn), []);
+    assert.deepEqual(await uilPicture(spemu.server.site('/sites/pwa'), DEMO.dave.upn), []);
     const p = await call(pm(site, 'GetMyProperties?$select=PictureUrl'), { accept: ACCEPT.nometadata, as: DEMO.dave });
     assert.deepEqual(p.json, { PictureUrl: url });
     const served = await photo(`size=L&accountname=${enc(DEMO.dave.email)}`);
@@ -504,11 +498,10 @@ describe('SetMyProfilePicture and userphoto.aspx', () => {
 });
 
 describe('PnPjs 4 profiles (unmodified)', () => {
-  let server: TestServer;
+  const spemu = useTestServer();
   let site: string;
   before(async () => {
-    server = await startTestServer();
-    site = server.site('/sites/dev');
+    site = spemu.server.site('/sites/dev');
     // PnPjs reads the Blob with the browser's FileReader, which Node 20 does not have.
     if (typeof (globalThis as { FileReader?: unknown }).FileReader === 'undefined') {
       (globalThis as { FileReader?: unknown }).FileReader = class {
@@ -520,7 +513,6 @@ describe('PnPjs 4 profiles (unmodified)', () => {
       };
     }
   });
-  after(() => server.close());
 
   const sp = async (user: DemoUser = DEMO.alice) => pnpFor(site, { Authorization: basic(user), 'X-RequestDigest': (await digestFor(site, user)) ?? '' });
 
@@ -529,7 +521,7 @@ describe('PnPjs 4 profiles (unmodified)', () => {
     const props = await client.profiles.getPropertiesFor(ALICE);
     assert.equal(props.AccountName, ALICE);
     assert.equal(props.DisplayName, 'Alice Adams');
-    assert.equal(props.PictureUrl, `${server.url}/_layouts/15/userphoto.aspx?size=L&accountname=alice%40contoso.com`);
+    assert.equal(props.PictureUrl, `${spemu.server.url}/_layouts/15/userphoto.aspx?size=L&accountname=alice%40contoso.com`);
     assert.ok(Array.isArray(props.UserProfileProperties));
     const byEmail = await client.profiles.getPropertiesFor(DEMO.alice.email);
     assert.equal(byEmail.AccountName, ALICE);

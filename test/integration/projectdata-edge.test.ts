@@ -3,9 +3,9 @@
 // options hold, paging stays exact with nullable sorts, and what clients send that WCF DS takes
 // (empty parentheses, empty options, `Accept: text/plain` on $count, HEAD) works. Both backends.
 
-import { describe, it, before, after } from 'node:test';
+import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { startTestServer, useTestServer } from '../helpers/server.ts';
 
 const LIGHT = 'application/json';
 const VERBOSE = 'application/json;odata=verbose';
@@ -67,13 +67,11 @@ function fixture() {
 }
 
 describe('ProjectData edge cases', () => {
-  let server: TestServer;
+  const spemu = useTestServer(() => ({ seed: fixture() }));
   let base: string;
   before(async () => {
-    server = await startTestServer({ seed: fixture() });
-    base = `${server.site('/sites/pwa')}/_api/ProjectData`;
+    base = `${spemu.server.site('/sites/pwa')}/_api/ProjectData`;
   });
-  after(async () => server?.close());
 
   /** Every row a query gives, following next links; the pages' counts too. */
   async function walk(url: string, accept = LIGHT): Promise<{ rows: any[]; pages: number; counts: unknown[]; links: string[] }> {

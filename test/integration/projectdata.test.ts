@@ -3,7 +3,7 @@
 
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { startTestServer, useTestServer, type TestServer } from '../helpers/server.ts';
 import { all, parseXml } from '../helpers/xml.ts';
 import { ENTITY_SETS } from '../../src/projectdata/catalogue.ts';
 
@@ -121,13 +121,11 @@ describe('ProjectData: date encoding, exact raw text', () => {
 });
 
 describe('ProjectData: queries, navigation, paging', () => {
-  let server: TestServer;
+  const spemu = useTestServer(() => ({ seed: fixture('online') }));
   let base: string;
   before(async () => {
-    server = await startTestServer({ seed: fixture('online') });
-    base = `${server.site('/sites/pwa')}/_api/ProjectData`;
+    base = `${spemu.server.site('/sites/pwa')}/_api/ProjectData`;
   });
-  after(async () => server?.close());
 
   const names = (res: Res) => res.json.value.map((r: { TaskName: string }) => r.TaskName);
 
@@ -189,7 +187,7 @@ describe('ProjectData: queries, navigation, paging', () => {
     const count = await get(`${base}/Tasks/$count?$filter=ProjectId eq guid'${P1}'`);
     assert.equal(count.text, '3');
     assert.match(count.headers.get('content-type') ?? '', /^text\/plain/);
-    const localized = await get(`${server.site('/sites/pwa')}/_api/ProjectData/[en-US]/Projects/$count`);
+    const localized = await get(`${spemu.server.site('/sites/pwa')}/_api/ProjectData/[en-US]/Projects/$count`);
     assert.equal(localized.text, '2');
   });
 
@@ -247,11 +245,9 @@ describe('ProjectData: queries, navigation, paging', () => {
 });
 
 describe('ProjectData: the demo PWA and its readers', () => {
-  let server: TestServer;
-  before(async () => { server = await startTestServer({ anonymousUser: undefined }); });
-  after(async () => server?.close());
+  const spemu = useTestServer({ anonymousUser: undefined });
 
-  const url = () => `${server.site('/sites/pwa')}/_api/ProjectData/Tasks?$filter=TaskName eq 'Design'&$select=TaskName,TaskFinishDate,TaskBaselineFinishDate`;
+  const url = () => `${spemu.server.site('/sites/pwa')}/_api/ProjectData/Tasks?$filter=TaskName eq 'Design'&$select=TaskName,TaskFinishDate,TaskBaselineFinishDate`;
 
   it('the seed\'s date example: TaskFinishDate "\\/Date(1467244800000)\\/" for the owner', async () => {
     const res = await get(url(), { Accept: JSON_LIGHT, Authorization: basic('alice@contoso.onmicrosoft.com') });
@@ -272,13 +268,13 @@ describe('ProjectData: the demo PWA and its readers', () => {
   });
 
   it('a site that is not a PWA has no ProjectData', async () => {
-    const res = await get(`${server.site('/sites/dev')}/_api/ProjectData/Projects`, { Accept: VERBOSE, Authorization: basic('alice@contoso.onmicrosoft.com') });
+    const res = await get(`${spemu.server.site('/sites/dev')}/_api/ProjectData/Projects`, { Accept: VERBOSE, Authorization: basic('alice@contoso.onmicrosoft.com') });
     assert.equal(res.status, 404, res.text);
   });
 
   it('the demo has projects, tasks with finish and baseline finish dates, resources and assignments', async () => {
     const auth = { Accept: JSON_LIGHT, Authorization: basic('alice@contoso.onmicrosoft.com') };
-    const base = `${server.site('/sites/pwa')}/_api/ProjectData`;
+    const base = `${spemu.server.site('/sites/pwa')}/_api/ProjectData`;
     for (const set of ['Projects', 'Tasks', 'Resources', 'Assignments', 'TaskBaselines']) {
       const count = await get(`${base}/${set}/$count`, auth);
       assert.ok(Number(count.text) >= 2, `${set}: ${count.text}`);

@@ -4,9 +4,9 @@
 // the profile manager → the image bytes at that URL. (Endpoint 4, EnsureUser, is covered
 // with the site users.)
 
-import { describe, it, before, after } from 'node:test';
+import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { useTestServer } from '../helpers/server.ts';
 import { call, describeImage, PNG_SIGNATURE } from '../helpers/profiles.ts';
 
 const DIALECTS = [
@@ -18,13 +18,11 @@ const DIALECTS = [
 const enc = encodeURIComponent;
 
 describe('the seed spec\'s flow: item → User Information List Picture → PictureUrl → image', () => {
-  let server: TestServer;
+  const spemu = useTestServer();
   let api: string;
   before(async () => {
-    server = await startTestServer();
-    api = `${server.site('/sites/dev')}/_api`;
+    api = `${spemu.server.site('/sites/dev')}/_api`;
   });
-  after(() => server.close());
 
   for (const dialect of DIALECTS) {
     it(`works in ${dialect.name}`, async () => {
@@ -49,7 +47,7 @@ describe('the seed spec\'s flow: item → User Information List Picture → Pict
         assert.equal(uil.status, 200, uil.text);
         const [row] = rows(uil.json);
         assert.ok(row.Picture, 'the user has a picture');
-        const expected = `${server.url}/_layouts/15/userphoto.aspx?size=L&accountname=${enc(email)}`;
+        const expected = `${spemu.server.url}/_layouts/15/userphoto.aspx?size=L&accountname=${enc(email)}`;
         assert.equal(row.Picture.Url, expected);
         assert.equal(row.Picture.Description, expected);
         if (dialect.verbose) assert.equal(row.Picture.__metadata.type, 'SP.FieldUrlValue');

@@ -6,9 +6,9 @@
 // Requests carry the owner's Basic credentials, and writes the request digest contextinfo
 // issues for them.
 
-import { describe, it, before, after } from 'node:test';
+import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestServer, DEMO_TENANT, type TestServer } from '../helpers/server.ts';
+import { useTestServer, DEMO_TENANT } from '../helpers/server.ts';
 import { ACCEPT, GUID } from '../helpers/wire.ts';
 
 const T = 'fabrikam.onmicrosoft.com';
@@ -50,7 +50,7 @@ const ensureFailure = (name: string) =>
 interface Res { status: number; json: any }
 
 describe('site users, site groups and EnsureUser (reference §3, §5)', () => {
-  let server: TestServer;
+  const spemu = useTestServer({ seed: TENANT });
   let api: string;
   let digest: string | undefined;
 
@@ -71,13 +71,11 @@ describe('site users, site groups and EnsureUser (reference §3, §5)', () => {
     call('web/ensureuser', { method: 'POST', body: { logonName }, ...(accept ? { accept } : {}) });
 
   before(async () => {
-    server = await startTestServer({ seed: TENANT });
-    api = `${server.site('/sites/test')}/_api`;
+    api = `${spemu.server.site('/sites/test')}/_api`;
     // A digest when the server issues them (Basic writes need one once authentication is enforced).
     const r = await fetch(`${api}/contextinfo`, { method: 'POST', headers: { Accept: ACCEPT.nometadata, Authorization: OWNER_AUTH } });
     if (r.ok) digest = ((await r.json()) as { FormDigestValue: string }).FormDigestValue;
   });
-  after(async () => { await server.close(); });
 
   describe('SP.User in every dialect', () => {
     it('nometadata: exactly the 12 SPO properties, in order (CLI user-ensure mock, CONFIRMED)', async () => {
@@ -498,13 +496,11 @@ describe('site users, site groups and EnsureUser (reference §3, §5)', () => {
 });
 
 describe('the User Information List Picture with a photo (demo tenant, reference §3)', () => {
-  let server: TestServer;
+  const spemu = useTestServer({ seed: DEMO_TENANT });
   let api: string;
   before(async () => {
-    server = await startTestServer({ seed: DEMO_TENANT });
-    api = `${server.site('/sites/dev')}/_api`;
+    api = `${spemu.server.site('/sites/dev')}/_api`;
   });
-  after(async () => { await server.close(); });
 
   it('Picture is {Description,Url} in minimal and nometadata, SP.FieldUrlValue in verbose', async () => {
     const auth = `Basic ${Buffer.from('alice@contoso.onmicrosoft.com:alice-demo-pass').toString('base64')}`;

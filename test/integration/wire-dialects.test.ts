@@ -2,9 +2,9 @@
 // (/work/shared/reference/sharepoint-wire-format.md §0.2, §1, §2, §3, §8, §12): every JSON
 // dialect for one item with expanded users, collections and paging, value kinds, and writes.
 
-import { describe, it, before, after } from 'node:test';
+import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestServer, minimalTenant, type TestServer } from '../helpers/server.ts';
+import { startTestServer, useTestServer, minimalTenant } from '../helpers/server.ts';
 import { kindsTenant } from '../helpers/fixtures.ts';
 import { ACCEPT, GUID } from '../helpers/wire.ts';
 
@@ -63,17 +63,15 @@ async function listId(site: string, title: string): Promise<string> {
 }
 
 describe('one item with expanded users, in every dialect (reference §1)', () => {
-  let server: TestServer;
+  const spemu = useTestServer();
   let site: string;
   let tasksId: string;
   let url: string;
   before(async () => {
-    server = await startTestServer();
-    site = server.site('/sites/dev');
+    site = spemu.server.site('/sites/dev');
     tasksId = await listId(site, 'Tasks');
     url = site + ENDPOINT_1;
   });
-  after(() => server.close());
 
   it('verbose: {"d":{__metadata{id,uri,etag,type},Author,Editor,Title}}', async () => {
     const r = await call(url, { accept: ACCEPT.verbose });
@@ -226,16 +224,12 @@ describe('one item with expanded users, in every dialect (reference §1)', () =>
 });
 
 describe('collections and server-driven paging (reference §2)', () => {
-  let server: TestServer;
-  let site: string;
-  before(async () => {
+  const spemu = useTestServer(() => {
     const items = Array.from({ length: 250 }, (_, i) => ({ Title: `Item ${i + 1}`, Rank: i % 7 }));
-    server = await startTestServer({
-      seed: minimalTenant({ lists: [{ title: 'Many', url: 'Lists/Many', fields: [{ name: 'Rank', type: 'Integer' }], items }] }),
-    });
-    site = server.site('/sites/test');
+    return { seed: minimalTenant({ lists: [{ title: 'Many', url: 'Lists/Many', fields: [{ name: 'Rank', type: 'Integer' }], items }] }) };
   });
-  after(() => server.close());
+  let site: string;
+  before(() => { site = spemu.server.site('/sites/test'); });
 
   const tasksServer = () => startTestServer();
 
@@ -370,13 +364,11 @@ describe('collections and server-driven paging (reference §2)', () => {
 });
 
 describe('SP.List entity (reference §8.4)', () => {
-  let server: TestServer;
+  const spemu = useTestServer();
   let site: string;
   before(async () => {
-    server = await startTestServer();
-    site = server.site('/sites/dev');
+    site = spemu.server.site('/sites/dev');
   });
-  after(() => server.close());
 
   it('verbose __metadata {id,uri,etag,type} with the absolute canonical URL, and a matching ETag header', async () => {
     const id = await listId(site, 'Tasks');
@@ -401,14 +393,12 @@ describe('SP.List entity (reference §8.4)', () => {
 });
 
 describe('$top above 5000 is capped at 5000', () => {
-  let server: TestServer;
-  let site: string;
-  before(async () => {
+  const spemu = useTestServer(() => {
     const items = Array.from({ length: 5003 }, (_, i) => ({ Title: `Row ${i + 1}` }));
-    server = await startTestServer({ seed: minimalTenant({ lists: [{ title: 'Big', url: 'Lists/Big', items }] }) });
-    site = server.site('/sites/test');
+    return { seed: minimalTenant({ lists: [{ title: 'Big', url: 'Lists/Big', items }] }) };
   });
-  after(() => server.close());
+  let site: string;
+  before(() => { site = spemu.server.site('/sites/test'); });
 
   it('$top=6000 returns 5000 items and a next link', async () => {
     const r = await call(`${site}/_api/web/lists/getbytitle('Big')/items?$select=Id&$top=6000`, { accept: ACCEPT.nometadata });
@@ -423,15 +413,11 @@ describe('$top above 5000 is capped at 5000', () => {
 });
 
 describe('value kinds on the wire (reference §1.2, §3, §8.1, §8.6)', () => {
-  let server: TestServer;
+  const spemu = useTestServer(() => ({ seed: kindsTenant({ body: 'Line one\nLine "two"', moreItems: [{ Title: 'Empty' }] }) }));
   let site: string;
   before(async () => {
-    server = await startTestServer({
-      seed: kindsTenant({ body: 'Line one\nLine "two"', moreItems: [{ Title: 'Empty' }] }),
-    });
-    site = server.site('/sites/test');
+    site = spemu.server.site('/sites/test');
   });
-  after(() => server.close());
 
   const item = (id: number, accept: string, v4 = false) => call(`${site}/_api/web/lists/getbytitle('Kinds')/items(${id})`, { accept, v4 });
 
@@ -546,17 +532,15 @@ describe('value kinds on the wire (reference §1.2, §3, §8.1, §8.6)', () => {
 });
 
 describe('writes (reference §8)', () => {
-  let server: TestServer;
+  const spemu = useTestServer();
   let site: string;
   let tasksId: string;
   let items: string;
   before(async () => {
-    server = await startTestServer();
-    site = server.site('/sites/dev');
+    site = spemu.server.site('/sites/dev');
     tasksId = await listId(site, 'Tasks');
     items = `${site}/_api/web/lists/getbytitle('Tasks')/items`;
   });
-  after(() => server.close());
 
   const locationRe = () => new RegExp(`^${site.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/_api/Web/Lists\\(guid'${tasksId}'\\)/Items\\((\\d+)\\)$`);
 

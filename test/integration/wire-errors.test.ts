@@ -3,9 +3,9 @@
 // JSON light `{"odata.error":…}` and OData v4 `{"error":{code,message:"<string>"}}` — with
 // SharePoint's headers and never a stack trace. Also the list view threshold (§2, §7.2).
 
-import { describe, it, before, after } from 'node:test';
+import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { useTestServer } from '../helpers/server.ts';
 import { GUID } from '../helpers/wire.ts';
 
 type DialectName = 'verbose' | 'minimal' | 'nometadata' | 'v4';
@@ -246,13 +246,11 @@ const CASES: ErrorCase[] = [
 ];
 
 describe('errors in every dialect (reference §7)', () => {
-  let server: TestServer;
+  const spemu = useTestServer();
   let site: string;
   before(async () => {
-    server = await startTestServer();
-    site = server.site('/sites/dev');
+    site = spemu.server.site('/sites/dev');
   });
-  after(() => server.close());
 
   for (const c of CASES) {
     it(`${c.name} → ${c.status}`, async () => {
@@ -286,14 +284,10 @@ describe('errors in every dialect (reference §7)', () => {
 });
 
 describe('list view threshold (reference §2, §7.2)', () => {
-  let server: TestServer;
+  // The demo Tasks list has 8 items: above a threshold of 5. Priority is indexed, Status is not.
+  const spemu = useTestServer({ listViewThreshold: 5 });
   let site: string;
-  before(async () => {
-    // The demo Tasks list has 8 items: above a threshold of 5. Priority is indexed, Status is not.
-    server = await startTestServer({ listViewThreshold: 5 });
-    site = server.site('/sites/dev');
-  });
-  after(() => server.close());
+  before(() => { site = spemu.server.site('/sites/dev'); });
 
   const THROTTLED: Array<[string, string]> = [
     ['$filter on a non-indexed column', `$filter=${encodeURIComponent("Status eq 'Done'")}`],
