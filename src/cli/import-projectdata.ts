@@ -39,10 +39,11 @@ export const importProjectDataCommand: Command = {
     const store = new SqlStore(db, flavour, false, database.clearStatementCache ?? (() => {}));
     const started = performance.now();
     const quiet = values.quiet === true;
+    // On a terminal the line rewrites itself; in a log, each report is a line of its own.
     const show = (p: ImportProgress) => {
       if (quiet) return;
       const rate = p.total / Math.max(0.001, (performance.now() - started) / 1000);
-      process.stderr.write(`${p.file}${p.set ? ` (${p.set})` : ''}: ${p.rows.toLocaleString('en-US')} rows; ${p.total.toLocaleString('en-US')} in all, ${Math.round(rate).toLocaleString('en-US')} rows/s${p.done ? '\n' : '\r'}`);
+      process.stderr.write(`${p.file}${p.set ? ` (${p.set})` : ''}: ${p.rows.toLocaleString('en-US')} rows; ${p.total.toLocaleString('en-US')} in all, ${Math.round(rate).toLocaleString('en-US')} rows/s${p.done || !process.stderr.isTTY ? '\n' : '\r'}`);
     };
     try {
       const summary = await importProjectData(store, site, path, {
