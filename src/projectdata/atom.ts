@@ -9,9 +9,6 @@ import { keyPredicate } from './keys.ts';
 import { decimalText, isoDateText } from './values.ts';
 import { xmlAttr, xmlText } from './xml.ts';
 
-/** `Tasks(ProjectId=guid'…',TaskId=guid'…')`'s inside; one writer for Atom and JSON links. */
-export { keyPredicate };
-
 const ATOM = 'http://www.w3.org/2005/Atom';
 const APP = 'http://www.w3.org/2007/app';
 const DATA = 'http://schemas.microsoft.com/ado/2007/08/dataservices';

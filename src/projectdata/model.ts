@@ -3,9 +3,12 @@
 // `$metadata`, the JSON and Atom writers, the import) is driven from this catalogue.
 // Names are exactly as Project's OData feed spells them (case-sensitive, as WCF DS is).
 
-export type EdmType =
-  | 'Edm.Guid' | 'Edm.String' | 'Edm.DateTime' | 'Edm.Decimal' | 'Edm.Double'
-  | 'Edm.Int64' | 'Edm.Int32' | 'Edm.Int16' | 'Edm.Byte' | 'Edm.Boolean';
+/** The Edm types ProjectData's properties have (custom fields included). */
+export const EDM_TYPES = [
+  'Edm.Guid', 'Edm.String', 'Edm.DateTime', 'Edm.Decimal', 'Edm.Double',
+  'Edm.Int64', 'Edm.Int32', 'Edm.Int16', 'Edm.Byte', 'Edm.Boolean',
+] as const;
+export type EdmType = (typeof EDM_TYPES)[number];
 
 /**
  * A property value as held in memory and in storage: Guid lower-case text, DateTime

@@ -7,10 +7,6 @@ import type { PdSiteOptions } from './store.ts';
 import { inferType, PdValueError, toPdValue } from './values.ts';
 import { PROPERTY_NAME } from './request.ts';
 
-export const EDM_TYPES: readonly EdmType[] = [
-  'Edm.Guid', 'Edm.String', 'Edm.DateTime', 'Edm.Decimal', 'Edm.Double', 'Edm.Int64', 'Edm.Int32', 'Edm.Int16', 'Edm.Byte', 'Edm.Boolean',
-];
-
 /** Keys of a site's section that are options, not entity sets. */
 export const OPTION_KEYS = new Set(['dates', 'pageSizes', 'readers', 'customFields']);
 

@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { builtInSet, ENTITY_SETS } from '../../src/projectdata/catalogue.ts';
 import { writeMetadata } from '../../src/projectdata/metadata.ts';
-import { keyPredicate, writeAtomEntry, writeAtomFeed, writeAtomProperty, writeServiceDocument, writeXmlError } from '../../src/projectdata/atom.ts';
+import { writeAtomEntry, writeAtomFeed, writeAtomProperty, writeServiceDocument, writeXmlError } from '../../src/projectdata/atom.ts';
+import { keyPredicate } from '../../src/projectdata/keys.ts';
 import type { PdEntitySet, PdProperty, PdRow } from '../../src/projectdata/model.ts';
 import { all, parseXml } from '../helpers/xml.ts';
 

@@ -10,7 +10,7 @@
 // the epoch, Decimal/Double double precision, Int*/Byte integer, Boolean 0/1.
 
 import { CompiledQuery, sql, type Kysely, type RawBuilder } from 'kysely';
-import type { EdmType, PdEntitySet, PdProperty, PdRow, PdValue } from '../../projectdata/model.ts';
+import { EDM_TYPES, type EdmType, type PdEntitySet, type PdProperty, type PdRow, type PdValue } from '../../projectdata/model.ts';
 import { ENTITY_SETS } from '../../projectdata/catalogue.ts';
 import { PdValueError } from '../../projectdata/values.ts';
 import type { PdPage, PdQuery, PdSiteOptions, ProjectDataStore } from '../../projectdata/store.ts';
@@ -43,8 +43,7 @@ export interface PdTable {
 }
 
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const EDM_TYPES = new Set<EdmType>(['Edm.Guid', 'Edm.String', 'Edm.DateTime', 'Edm.Decimal', 'Edm.Double',
-  'Edm.Int64', 'Edm.Int32', 'Edm.Int16', 'Edm.Byte', 'Edm.Boolean']);
+const KNOWN_TYPES: ReadonlySet<string> = new Set(EDM_TYPES);
 /** Bound parameters one SQLite statement may carry, a little under its limit of 32766. */
 const SQLITE_PARAMETERS = 32_000;
 /** Rows per PostgreSQL statement (arrays have no parameter limit; this bounds a statement's memory). */
@@ -103,7 +102,7 @@ export class SqlProjectDataStore implements ProjectDataStore {
   async addCustomProperties(siteId: string, setName: string, properties: PdProperty[]): Promise<void> {
     const builtIn = ENTITY_SETS.find((s) => s.name === setName);
     if (!builtIn) throw new PdValueError(`no entity set '${setName}'`);
-    for (const p of properties) if (!EDM_TYPES.has(p.type)) throw new PdValueError(`${setName}.${p.name}: no Edm type '${p.type}'`);
+    for (const p of properties) if (!KNOWN_TYPES.has(p.type)) throw new PdValueError(`${setName}.${p.name}: no Edm type '${p.type}'`);
     const changed = await this.context.metadataWrite(async (db) => {
       const existing = await db.selectFrom('pd_properties').select(['name', 'edm_type', 'position'])
         .where('site_id', '=', siteId).where('set_name', '=', setName).orderBy('position').execute();
