@@ -14,7 +14,7 @@ import Database from 'better-sqlite3';
 import { startServer } from '../src/index.ts';
 import { openSqlite } from '../src/store/sql/connect.ts';
 import { SqlStore } from '../src/store/sql/sql-store.ts';
-import { createListWithFields } from '../src/domain/lists.ts';
+import { createListWithFields } from '../src/services/lists.ts';
 import { isoSeconds } from '../src/domain/values.ts';
 import type { NewField } from '../src/store/store.ts';
 

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { startServer } from '../src/index.ts';
 import { openSqlite } from '../src/store/sql/connect.ts';
 import { SqlStore } from '../src/store/sql/sql-store.ts';
-import type { PdRow } from '../src/projectdata/model.ts';
+import type { PdRow } from '../src/domain/projectdata/model.ts';
 import { DATA_DIR, DEMO_TENANT } from './generate.ts';
 import { median, type LoadFigures } from './load.ts';
 import type { BenchSection, SectionContext } from './sections.ts';

@@ -13,17 +13,18 @@ import { SqlStore } from './store/sql/sql-store.ts';
 import { CachedStore } from './store/cached-store.ts';
 import type { Store } from './store/store.ts';
 import { createApp } from './server/app.ts';
-import { createAuthenticator } from './server/authenticate.ts';
+import { createAuthenticator } from './pipeline/authenticate.ts';
 import { resolveSecret, SecretError } from './identity/secret.ts';
 import { loadTenantFile, validateTenant } from './tenant/validate.ts';
 import type { TenantFile } from './tenant/types.ts';
-import { loadTenant, tenantHash, TENANT_HASH_KEY, TENANT_NAME_KEY } from './tenant/load.ts';
+import { loadTenant, tenantHash } from './tenant/load.ts';
+import { TENANT_HASH_KEY, TENANT_NAME_KEY } from './domain/settings.ts';
 import { isoSeconds } from './domain/values.ts';
 
 export type { ServerOptions } from './config.ts';
 export { ConfigError } from './config.ts';
 export { TenantFileError } from './tenant/validate.ts';
-export { parseProjectDate } from './projectdata/values.ts';
+export { parseProjectDate } from './domain/projectdata/values.ts';
 
 export interface RunningServer {
   /** Base URL, e.g. `http://127.0.0.1:8080`. */

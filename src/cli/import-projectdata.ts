@@ -7,7 +7,7 @@ import { sql } from 'kysely';
 import { ConfigError } from '../config.ts';
 import { migrateToLatest } from '../store/sql/migrate.ts';
 import { SqlStore } from '../store/sql/sql-store.ts';
-import { importProjectData, type ImportProgress } from '../projectdata/import.ts';
+import { importProjectData, type ImportProgress } from '../services/projectdata-import.ts';
 import { readArguments, type Command } from './command.ts';
 import { DATABASE_FLAGS, DATABASE_USAGE, openDatabase } from './database.ts';
 

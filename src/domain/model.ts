@@ -117,3 +117,27 @@ export interface Principal {
   /** How the request proved who it is; digests are required for cookie and Basic writes. */
   via: 'basic' | 'bearer' | 'cookie' | 'anonymous';
 }
+
+export interface NewList {
+  title: string;
+  description: string;
+  baseTemplate: number;
+  /** Root folder URL relative to the web: `Lists/Tasks`, `Shared Documents`, `_catalogs/users`. */
+  relativeUrl: string;
+  entityTypeName: string;
+  hidden: boolean;
+  enableVersioning: boolean;
+}
+
+export interface NewField {
+  internalName: string;
+  title: string;
+  kind: FieldKind;
+  required: boolean;
+  indexed: boolean;
+  hidden: boolean;
+  readOnly?: boolean;
+  options: FieldOptions;
+  /** Built-in fields live in a fixed item-table column and keep a well-known id. */
+  builtIn?: { column: string; id: string };
+}

@@ -1,7 +1,7 @@
 // List templates: where a list of each template lives, its base type, and the fields it
 // is born with. Built-in field ids are SharePoint's own well-known ones.
 
-import type { NewField } from '../store/store.ts';
+import type { NewField } from './model.ts';
 import { entityTypeNameFor, listUrlNameFromTitle } from './names.ts';
 
 export const USER_INFO_LIST_TEMPLATE = 112;

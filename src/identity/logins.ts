@@ -4,7 +4,7 @@
 // Parsing is pure; resolving looks the name up in the tenant directory.
 
 import type { Store } from '../store/store.ts';
-import { TENANT_ID_KEY } from '../tenant/load.ts';
+import { TENANT_ID_KEY } from '../domain/settings.ts';
 import { EVERYONE_LOGIN, everyoneExceptExternalLogin, type SitePrincipal } from './site-users.ts';
 
 export const EVERYONE_TITLE = 'Everyone';

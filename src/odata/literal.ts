@@ -2,7 +2,7 @@
 // Used for function arguments and keys in the path and for parameter-alias values.
 
 import { ODataSyntaxError } from './errors.ts';
-import type { Literal } from './filter/ast.ts';
+import type { Literal } from '../query/ast.ts';
 
 const NUMBER = /^-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?[LlMmDdFf]?$/;
 const GUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;

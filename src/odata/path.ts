@@ -2,7 +2,7 @@
 // Pure syntax: which names exist and what they mean is the resolver's business.
 
 import { ODataSyntaxError } from './errors.ts';
-import type { Literal } from './filter/ast.ts';
+import type { Literal } from '../query/ast.ts';
 import { parseLiteral, scanLiteral } from './literal.ts';
 
 export type ArgumentValue = Literal | { kind: 'alias'; name: string; value: Literal };

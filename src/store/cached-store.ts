@@ -12,8 +12,8 @@
 
 import type { Field, Item, List, Site, Web } from '../domain/model.ts';
 import type { Directory, DirectoryGroup, DirectoryUser, Photo, SiteRole } from './directory.ts';
-import type { PdEntitySet, PdProperty, PdRow } from '../projectdata/model.ts';
-import type { PdQuery, PdSiteOptions, ProjectDataStore } from '../projectdata/store.ts';
+import type { PdEntitySet, PdProperty, PdRow } from '../domain/projectdata/model.ts';
+import type { PdQuery, PdSiteOptions, ProjectDataStore } from './projectdata.ts';
 import type {
   FieldPatch, ItemPage, ItemQuery, ItemWrite, ListPatch, NewField, NewList, Store,
 } from './store.ts';

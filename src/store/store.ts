@@ -1,11 +1,12 @@
 // The storage interface. The domain and the API layer talk only to this; SQLite and
 // PostgreSQL implement it with one shared SQL implementation (sql-store.ts).
 
-import type { Expression } from '../odata/filter/ast.ts';
-import type { Field, FieldOptions, Item, List, Site, StoredValue, Web } from '../domain/model.ts';
-import type { FieldKind } from '../domain/field-kinds.ts';
+import type { Expression } from '../query/ast.ts';
+import type { Field, FieldOptions, Item, List, NewField, NewList, Site, StoredValue, Web } from '../domain/model.ts';
+
+export type { NewField, NewList };
 import type { Directory } from './directory.ts';
-import type { ProjectDataStore } from '../projectdata/store.ts';
+import type { ProjectDataStore } from './projectdata.ts';
 
 export interface SortKey {
   field: Field;
@@ -36,29 +37,7 @@ export interface ItemPage {
   hasMore: boolean;
 }
 
-export interface NewList {
-  title: string;
-  description: string;
-  baseTemplate: number;
-  /** Root folder URL relative to the web: `Lists/Tasks`, `Shared Documents`, `_catalogs/users`. */
-  relativeUrl: string;
-  entityTypeName: string;
-  hidden: boolean;
-  enableVersioning: boolean;
-}
 
-export interface NewField {
-  internalName: string;
-  title: string;
-  kind: FieldKind;
-  required: boolean;
-  indexed: boolean;
-  hidden: boolean;
-  readOnly?: boolean;
-  options: FieldOptions;
-  /** Built-in fields live in a fixed item-table column and keep a well-known id. */
-  builtIn?: { column: string; id: string };
-}
 
 export interface ItemWrite {
   values: Record<string, StoredValue>;

@@ -8,20 +8,16 @@ import { extname, resolve } from 'node:path';
 import { hashPassword } from '../identity/passwords.ts';
 import type { SiteRole } from '../store/directory.ts';
 import type { Field, List, Site, StoredValue } from '../domain/model.ts';
-import { createListWithFields } from '../domain/lists.ts';
+import { createListWithFields } from '../services/lists.ts';
 import { kindFromTypeName } from '../domain/field-kinds.ts';
 import { normaliseDateTime, toStoredValue } from '../domain/values.ts';
 import { USER_INFO_LIST_TEMPLATE } from '../domain/templates.ts';
 import type { Store } from '../store/store.ts';
-import { siteDefaultUserKey } from '../server/authenticate.ts';
+import { siteDefaultUserKey, TENANT_FILE_KEY, TENANT_HASH_KEY, TENANT_ID_KEY, TENANT_NAME_KEY } from '../domain/settings.ts';
 import type { TenantFile, TenantSite } from './types.ts';
-import { loadProjectDataSection } from '../projectdata/tenant.ts';
+import { loadProjectDataSection } from './projectdata.ts';
 import { directoryPrincipal, ensureSiteUser, SYSTEM_ACCOUNT_ID, userLogin } from '../identity/site-users.ts';
 
-export const TENANT_NAME_KEY = 'tenant.name';
-export const TENANT_HASH_KEY = 'tenant.hash';
-export const TENANT_ID_KEY = 'tenant.id';
-export const TENANT_FILE_KEY = 'tenant.file';
 
 
 /** A stable fingerprint of the tenant file, to tell "already loaded" from "a different tenant". */

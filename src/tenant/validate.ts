@@ -7,7 +7,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { TenantFile } from './types.ts';
-import { sectionProblems } from '../projectdata/tenant.ts';
+import { sectionProblems } from './projectdata.ts';
 
 export interface TenantProblem {
   /** JSON Pointer into the tenant document, e.g. `/sites/0/lists/1/items/3/Priority`; `` for the whole file. */

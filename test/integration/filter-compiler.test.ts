@@ -9,12 +9,13 @@ import { sql, type Kysely } from 'kysely';
 import type { SqlStore } from '../../src/store/sql/sql-store.ts';
 import { compileFilter, MAX_FILTER_TERMS, type FilterScope } from '../../src/store/sql/filter-compiler.ts';
 import type { SqlFlavour } from '../../src/store/sql/flavour.ts';
-import { createListWithFields } from '../../src/domain/lists.ts';
+import { createListWithFields } from '../../src/services/lists.ts';
 import type { FieldKind } from '../../src/domain/field-kinds.ts';
 import type { Field, List } from '../../src/domain/model.ts';
-import type { Expression } from '../../src/odata/filter/ast.ts';
+import type { Expression } from '../../src/query/ast.ts';
 import { parseFilter } from '../../src/odata/filter/parser.ts';
-import { SpError } from '../../src/errors.ts';
+import { DomainError } from '../../src/domain/errors.ts';
+import { toSpError } from '../../src/wire/errors.ts';
 import { openStoreBackend, type StoreBackend } from '../helpers/store-backend.ts';
 
 const NOW = '2024-06-01T12:00:00Z';
@@ -91,9 +92,10 @@ function nesting(text: string): number {
 
 function rejects400(fn: () => unknown, message?: RegExp): void {
   assert.throws(fn, (e: unknown) => {
-    assert.ok(e instanceof SpError, `expected an SpError, got ${String(e)}`);
-    assert.equal(e.status, 400);
-    if (message) assert.match(e.message, message);
+    // The store reports a neutral failure; SharePoint REST answers it as a 400.
+    assert.ok(e instanceof DomainError && e.kind === 'invalid', `expected an invalid-input DomainError, got ${String(e)}`);
+    assert.equal(toSpError(e).status, 400);
+    if (message) assert.match(toSpError(e).message, message);
     return true;
   });
 }

@@ -12,7 +12,7 @@ import { once } from 'node:events';
 import { openPostgres, openSqlite } from '../../src/store/sql/connect.ts';
 import { migrateToLatest } from '../../src/store/sql/migrate.ts';
 import { SqlStore } from '../../src/store/sql/sql-store.ts';
-import { importProjectData, ImportError, type ImportProgress } from '../../src/projectdata/import.ts';
+import { importProjectData, ImportError, type ImportProgress } from '../../src/services/projectdata-import.ts';
 import { startTestServer, testDatabase, type TestServer } from '../helpers/server.ts';
 import { testBackend } from '../helpers/postgres.ts';
 

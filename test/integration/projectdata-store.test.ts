@@ -11,11 +11,11 @@ import { openPostgres, openSqlite, type Connection } from '../../src/store/sql/c
 import { migrateToLatest } from '../../src/store/sql/migrate.ts';
 import { SqlStore } from '../../src/store/sql/sql-store.ts';
 import { parseFilter } from '../../src/odata/filter/parser.ts';
-import { ENTITY_SETS } from '../../src/projectdata/catalogue.ts';
-import type { PdEntitySet, PdRow, PdValue } from '../../src/projectdata/model.ts';
-import type { PdQuery, PdSiteOptions, PdSortKey } from '../../src/projectdata/store.ts';
-import { PdValueError } from '../../src/projectdata/values.ts';
-import { SpError } from '../../src/errors.ts';
+import { ENTITY_SETS } from '../../src/domain/projectdata/catalogue.ts';
+import type { PdEntitySet, PdRow, PdValue } from '../../src/domain/projectdata/model.ts';
+import type { PdQuery, PdSiteOptions, PdSortKey } from '../../src/store/projectdata.ts';
+import { PdValueError } from '../../src/domain/projectdata/values.ts';
+import { DomainError } from '../../src/domain/errors.ts';
 import { testDatabase } from '../helpers/server.ts';
 import { testBackend } from '../helpers/postgres.ts';
 
@@ -59,8 +59,8 @@ const filtered = async (siteId: string, set: PdEntitySet, filter: string) =>
 
 async function rejects(promise: Promise<unknown>, message: string | RegExp): Promise<void> {
   await assert.rejects(promise, (e: unknown) => {
-    assert.ok(e instanceof SpError, `an SpError, got ${String(e)}`);
-    assert.equal(e.status, 400);
+    assert.ok(e instanceof DomainError, `a DomainError, got ${String(e)}`);
+    assert.equal(e.kind, 'invalid');
     if (typeof message === 'string') assert.equal(e.message, message);
     else assert.match(e.message, message);
     return true;

@@ -5,7 +5,7 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, useTestServer, type TestServer } from '../helpers/server.ts';
 import { all, parseXml } from '../helpers/xml.ts';
-import { ENTITY_SETS } from '../../src/projectdata/catalogue.ts';
+import { ENTITY_SETS } from '../../src/domain/projectdata/catalogue.ts';
 
 const JSON_LIGHT = 'application/json';
 const VERBOSE = 'application/json;odata=verbose';

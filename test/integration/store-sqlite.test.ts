@@ -14,7 +14,7 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { openSqlite } from '../../src/store/sql/connect.ts';
 import { migrateToLatest } from '../../src/store/sql/migrate.ts';
 import { SqlStore } from '../../src/store/sql/sql-store.ts';
-import { createListWithFields } from '../../src/domain/lists.ts';
+import { createListWithFields } from '../../src/services/lists.ts';
 import type { FieldKind } from '../../src/domain/field-kinds.ts';
 import type { Web } from '../../src/domain/model.ts';
 import type { NewField } from '../../src/store/store.ts';

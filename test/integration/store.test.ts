@@ -11,13 +11,13 @@ import type { SqlStore } from '../../src/store/sql/sql-store.ts';
 import { compileFilter } from '../../src/store/sql/filter-compiler.ts';
 import { sortExpression } from '../../src/store/sql/item-table.ts';
 import { migrations } from '../../src/store/sql/migrate.ts';
-import { createListWithFields } from '../../src/domain/lists.ts';
+import { createListWithFields } from '../../src/services/lists.ts';
 import { isoSeconds } from '../../src/domain/values.ts';
 import type { FieldKind } from '../../src/domain/field-kinds.ts';
 import type { Field, Item, List, StoredValue, Web } from '../../src/domain/model.ts';
 import type { ItemQuery, NewField, SortKey } from '../../src/store/store.ts';
 import { parseFilter } from '../../src/odata/filter/parser.ts';
-import { SpError } from '../../src/errors.ts';
+import { DomainError } from '../../src/domain/errors.ts';
 import {
   columnsOf, indexDefinition, indexesOf, openStoreBackend, plan, refuse, rows, scansTable, sorts, tableExists, tableNames, usesIndex,
   type StoreBackend,
@@ -416,7 +416,7 @@ describe(`filters run on a real ${backend === 'postgres' ? 'PostgreSQL database'
 
   test('a filter the list cannot answer is a SharePoint-shaped 400', async () => {
     for (const filter of ['Nope eq 1', "Amount eq 'abc'", "Due eq 'yesterday'", 'Owner/Title eq 1 and Editor/Title eq 2', 'Title eq Status', 'Done eq 2']) {
-      await assert.rejects(matching(filter), (e: unknown) => e instanceof SpError && e.status === 400, filter);
+      await assert.rejects(matching(filter), (e: unknown) => e instanceof DomainError && e.kind === 'invalid', filter);
     }
   });
 
@@ -456,10 +456,10 @@ describe(`filters run on a real ${backend === 'postgres' ? 'PostgreSQL database'
     }
     await assert.rejects(
       fx.store.queryItems(fx.tasks, fx.fields, { filter: node, filterText: 'deep', orderBy: [], top: 10, lookups: new Map() }),
-      (e: unknown) => e instanceof SpError && e.status === 400 && /too complex/.test(e.message),
+      (e: unknown) => e instanceof DomainError && e.kind === 'invalid' && /too complex/.test(e.message),
     );
     const wide = Array.from({ length: 40_000 }, (_, i) => `ID eq ${i}`).join(' or ');
-    await assert.rejects(matching(wide), (e: unknown) => e instanceof SpError && e.status === 400 && /too complex/.test(e.message));
+    await assert.rejects(matching(wide), (e: unknown) => e instanceof DomainError && e.kind === 'invalid' && /too complex/.test(e.message));
   });
 
   // ---- ordering and keyset paging
@@ -892,7 +892,7 @@ describe('indexes and schema changes', () => {
     assert.deepEqual((await store.getItem(list, fields, 2))!.values.Title, 'e2');
     await assert.rejects(
       store.queryItems(list, fields, { filter: parseFilter("Late eq 'now'"), filterText: "Late eq 'now'", orderBy: [], top: 10, lookups: new Map() }),
-      (e: unknown) => e instanceof SpError && e.status === 400,
+      (e: unknown) => e instanceof DomainError && e.kind === 'invalid',
     );
     // A field of the same name can come back, empty.
     await store.addField(list, newField('Late', 'Text'));

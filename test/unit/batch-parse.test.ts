@@ -3,7 +3,7 @@
 
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { BatchParseError, MAX_BATCH_REQUESTS, multipartBoundary, parseBatch, type BatchPart, type BatchRequest } from '../../src/server/batch/parse.ts';
+import { BatchParseError, MAX_BATCH_REQUESTS, multipartBoundary, parseBatch, type BatchPart, type BatchRequest } from '../../src/fronts/rest/batch/parse.ts';
 
 const SITE = 'https://contoso.sharepoint.com/sites/s';
 const CT = (b: string, quoted = false) => `multipart/mixed; boundary=${quoted ? `"${b}"` : b}`;

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseFilter, MAX_FILTER_DEPTH } from '../../src/odata/filter/parser.ts';
 import { ODataSyntaxError } from '../../src/odata/errors.ts';
-import type { ComparisonOperator, Expression, Literal } from '../../src/odata/filter/ast.ts';
+import type { ComparisonOperator, Expression, Literal } from '../../src/query/ast.ts';
 
 // Small AST builders so expectations read like the filters they describe.
 const member = (...path: string[]): Expression => ({ kind: 'member', path });

@@ -3,9 +3,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseLogin } from '../../src/identity/logins.ts';
-import { webPrincipalMethods } from '../../src/api/types/principals.ts';
-import type { ApiContext } from '../../src/api/context.ts';
-import { SpError } from '../../src/errors.ts';
+import { webPrincipalMethods } from '../../src/fronts/rest/api/types/principals.ts';
+import type { ApiContext } from '../../src/fronts/rest/api/context.ts';
+import { toSpError, isReportable } from '../../src/wire/errors.ts';
 
 describe('parseLogin', () => {
   const cases: Array<[string, ReturnType<typeof parseLogin>]> = [
@@ -35,9 +35,9 @@ describe('EnsureUser permissions', () => {
     const ctx = { principal: { userId: 4, loginName: 'i:0#.f|membership|dave@contoso.com', upn: 'dave@contoso.com', role: 'visitor', via: 'basic' },
       body: { logonName: 'alice@contoso.com' }, verboseBody: false } as unknown as ApiContext;
     await assert.rejects(webPrincipalMethods.ensureuser.invoke(undefined, [], ctx), (e: unknown) => {
-      assert.ok(e instanceof SpError);
-      assert.equal(e.status, 403);
-      assert.equal(e.code, '-2147024891, System.UnauthorizedAccessException');
+      assert.ok(isReportable(e));
+      assert.equal(toSpError(e).status, 403);
+      assert.equal(toSpError(e).code, '-2147024891, System.UnauthorizedAccessException');
       return true;
     });
   });

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { ODataSyntaxError } from '../../src/odata/errors.ts';
 import { parseLiteral } from '../../src/odata/literal.ts';
 import { parseApiPath } from '../../src/odata/path.ts';
-import type { Literal } from '../../src/odata/filter/ast.ts';
+import type { Literal } from '../../src/query/ast.ts';
 
 const none = new Map<string, string>();
 const str = (value: string): Literal => ({ kind: 'literal', type: 'string', value });

@@ -3,7 +3,7 @@
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import { accountAddress, decodeBmp, dotNetSeconds, imageType, personUrl, personalUrl } from '../../src/identity/profiles.ts';
-import { initialsOf } from '../../src/server/userphoto.ts';
+import { initialsOf } from '../../src/fronts/layouts/userphoto.ts';
 import { bmp } from '../helpers/profiles.ts';
 
 it('accountAddress: claims login (any case), UPN or mail', () => {

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { associationName, builtInSet, ENTITY_SETS, onPremisesPageSize } from '../../src/projectdata/catalogue.ts';
-import type { PdEntitySet, PdProperty } from '../../src/projectdata/model.ts';
+import { associationName, builtInSet, ENTITY_SETS, onPremisesPageSize } from '../../src/domain/projectdata/catalogue.ts';
+import type { PdEntitySet, PdProperty } from '../../src/domain/projectdata/model.ts';
 
 // The 36 sets of Project's reporting feed (wire reference §11, Microsoft's jj163015 list plus Online's engagements).
 const REFERENCE_SETS = [

@@ -4,14 +4,14 @@
 
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { decimalText, inferType, isoDateText, parseProjectDate, toPdValue } from '../../src/projectdata/values.ts';
-import { jsonValue, writeJsonError } from '../../src/projectdata/json.ts';
-import { keyPredicate, literalText } from '../../src/projectdata/keys.ts';
-import { builtInSet } from '../../src/projectdata/catalogue.ts';
-import { errorFormat, negotiateFormat } from '../../src/projectdata/format.ts';
-import { isCustomName } from '../../src/projectdata/rows.ts';
-import { isProjectDataPath, parsePdRequest } from '../../src/projectdata/request.ts';
-import { PdError } from '../../src/projectdata/errors.ts';
+import { decimalText, inferType, isoDateText, parseProjectDate, toPdValue } from '../../src/domain/projectdata/values.ts';
+import { jsonValue, writeJsonError } from '../../src/fronts/projectdata/json.ts';
+import { keyPredicate, literalText } from '../../src/fronts/projectdata/keys.ts';
+import { builtInSet } from '../../src/domain/projectdata/catalogue.ts';
+import { errorFormat, negotiateFormat } from '../../src/fronts/projectdata/format.ts';
+import { isCustomName } from '../../src/domain/projectdata/rows.ts';
+import { isProjectDataPath, parsePdRequest } from '../../src/fronts/projectdata/request.ts';
+import { PdError } from '../../src/fronts/projectdata/errors.ts';
 import { parseProjectDate as fromClient } from '../../src/client.ts';
 
 const JUNE_30 = Date.UTC(2016, 5, 30); // 1467244800000, the seed's example

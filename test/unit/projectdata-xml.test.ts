@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { builtInSet, ENTITY_SETS } from '../../src/projectdata/catalogue.ts';
-import { writeMetadata } from '../../src/projectdata/metadata.ts';
-import { writeAtomEntry, writeAtomFeed, writeAtomProperty, writeServiceDocument, writeXmlError } from '../../src/projectdata/atom.ts';
-import { keyPredicate } from '../../src/projectdata/keys.ts';
-import type { PdEntitySet, PdProperty, PdRow } from '../../src/projectdata/model.ts';
+import { builtInSet, ENTITY_SETS } from '../../src/domain/projectdata/catalogue.ts';
+import { writeMetadata } from '../../src/fronts/projectdata/metadata.ts';
+import { writeAtomEntry, writeAtomFeed, writeAtomProperty, writeServiceDocument, writeXmlError } from '../../src/fronts/projectdata/atom.ts';
+import { keyPredicate } from '../../src/fronts/projectdata/keys.ts';
+import type { PdEntitySet, PdProperty, PdRow } from '../../src/domain/projectdata/model.ts';
 import { all, parseXml } from '../helpers/xml.ts';
 
 

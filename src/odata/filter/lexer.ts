@@ -3,7 +3,7 @@
 // (the parser can give up on 100000 `(` after reading only the first hundred).
 
 import { ODataSyntaxError } from '../errors.ts';
-import type { Literal } from './ast.ts';
+import type { Literal } from '../../query/ast.ts';
 
 export type Token =
   /** An identifier or a `/`-separated member path; keywords are one-segment names. */

@@ -1,7 +1,7 @@
 // Recursive-descent parser for SharePoint's OData v3 `$filter` dialect.
 // Precedence, lowest first: or, and, not, comparison (non-associative), primary.
 
-import type { ComparisonOperator, Expression, LogicalOperator } from './ast.ts';
+import type { ComparisonOperator, Expression, LogicalOperator } from '../../query/ast.ts';
 import { FilterLexer, type Token } from './lexer.ts';
 
 /** Nesting of parentheses, `not` and calls beyond this is rejected, so hostile input cannot overflow the stack. */

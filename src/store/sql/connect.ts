@@ -4,7 +4,7 @@
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import SqliteDatabase from 'better-sqlite3';
 import type pg from 'pg';
-import { errors, SpError } from '../../errors.ts';
+import { fail, DomainError } from '../../domain/errors.ts';
 import type { SqlFlavour } from './flavour.ts';
 
 export interface Connection {
@@ -141,7 +141,7 @@ export async function openPostgres(options: PostgresOptions): Promise<Connection
   pool.on('error', (e) => options.onIdleError?.(e));
   // Errors that mean "no database right now" become SharePoint's 503 with Retry-After, so the
   // request pipeline answers them like any other SharePoint error.
-  const unavailable = (e: unknown): unknown => (isUnavailable(e) && !(e instanceof SpError) ? errors.serviceUnavailable(retryAfter) : e);
+  const unavailable = (e: unknown): unknown => (isUnavailable(e) && !(e instanceof DomainError) ? fail.serviceUnavailable(retryAfter) : e);
   const guarded = new WeakSet<pg.PoolClient>();
   const wrapped = {
     async connect() {

@@ -3,12 +3,12 @@
 // the SQL used (lower, substr, like … escape, in (select …)) means the same in both.
 
 import { sql, type RawBuilder } from 'kysely';
-import type { ComparisonOperator, Expression, Literal, LogicalExpression } from '../../odata/filter/ast.ts';
+import type { ComparisonOperator, Expression, Literal, LogicalExpression } from '../../query/ast.ts';
 import { FIELD_KINDS, type StorageType } from '../../domain/field-kinds.ts';
 import type { Field, List } from '../../domain/model.ts';
 import { normaliseDateTime } from '../../domain/values.ts';
 import { findField } from '../../domain/fields.ts';
-import { errors } from '../../errors.ts';
+import { fail } from '../../domain/errors.ts';
 import { binaryCollation, type SqlFlavour } from './flavour.ts';
 
 /** What a filter can see: the list's fields, and for expanded lookups the target's. */
@@ -189,10 +189,10 @@ class Compiler {
     const [head, sub, ...rest] = path;
     if (!head || rest.length > 0) throw this.invalid();
     const found = findField(this.scope.fields, head);
-    if (!found) throw errors.unknownColumn(path.join('/'));
+    if (!found) throw fail.unknownColumn(path.join('/'));
     const { field, idSuffix } = found;
     const info = FIELD_KINDS[field.kind];
-    if (!info.queryable) throw errors.badArgument(`The field '${field.internalName}' of type '${info.typeAsString}' cannot be used in the query filter expression.`);
+    if (!info.queryable) throw fail.badArgument(`The field '${field.internalName}' of type '${info.typeAsString}' cannot be used in the query filter expression.`);
     this.used.add(field);
     const column = sql.ref(field.column);
     if (sub === undefined) {
@@ -200,13 +200,13 @@ class Compiler {
       const storage = info.reference || idSuffix ? 'int' : info.storage;
       return { sql: column, storage, kind: idSuffix ? 'Integer' : field.kind, name: head };
     }
-    if (!info.reference || idSuffix) throw errors.unknownColumn(path.join('/'));
+    if (!info.reference || idSuffix) throw fail.unknownColumn(path.join('/'));
     const target = this.scope.lookups.get(field.internalName);
-    if (!target) throw errors.expandRequired(path.join('/'), field.internalName);
+    if (!target) throw fail.expandRequired(path.join('/'), field.internalName);
     if (sub === 'Id' || sub === 'ID') return { sql: column, storage: 'int', kind: 'Integer', name: path.join('/') };
     const targetField = findField(target.fields, sub);
     if (!targetField || targetField.idSuffix || FIELD_KINDS[targetField.field.kind].reference || !FIELD_KINDS[targetField.field.kind].queryable) {
-      throw errors.unknownColumn(path.join('/'));
+      throw fail.unknownColumn(path.join('/'));
     }
     return {
       sql: sql.ref(targetField.field.column),
@@ -218,7 +218,7 @@ class Compiler {
   }
 
   private coerce(operand: Operand, literal: Literal): RawBuilder<unknown> {
-    const bad = () => errors.badArgument(`The value in the filter expression for '${operand.name}' is not valid for its type.`);
+    const bad = () => fail.badArgument(`The value in the filter expression for '${operand.name}' is not valid for its type.`);
     switch (operand.storage) {
       case 'text': {
         if (operand.kind === 'DateTime') {
@@ -258,7 +258,7 @@ class Compiler {
   }
 
   private invalid() {
-    return errors.invalidExpression(this.scope.text);
+    return fail.invalidExpression(this.scope.text);
   }
 }
 
@@ -294,9 +294,9 @@ const literalText = (literal: Literal): string | undefined =>
 const fractionOfSecond = (literal: Literal): boolean => /:\d{2}\.\d*[1-9]/.test(literalText(literal) ?? '');
 
 function tooComplex() {
-  return errors.badArgument('The query is too complex.');
+  return fail.badArgument('The query is too complex.');
 }
 
 function unsupportedFunction(name: string) {
-  return errors.badArgument(`The function '${name}' is not supported in a SharePoint $filter.`);
+  return fail.badArgument(`The function '${name}' is not supported in a SharePoint $filter.`);
 }

@@ -10,11 +10,11 @@
 //   (SharePoint lets that pass); any other mismatch is WCF DS's "incompatible" error.
 
 import { sql, type RawBuilder } from 'kysely';
-import type { ComparisonOperator, Expression, Literal } from '../../odata/filter/ast.ts';
-import type { EdmType, PdEntitySet, PdProperty, PdValue } from '../../projectdata/model.ts';
-import { NAMESPACE } from '../../projectdata/model.ts';
-import { parseProjectDate } from '../../projectdata/values.ts';
-import { errors } from '../../errors.ts';
+import type { ComparisonOperator, Expression, Literal } from '../../query/ast.ts';
+import type { EdmType, PdEntitySet, PdProperty, PdValue } from '../../domain/projectdata/model.ts';
+import { NAMESPACE } from '../../domain/projectdata/model.ts';
+import { parseProjectDate } from '../../domain/projectdata/values.ts';
+import { fail } from '../../domain/errors.ts';
 import { balanced, chainOperands, MAX_FILTER_TERMS } from './filter-compiler.ts';
 import { binaryCollation, type SqlFlavour } from './flavour.ts';
 
@@ -71,7 +71,7 @@ export function toColumnValue(type: EdmType, value: PdValue): string | number | 
 /** WCF DS's message for a property the type does not have (`at position N` where it can be told). */
 export function noSuchProperty(set: PdEntitySet, name: string, filterText?: string): Error {
   const at = filterText === undefined ? undefined : positionOf(filterText, name);
-  return errors.badArgument(`No property '${name}' exists in type '${NAMESPACE}.${set.entityType}'${at === undefined ? '' : ` at position ${at}`}.`);
+  return fail.badArgument(`No property '${name}' exists in type '${NAMESPACE}.${set.entityType}'${at === undefined ? '' : ` at position ${at}`}.`);
 }
 
 /** Where `name` first stands as a name (not inside a quoted literal): the token WCF DS points at. */
@@ -187,7 +187,7 @@ class Compiler {
     const column = property && this.scope.columns.get(property.name);
     if (!property || !column) {
       if (path.length > 1 && this.scope.set.navigations.some((n) => n.name === path[0])) {
-        throw errors.badArgument(`Navigation properties in $filter ('${name}') are not supported by spemu's ProjectData feed.`);
+        throw fail.badArgument(`Navigation properties in $filter ('${name}') are not supported by spemu's ProjectData feed.`);
       }
       throw noSuchProperty(this.scope.set, path[0]!, this.scope.text);
     }
@@ -196,7 +196,7 @@ class Compiler {
 
   private call(name: string, args: Expression[], depth: number): Operand {
     const operands = args.map((a) => this.value(a, depth + 1));
-    const noSignature = () => errors.badArgument(`No function signature for the function with name '${name}' matches the specified arguments.`);
+    const noSignature = () => fail.badArgument(`No function signature for the function with name '${name}' matches the specified arguments.`);
     const single = (): Operand => {
       const [o] = operands;
       if (operands.length !== 1 || !o || 'kind' in o) throw noSignature();
@@ -236,8 +236,8 @@ class Compiler {
           if (o.type !== 'Edm.DateTime') throw noSignature();
           return { sql: datePart(this.scope.flavour, part, o.sql), type: 'Edm.Int32', nullable: o.nullable };
         }
-        if (UNSUPPORTED.has(name)) throw errors.badArgument(`The function '${name}' is not supported by spemu's ProjectData feed.`);
-        throw errors.badArgument(`Unknown function '${name}'.`);
+        if (UNSUPPORTED.has(name)) throw fail.badArgument(`The function '${name}' is not supported by spemu's ProjectData feed.`);
+        throw fail.badArgument(`Unknown function '${name}'.`);
       }
     }
   }
@@ -255,11 +255,11 @@ class Compiler {
     const bound = (value: string | number): Operand => ({ sql: sql`${value}`, type, nullable: false });
     switch (literal.type) {
       case 'guid':
-        if (!GUID.test(literal.value)) throw errors.badArgument(`Unrecognized 'Edm.Guid' literal 'guid'${literal.value}''.`);
+        if (!GUID.test(literal.value)) throw fail.badArgument(`Unrecognized 'Edm.Guid' literal 'guid'${literal.value}''.`);
         return type === 'Edm.Guid' ? bound(literal.value.toLowerCase()) : { sql: sql`${literal.value}`, type: own, nullable: false };
       case 'datetime': {
         const date = parseProjectDate(literal.value);
-        if (!date) throw errors.badArgument(`Unrecognized 'Edm.DateTime' literal 'datetime'${literal.value}''.`);
+        if (!date) throw fail.badArgument(`Unrecognized 'Edm.DateTime' literal 'datetime'${literal.value}''.`);
         return { sql: sql`${date.getTime()}`, type: own, nullable: false };
       }
       case 'string': {
@@ -341,6 +341,6 @@ function compareLiterals(op: ComparisonOperator, a: Literal, b: Literal): boolea
 }
 
 const incompatible = (op: ComparisonOperator, a: EdmType, b: EdmType) =>
-  errors.badArgument(`Operator '${op}' incompatible with operand types '${a}' and '${b}'.`);
-const notBoolean = (text: string) => errors.badArgument(`The expression '${text}' is not of type 'Edm.Boolean'.`);
-const tooComplex = () => errors.badArgument('The query is too complex.');
+  fail.badArgument(`Operator '${op}' incompatible with operand types '${a}' and '${b}'.`);
+const notBoolean = (text: string) => fail.badArgument(`The expression '${text}' is not of type 'Edm.Boolean'.`);
+const tooComplex = () => fail.badArgument('The query is too complex.');

@@ -10,11 +10,11 @@
 // the epoch, Decimal/Double double precision, Int*/Byte integer, Boolean 0/1.
 
 import { CompiledQuery, sql, type Kysely, type RawBuilder } from 'kysely';
-import { EDM_TYPES, type EdmType, type PdEntitySet, type PdProperty, type PdRow, type PdValue } from '../../projectdata/model.ts';
-import { ENTITY_SETS } from '../../projectdata/catalogue.ts';
-import { PdValueError } from '../../projectdata/values.ts';
-import type { PdPage, PdQuery, PdSiteOptions, ProjectDataStore } from '../../projectdata/store.ts';
-import { errors } from '../../errors.ts';
+import { EDM_TYPES, type EdmType, type PdEntitySet, type PdProperty, type PdRow, type PdValue } from '../../domain/projectdata/model.ts';
+import { ENTITY_SETS } from '../../domain/projectdata/catalogue.ts';
+import { PdValueError } from '../../domain/projectdata/values.ts';
+import type { PdPage, PdQuery, PdSiteOptions, ProjectDataStore } from '../projectdata.ts';
+import { fail } from '../../domain/errors.ts';
 import { columnType, type SqlFlavour } from './flavour.ts';
 import { compilePdFilter, noSuchProperty, pdSortExpression, pdSortValue } from './projectdata-filter.ts';
 
@@ -200,7 +200,7 @@ export class SqlProjectDataStore implements ProjectDataStore {
       ? Number((await sql<{ n: number }>`select count(*) as n from ${sql.table(table.name)} ${where}`.execute(this.db)).rows[0]!.n)
       : undefined;
 
-    if (query.after && query.after.length !== query.orderBy.length) throw errors.badArgument('The skip token does not match the sort order.');
+    if (query.after && query.after.length !== query.orderBy.length) throw fail.badArgument('The skip token does not match the sort order.');
     // A sort key the URL fixes (`Projects(…)/Tasks` orders by ProjectId, TaskId with ProjectId
     // given) orders nothing: leaving it out lets SQLite seek `ProjectId = ? and TaskId > ?` in
     // the key index, where `(ProjectId, TaskId) > (?, ?)` made it scan the project from its start.

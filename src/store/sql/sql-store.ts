@@ -11,7 +11,7 @@ import type {
 import { compileFilter } from './filter-compiler.ts';
 import { SqlDirectory } from './sql-directory.ts';
 import { SqlProjectDataStore } from './projectdata-store.ts';
-import type { ProjectDataStore } from '../../projectdata/store.ts';
+import type { ProjectDataStore } from '../projectdata.ts';
 import type { Directory } from '../directory.ts';
 import { binaryCollation, type SqlFlavour } from './flavour.ts';
 import {

@@ -1,0 +1,47 @@
+// Failures the domain, the services and the store report, in no protocol's terms: a kind
+// (what went wrong, as any protocol would classify it), a stable reason (which rule failed)
+// and its arguments. Each front maps them to its own error shape: SharePoint REST through its
+// catalogue (src/wire/errors.ts, one entry per reason, with SharePoint's code and exact text),
+// ProjectData by kind. The message here is for logs and fronts without a catalogue entry.
+
+export type FailureKind =
+  | 'invalid' // the request's input is wrong (400)
+  | 'notFound'
+  | 'conflict'
+  | 'preconditionFailed'
+  | 'unauthenticated' // no credentials, or not accepted
+  | 'forbidden'
+  | 'limitExceeded'
+  | 'unavailable'; // a dependency (the database) is away: try again later
+
+export class DomainError extends Error {
+  constructor(
+    readonly kind: FailureKind,
+    /** The rule that failed: the name of its entry in `fail` (and in each front's catalogue). */
+    readonly reason: string,
+    message: string,
+    /** The arguments the failure was raised with, for the front's message. */
+    readonly args: readonly unknown[] = [],
+  ) {
+    super(message);
+    this.name = 'DomainError';
+  }
+}
+
+const failure = <A extends unknown[]>(kind: FailureKind, reason: string, message: (...args: A) => string) =>
+  (...args: A) => new DomainError(kind, reason, message(...args), args);
+
+export const fail = {
+  badArgument: failure('invalid', 'badArgument', (message: string) => message),
+  invalidExpression: failure('invalid', 'invalidExpression', (expression: string) => `The expression "${expression}" is not valid.`),
+  unknownColumn: failure('invalid', 'unknownColumn', (name: string) => `Column '${name}' does not exist. It may have been deleted by another user.`),
+  expandRequired: failure('invalid', 'expandRequired', (token: string, field: string) =>
+    `The query to field '${token}' is not valid. The $select query string must specify the target fields and the $expand query string must contains ${field}.`),
+  /** No credentials, or credentials that are not accepted; `challenges` are the WWW-Authenticate values to offer. */
+  unauthorized: failure('unauthenticated', 'unauthorized', (_challenges: string[], _diagnostics?: string) =>
+    'Access denied. You do not have permission to perform this action or access this resource.'),
+  accessDenied: failure('forbidden', 'accessDenied', () => 'Access denied. You do not have permission to perform this action or access this resource.'),
+  digestInvalid: failure('forbidden', 'digestInvalid', () => 'The security validation for this page is invalid.'),
+  digestExpired: failure('forbidden', 'digestExpired', () => 'The security validation for this page has timed out.'),
+  serviceUnavailable: failure('unavailable', 'serviceUnavailable', (_retryAfterSeconds: number) => 'The server is busy. Try again later.'),
+} as const;

@@ -1,0 +1,13 @@
+// Names of the workspace settings (the store's key/value table) that several layers read:
+// the tenant loader writes them, authentication and the CLI read them.
+
+/** The tenant file's name, as loaded. */
+export const TENANT_NAME_KEY = 'tenant.name';
+/** A hash of the loaded tenant file: a different seed is refused, not merged. */
+export const TENANT_HASH_KEY = 'tenant.hash';
+/** The tenant's id (the 401 challenge's realm, claims logins). */
+export const TENANT_ID_KEY = 'tenant.id';
+export const TENANT_FILE_KEY = 'tenant.file';
+
+/** A site's first owner, recorded by the tenant loader: the default author of what it loads. */
+export const siteDefaultUserKey = (siteId: string) => `site.defaultUser.${siteId}`;

@@ -1,0 +1,52 @@
+// Front: Project's reporting feed, `{pwa}/_api/ProjectData/…`. A WCF Data Service, not
+// SharePoint REST: formats, errors and rights of its own (http.ts). Authentication is the
+// shared stage; until it has passed, errors are SharePoint's (as Project Online answers a 401).
+
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FrontDeps } from '../../pipeline/deps.ts';
+import { describeRequest, splitApiUrl, type ApiResponse } from '../../pipeline/request.ts';
+import type { SitePathRouter } from '../../pipeline/site-paths.ts';
+import { errorDialect } from '../../wire/dialect.ts';
+import { errorResponse } from '../../wire/error-response.ts';
+import { errors } from '../../wire/errors.ts';
+import { newRequestId } from '../../wire/headers.ts';
+import { respondProjectData } from './http.ts';
+import { isProjectDataPath } from './request.ts';
+
+export const projectDataFront: FastifyPluginAsync<{ deps: FrontDeps; sitePaths: SitePathRouter }> = async (_app, { deps, sitePaths }) => {
+  sitePaths.add({
+    name: 'projectdata',
+    claims: (pathname) => {
+      const split = splitApiUrl(pathname);
+      return split !== undefined && isProjectDataPath(split.apiPath);
+    },
+    handle: (req, reply) => handle(req, reply, deps),
+  });
+};
+
+async function handle(req: FastifyRequest, reply: FastifyReply, deps: FrontDeps): Promise<void> {
+  const started = process.hrtime.bigint();
+  // describe: the request as plain data.
+  const request = describeRequest(req);
+  const split = splitApiUrl(request.url.split('?', 1)[0]!)!;
+  let response: ApiResponse;
+  try {
+    // authenticate: the shared stage (401 with SharePoint's challenge).
+    const identity = await deps.authenticator.identify({ authorization: request.headers.authorization, cookie: request.headers.cookie });
+    // the feed's own pipeline: dispatch, authorize, parse, execute, serialize, error.
+    response = await respondProjectData(request, identity, decodeSitePath(split.sitePath), split.apiPath, deps, req.log);
+  } catch (e) {
+    response = errorResponse(e, newRequestId(), errorDialect(request.headers.accept, request.headers['odata-version']), req.log, request.url);
+  }
+  reply.code(response.status).headers(response.headers).send(response.body);
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  req.log.info({ requestId: response.requestId, method: req.method, url: req.url.split('?')[0], status: response.status, ms: Math.round(ms * 10) / 10 }, 'request');
+}
+
+function decodeSitePath(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    throw errors.invalidExpression(path);
+  }
+}

@@ -1,0 +1,52 @@
+// What an API operation knows about the request it serves: the store, the site and web it
+// addresses, who is acting, the parsed query options and the body. Nothing here is HTTP.
+
+import type { Principal, Site, Web } from '../../../domain/model.ts';
+import type { Store } from '../../../store/store.ts';
+import type { Expression } from '../../../query/ast.ts';
+import type { OrderByItem, SkipToken } from '../../../odata/query.ts';
+
+export interface QueryOptions {
+  select?: string[][] | undefined;
+  /** `$select` as sent, for JSON light's `odata.metadata`. */
+  selectText?: string | undefined;
+  expand: string[][];
+  filter?: Expression | undefined;
+  filterText?: string | undefined;
+  orderBy: OrderByItem[];
+  top?: number | undefined;
+  skip?: number | undefined;
+  skipToken?: SkipToken | undefined;
+}
+
+export interface ApiSettings {
+  /** Items a list may hold before unindexed queries are refused; 0 turns the check off. */
+  listViewThreshold: number;
+  /** Page size when `$top` is absent. */
+  defaultPageSize: number;
+  /** Largest `$top` honoured. */
+  maxPageSize: number;
+}
+
+export interface ApiContext {
+  store: Store;
+  site: Site;
+  web: Web;
+  principal: Principal;
+  /** The current time as `YYYY-MM-DDTHH:MM:SSZ`; injectable for tests. */
+  now(): string;
+  /** Absolute URL of the site's API root, ending in `/_api/`. */
+  apiUrl: string;
+  /** Absolute URL of the request as sent, for `__next` links. */
+  requestUrl: URL;
+  query: QueryOptions;
+  /** Query parameters besides OData options, by name as written (aliases already applied). */
+  settings: ApiSettings;
+  /** Parsed JSON body (undefined when there is none) and whether it came as verbose JSON. */
+  body: unknown;
+  verboseBody: boolean;
+  /** The request body's bytes as sent (undefined when there is none), for methods that take binary content (SetMyProfilePicture). */
+  rawBody?: Buffer | undefined;
+  /** Issues a request digest for the acting user on this site (contextinfo's FormDigestValue). */
+  formDigest?: (() => { value: string; timeoutSeconds: number }) | undefined;
+}

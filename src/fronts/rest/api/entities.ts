@@ -1,0 +1,177 @@
+// SharePoint's fixed-shape entities (SP.Web, SP.Site, SP.List, SP.Folder, SP.Field*) built
+// from domain records, and `$select`/`$expand` over them. List items, whose shape comes
+// from the list's fields, are in item-projection.ts.
+
+import { randomUUID } from 'node:crypto';
+import type { Field, List, Site, Web } from '../../../domain/model.ts';
+import { FIELD_KINDS } from '../../../domain/field-kinds.ts';
+import { listItemEntityTypeFullName } from '../../../domain/names.ts';
+import { templateInfo } from '../../../domain/templates.ts';
+import { errors } from '../../../wire/errors.ts';
+import { EdmDouble, type Entity, type Value } from '../../../wire/values.ts';
+import type { ApiContext } from './context.ts';
+
+const complex = (type: string, props: Array<[string, Value]>): Value => ({ kind: 'complex', type, props });
+const resourcePath = (url: string): Value => complex('SP.ResourcePath', [['DecodedUrl', url]]);
+const strings = (items: string[]): Value => ({ kind: 'collection', elementType: 'Edm.String', items });
+const changeToken = (id: string, version: number): Value =>
+  complex('SP.ChangeToken', [['StringValue', `1;3;${id};638399664141230000;${version}`]]);
+
+/** Absolute URL of a server-relative path on this server. */
+export const absoluteUrl = (ctx: ApiContext, serverRelative: string) => new URL(serverRelative, ctx.apiUrl).href.replace(/\/$/, '');
+
+export const listEditLink = (list: List) => `Web/Lists(guid'${list.id}')`;
+
+export function webEntity(web: Web, ctx: ApiContext): Entity {
+  const url = absoluteUrl(ctx, web.serverRelativeUrl);
+  return {
+    type: 'SP.Web', id: `${ctx.apiUrl}Web`, editLink: 'Web',
+    deferred: ['AllProperties', 'AssociatedMemberGroup', 'AssociatedOwnerGroup', 'AssociatedVisitorGroup', 'ContentTypes',
+      'CurrentUser', 'Fields', 'Folders', 'Lists', 'ParentWeb', 'RegionalSettings', 'RoleAssignments', 'RootFolder',
+      'SiteGroups', 'SiteUserInfoList', 'SiteUsers', 'Webs'],
+    props: [
+      ['AllowRssFeeds', true], ['AlternateCssUrl', ''], ['AppInstanceId', '00000000-0000-0000-0000-000000000000'],
+      ['Configuration', 0], ['Created', web.created], ['CurrentChangeToken', changeToken(web.id, 1)],
+      ['CustomMasterUrl', `${web.serverRelativeUrl.replace(/\/$/, '')}/_catalogs/masterpage/seattle.master`],
+      ['Description', web.description], ['DesignPackageId', '00000000-0000-0000-0000-000000000000'],
+      ['EnableMinimalDownload', false], ['HorizontalQuickLaunch', false], ['Id', web.id], ['IsMultilingual', false],
+      ['Language', web.language], ['LastItemModifiedDate', web.lastItemModified], ['LastItemUserModifiedDate', web.lastItemModified],
+      ['MasterUrl', `${web.serverRelativeUrl.replace(/\/$/, '')}/_catalogs/masterpage/seattle.master`], ['NoCrawl', false],
+      ['OverwriteTranslationsOnChange', false], ['ResourcePath', resourcePath(url)], ['QuickLaunchEnabled', true],
+      ['RecycleBinEnabled', true], ['ServerRelativePath', resourcePath(web.serverRelativeUrl)], ['ServerRelativeUrl', web.serverRelativeUrl], ['SiteLogoUrl', null],
+      ['SyndicationEnabled', true], ['Title', web.title], ['TreeViewEnabled', false], ['UIVersion', 15],
+      ['UIVersionConfigurationEnabled', false], ['Url', url], ['WebTemplate', web.webTemplate],
+    ],
+  };
+}
+
+export function siteEntity(site: Site, ctx: ApiContext): Entity {
+  return {
+    type: 'SP.Site', id: `${ctx.apiUrl}Site`, editLink: 'Site',
+    deferred: ['Features', 'Owner', 'RecycleBin', 'RootWeb', 'UserCustomActions'],
+    props: [
+      ['AllowCreateDeclarativeWorkflow', false], ['AllowDesigner', true], ['CompatibilityLevel', 15],
+      ['Id', site.id], ['ReadOnly', false], ['RequiredDesignerVersion', '15.0.0.0'],
+      ['ServerRelativeUrl', site.url], ['ShareByLinkEnabled', false], ['ShowUrlStructure', false],
+      ['UIVersionConfigurationEnabled', false], ['UpgradeReminderDate', '1899-12-30T00:00:00Z'],
+      ['Url', absoluteUrl(ctx, site.url)],
+    ],
+  };
+}
+
+export function folderEntity(list: List, ctx: ApiContext): Entity {
+  const name = list.serverRelativeUrl.split('/').pop() ?? '';
+  return {
+    type: 'SP.Folder', id: `${ctx.apiUrl}${listEditLink(list)}/RootFolder`, editLink: `${listEditLink(list)}/RootFolder`,
+    deferred: ['Files', 'ListItemAllFields', 'ParentFolder', 'Properties', 'StorageMetrics', 'Folders'],
+    props: [
+      ['Exists', true], ['IsWOPIEnabled', false], ['ItemCount', list.itemCount], ['Name', name],
+      ['ProgID', null], ['ServerRelativePath', resourcePath(list.serverRelativeUrl)], ['ServerRelativeUrl', list.serverRelativeUrl], ['TimeCreated', list.created],
+      ['TimeLastModified', list.lastItemModifiedDate], ['UniqueId', list.id], ['WelcomePage', ''],
+    ],
+  };
+}
+
+export function listEntity(list: List, web: Web, ctx: ApiContext): Entity {
+  const info = templateInfo(list.baseTemplate);
+  return {
+    type: 'SP.List', id: `${ctx.apiUrl}${listEditLink(list)}`, editLink: listEditLink(list), etag: `"${list.version}"`,
+    deferred: ['ContentTypes', 'DefaultView', 'EventReceivers', 'Fields', 'FirstUniqueAncestorSecurableObject', 'Forms',
+      'InformationRightsManagementSettings', 'Items', 'ParentWeb', 'RoleAssignments', 'RootFolder', 'Subscriptions',
+      'UserCustomActions', 'Views', 'WorkflowAssociations'],
+    props: [
+      ['AllowContentTypes', true], ['BaseTemplate', list.baseTemplate], ['BaseType', list.baseType],
+      ['ContentTypesEnabled', false], ['CrawlNonDefaultViews', false], ['Created', list.created],
+      ['CurrentChangeToken', changeToken(list.id, list.version)], ['DefaultContentApprovalWorkflowId', '00000000-0000-0000-0000-000000000000'],
+      ['DefaultItemOpenUseListSetting', false], ['Description', list.description], ['Direction', 'none'],
+      ['DisableGridEditing', false], ['DocumentTemplateUrl', null], ['DraftVersionVisibility', 0],
+      ['EnableAttachments', list.baseType === 0], ['EnableFolderCreation', list.baseType === 1], ['EnableMinorVersions', false],
+      ['EnableModeration', false], ['EnableRequestSignOff', true], ['EnableVersioning', list.enableVersioning],
+      ['EntityTypeName', list.entityTypeName], ['ExemptFromBlockDownloadOfNonViewableFiles', false],
+      ['FileSavePostProcessingEnabled', false], ['ForceCheckout', false], ['HasExternalDataSource', false],
+      ['Hidden', list.hidden], ['Id', list.id], ['ImagePath', resourcePath('/_layouts/15/images/itgen.png?rev=47')],
+      ['ImageUrl', '/_layouts/15/images/itgen.png?rev=47'], ['IrmEnabled', false], ['IrmExpire', false], ['IrmReject', false],
+      ['IsApplicationList', false], ['IsCatalog', list.baseTemplate === 112], ['IsPrivate', false], ['ItemCount', list.itemCount],
+      ['LastItemDeletedDate', list.lastItemDeletedDate], ['LastItemModifiedDate', list.lastItemModifiedDate],
+      ['LastItemUserModifiedDate', list.lastItemModifiedDate], ['ListExperienceOptions', 0],
+      ['ListItemEntityTypeFullName', listItemEntityTypeFullName(list.entityTypeName)], ['MajorVersionLimit', list.enableVersioning ? 50 : 0],
+      ['MajorWithMinorVersionsLimit', 0], ['MultipleDataList', false], ['NoCrawl', false],
+      ['ParentWebPath', resourcePath(web.serverRelativeUrl)], ['ParentWebUrl', web.serverRelativeUrl], ['ParserDisabled', false],
+      ['ServerTemplateCanCreateFolders', true], ['TemplateFeatureId', info.featureId], ['Title', list.title],
+    ],
+  };
+}
+
+export function fieldEntity(field: Field, list: List, ctx: ApiContext): Entity {
+  const info = FIELD_KINDS[field.kind];
+  const editLink = `${listEditLink(list)}/Fields(guid'${field.id}')`;
+  const props: Array<[string, Value]> = [
+    ['AutoIndexed', false], ['CanBeDeleted', !field.builtIn], ['ClientSideComponentId', '00000000-0000-0000-0000-000000000000'],
+    ['ClientSideComponentProperties', null], ['ClientValidationFormula', null], ['ClientValidationMessage', null],
+    ['CustomFormatter', null], ['DefaultFormula', null], ['DefaultValue', field.options.defaultValue ?? null],
+    ['Description', field.options.description ?? ''], ['Direction', 'none'], ['EnforceUniqueValues', field.options.enforceUniqueValues ?? false],
+    ['EntityPropertyName', field.internalName], ['Filterable', info.queryable], ['FromBaseType', field.builtIn],
+    ['Group', field.builtIn ? '_Hidden' : 'Custom Columns'], ['Hidden', field.hidden], ['Id', field.id], ['Indexed', field.indexed],
+    ['IndexStatus', 0], ['InternalName', field.internalName], ['IsModern', false], ['JSLink', 'clienttemplates.js'],
+    ['PinnedToFiltersPane', false], ['ReadOnlyField', field.readOnly], ['Required', field.required],
+    ['SchemaXml', schemaXml(field)], ['Scope', list.serverRelativeUrl], ['Sealed', field.builtIn],
+    ['ShowInFiltersPane', 0], ['Sortable', info.queryable], ['StaticName', field.internalName], ['Title', field.title],
+    ['FieldTypeKind', info.fieldTypeKind], ['TypeAsString', info.typeAsString], ['TypeDisplayName', info.typeAsString],
+    ['TypeShortDescription', info.typeAsString], ['ValidationFormula', null], ['ValidationMessage', null],
+  ];
+  switch (field.kind) {
+    case 'Text': props.push(['MaxLength', field.options.maxLength ?? 255]); break;
+    case 'Note': props.push(['AllowHyperlink', false], ['AppendOnly', false], ['NumberOfLines', 6], ['RestrictedMode', true], ['RichText', field.options.richText ?? false]); break;
+    case 'Number': case 'Currency':
+      props.push(['DisplayFormat', -1], ['MaximumValue', new EdmDouble(field.options.max ?? 1.7976931348623157e308)],
+        ['MinimumValue', new EdmDouble(field.options.min ?? -1.7976931348623157e308)]);
+      if (field.kind === 'Currency') props.push(['CurrencyLocaleId', 1033]); else props.push(['ShowAsPercentage', false]);
+      break;
+    case 'DateTime': props.push(['DateTimeCalendarType', 0], ['DisplayFormat', field.options.dateOnly ? 0 : 1], ['FriendlyDisplayFormat', 0]); break;
+    case 'Choice': case 'MultiChoice':
+      props.push(['Choices', strings(field.options.choices ?? [])], ['EditFormat', 0], ['FillInChoice', false], ['Mappings', null]);
+      break;
+    case 'User': case 'UserMulti': case 'Lookup': case 'LookupMulti': {
+      const user = info.reference === 'user';
+      props.push(['AllowMultipleValues', info.multi], ['DependentLookupInternalNames', strings([])], ['IsDependentLookup', false],
+        ['IsRelationship', !user], ['LookupField', user ? 'ImnName' : field.options.lookupField ?? 'Title'],
+        ['LookupList', user ? '{user-info-list}' : `{${field.options.lookupListId ?? ''}}`], ['LookupWebId', list.webId],
+        ['PrimaryFieldId', null], ['RelationshipDeleteBehavior', 0], ['UnlimitedLengthInDocumentLibrary', false]);
+      if (user) props.push(['AllowDisplay', true], ['Presence', true], ['SelectionGroup', 0], ['SelectionMode', 0]);
+      break;
+    }
+    case 'URL': props.push(['DisplayFormat', 0]); break;
+  }
+  return { type: info.entityType, id: `${ctx.apiUrl}${editLink}`, editLink, props };
+}
+
+function schemaXml(field: Field): string {
+  const attr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+  return `<Field Type="${FIELD_KINDS[field.kind].typeAsString}" DisplayName="${attr(field.title)}" Required="${field.required ? 'TRUE' : 'FALSE'}" `
+    + `Indexed="${field.indexed ? 'TRUE' : 'FALSE'}" ID="{${field.id}}" StaticName="${attr(field.internalName)}" Name="${attr(field.internalName)}" />`;
+}
+
+/**
+ * Applies `$select` to a fixed-shape entity: only the named properties, in the entity's own
+ * order; unknown names → SharePoint's 400. `*` keeps all. Expanded navigation props
+ * (passed in `expanded`) are always kept.
+ */
+export function selectProps(entity: Entity, select: string[][] | undefined, expanded: ReadonlySet<string> = new Set()): Entity {
+  if (!select) return entity;
+  const wanted = new Set<string>();
+  let all = false;
+  for (const path of select) {
+    const [head] = path;
+    if (head === '*') { all = true; continue; }
+    if (!head) continue;
+    if (expanded.has(head)) continue;
+    if (!entity.props.some(([k]) => k === head)) throw errors.unknownSelectProperty(head);
+    if (path.length > 1) throw errors.expandRequired(path.join('/'), head);
+    wanted.add(head);
+  }
+  if (all) return { ...entity, deferred: undefined };
+  return { ...entity, deferred: undefined, props: entity.props.filter(([k]) => wanted.has(k) || expanded.has(k)) };
+}
+
+/** A fresh GUID per serialized list item, as SharePoint Online writes `odata.id`. */
+export const freshEntityId = () => randomUUID();

@@ -1,0 +1,234 @@
+// Turns items into entities under `$select` and `$expand`: validates the paths as
+// SharePoint does, loads expanded users and lookups with one query per expanded field,
+// and builds the entities in the dialect-neutral model.
+
+import { FIELD_KINDS } from '../../../domain/field-kinds.ts';
+import type { Field, Item, List } from '../../../domain/model.ts';
+import { listItemEntityTypeFullName, odataPropertyName } from '../../../domain/names.ts';
+import { storedArray } from '../../../domain/values.ts';
+import { USER_INFO_LIST_TEMPLATE } from '../../../domain/templates.ts';
+import { errors } from '../../../wire/errors.ts';
+import type { Entity, Value } from '../../../wire/values.ts';
+import type { ApiContext } from './context.ts';
+import { folderEntity, freshEntityId, listEditLink, listEntity, selectProps, webEntity } from './entities.ts';
+import { defaultWireProps, selectableWireProps, type WireProp } from './item-wire.ts';
+
+/** Navigation properties every item has, written as `__deferred` in verbose full projections. */
+const ITEM_NAVIGATION = ['FirstUniqueAncestorSecurableObject', 'RoleAssignments', 'AttachmentFiles', 'ContentType',
+  'GetDlpPolicyTip', 'FieldValuesAsHtml', 'FieldValuesAsText', 'FieldValuesForEdit', 'File', 'Folder',
+  'LikedByInformation', 'ParentList', 'Properties', 'Versions'];
+
+export interface LookupTarget { list: List; fields: Field[] }
+
+interface Expansion {
+  field: Field;
+  target: LookupTarget;
+  /** Sub-properties named in `$select` (`Author/Title` → 'Title'); empty: the target's defaults. */
+  names: string[];
+  /** Target fields whose values the sub-properties read; undefined: all. */
+  load?: Field[] | undefined;
+}
+
+export interface ItemPlan {
+  list: List;
+  fields: Field[];
+  /** Scalar properties in output order; undefined entries are never produced. */
+  props: WireProp[];
+  expansions: Expansion[];
+  parentList: boolean;
+  /** True without `$select`: verbose then writes the `__deferred` navigation stubs. */
+  full: boolean;
+  /** Navigation properties of ParentList expanded below it. */
+  parentNested: ReadonlySet<string>;
+  /** The list's fields whose values the projection reads; undefined: all. */
+  load?: Field[] | undefined;
+}
+
+/** The distinct fields a set of properties reads. */
+const fieldsRead = (props: WireProp[]): Field[] => [...new Set(props.flatMap((p) => (p.field ? [p.field] : [])))];
+
+/** The list a User/Lookup field points at: the site's User Information List or the lookup list. */
+export async function lookupTarget(field: Field, list: List, ctx: ApiContext): Promise<LookupTarget | undefined> {
+  const { store } = ctx;
+  let target: List | undefined;
+  if (FIELD_KINDS[field.kind].reference === 'user') {
+    target = (await store.getLists(ctx.site.rootWebId)).find((l) => l.baseTemplate === USER_INFO_LIST_TEMPLATE);
+  } else if (field.options.lookupListId) {
+    target = await store.getListById(list.webId, field.options.lookupListId);
+  }
+  return target ? { list: target, fields: await store.getFields(target) } : undefined;
+}
+
+const findByWireName = (fields: Field[], name: string) => fields.find((f) => odataPropertyName(f.internalName) === name);
+
+export async function planItemProjection(list: List, fields: Field[], ctx: ApiContext): Promise<ItemPlan> {
+  const { select, expand } = ctx.query;
+  const expansions = new Map<string, Expansion>();
+  let parentList = false;
+  /** Second-level expansions below ParentList (`ParentList/RootFolder`, `ParentList/ParentWeb`). */
+  const parentNested = new Set<string>();
+  for (const path of expand) {
+    const [head, ...rest] = path;
+    if (!head) continue;
+    if (head === 'ParentList') {
+      parentList = true;
+      const [nested, ...deeper] = rest;
+      if (nested !== undefined) {
+        if (deeper.length || !PARENT_LIST_NAVIGATION.has(nested)) throw errors.unknownSelectProperty(path.join('/'));
+        parentNested.add(nested);
+      }
+      continue;
+    }
+    const field = findByWireName(fields, head);
+    if (!field || !FIELD_KINDS[field.kind].reference) throw errors.unknownSelectProperty(head);
+    if (rest.length) throw errors.unknownSelectProperty(path.join('/'));
+    if (expansions.has(head)) continue;
+    const target = await lookupTarget(field, list, ctx);
+    if (!target) throw errors.unknownSelectProperty(head);
+    expansions.set(head, { field, target, names: [] });
+  }
+
+  if (!select) {
+    return { list, fields, props: defaultWireProps(fields), expansions: [...expansions.values()], parentList, parentNested, full: true };
+  }
+
+  const selectable = selectableWireProps(list, fields);
+  const props: WireProp[] = [];
+  const seen = new Set<string>();
+  const chosen = new Map<string, Expansion>();
+  let wantParent = false;
+  const add = (p: WireProp) => { if (!seen.has(p.name)) { seen.add(p.name); props.push(p); } };
+  for (const path of select) {
+    const [head, sub, ...deeper] = path;
+    if (!head) continue;
+    if (head === '*') { defaultWireProps(fields).forEach(add); continue; }
+    if (head === 'ParentList') {
+      if (!parentList) throw errors.expandRequired(path.join('/'), head);
+      wantParent = true;
+      continue;
+    }
+    const expansion = expansions.get(head);
+    const field = findByWireName(fields, head);
+    if (field && FIELD_KINDS[field.kind].reference && !selectable.has(head)) {
+      if (!expansion) throw errors.expandRequired(path.join('/'), head);
+      if (deeper.length) throw errors.unknownSelectProperty(path.join('/'));
+      if (sub !== undefined && sub !== '*') expansion.names.push(sub);
+      chosen.set(head, expansion);
+      continue;
+    }
+    if (sub !== undefined) throw errors.unknownSelectProperty(head);
+    const prop = selectable.get(head);
+    if (!prop) throw errors.unknownSelectProperty(head);
+    add(prop);
+  }
+  // Validate expanded sub-names now, so a bad one fails even when no item matches.
+  for (const e of chosen.values()) {
+    const known = selectableWireProps(e.target.list, e.target.fields);
+    for (const name of e.names) if (!known.has(name)) throw errors.unknownSelectProperty(name);
+    if (e.names.length) e.load = fieldsRead(e.names.map((n) => known.get(n)!));
+  }
+  const expansionList = [...chosen.values()];
+  const load = [...new Set([...fieldsRead(props), ...expansionList.map((e) => e.field)])];
+  return { list, fields, props, expansions: expansionList, parentList: wantParent, parentNested, full: false, load };
+}
+
+/** Builds the entities for `items` under `plan`. */
+export async function renderItems(plan: ItemPlan, items: Item[], ctx: ApiContext): Promise<Entity[]> {
+  // One query per target list: Author and Editor both point at the User Information List.
+  const idsByTarget = new Map<number, { target: LookupTarget; ids: Set<number>; load: Set<Field> | undefined }>();
+  for (const e of plan.expansions) {
+    const entry = idsByTarget.get(e.target.list.rowId) ?? { target: e.target, ids: new Set<number>(), load: new Set<Field>() };
+    idsByTarget.set(e.target.list.rowId, entry);
+    // Every column when any expansion of this target wants the default projection.
+    if (e.load && entry.load) e.load.forEach((f) => entry.load!.add(f));
+    else entry.load = undefined;
+    for (const item of items) {
+      const v = item.values[e.field.internalName] ?? referenceOf(e.field, item);
+      if (FIELD_KINDS[e.field.kind].multi) storedArray<number>(v).forEach((id) => entry.ids.add(id));
+      else if (v !== null && v !== undefined) entry.ids.add(Number(v));
+    }
+  }
+  const loadedByTarget = new Map<number, Map<number, Item>>();
+  for (const [rowId, { target, ids, load }] of idsByTarget) {
+    const rows = ids.size ? await ctx.store.getItems(target.list, target.fields, [...ids], load && [...load]) : [];
+    loadedByTarget.set(rowId, new Map(rows.map((r) => [r.id, r])));
+  }
+  const loaded = new Map<string, Map<number, Item>>();
+  for (const e of plan.expansions) loaded.set(e.field.internalName, loadedByTarget.get(e.target.list.rowId)!);
+  const parent = plan.parentList ? parentListEntity(plan, ctx) : undefined;
+
+  return items.map((item) => {
+    const props: Array<[string, Value]> = [];
+    for (const e of plan.expansions) {
+      const byId = loaded.get(e.field.internalName)!;
+      const name = odataPropertyName(e.field.internalName);
+      const stored = item.values[e.field.internalName] ?? referenceOf(e.field, item);
+      const render = (id: number) => { const t = byId.get(id); return t ? expandedEntity(e, t, ctx) : undefined; };
+      const value = FIELD_KINDS[e.field.kind].multi
+        ? storedArray<number>(stored).map(render).filter((x): x is Entity => x !== undefined)
+        : stored === null || stored === undefined ? null : render(Number(stored)) ?? null;
+      props.push([name, { kind: 'expanded', navigationLink: `${listEditLink(plan.list)}/Items(${item.id})/${name}`, value }]);
+    }
+    if (parent) {
+      props.push(['ParentList', { kind: 'expanded', navigationLink: `${listEditLink(plan.list)}/Items(${item.id})/ParentList`, value: parent }]);
+    }
+    for (const p of plan.props) props.push([p.name, absolutePhotoLink(p.get(item), ctx)]);
+    return {
+      type: listItemEntityTypeFullName(plan.list.entityTypeName),
+      id: freshEntityId(),
+      editLink: `${listEditLink(plan.list)}/Items(${item.id})`,
+      etag: `"${item.version}"`,
+      deferred: plan.full ? ITEM_NAVIGATION : undefined,
+      props,
+    };
+  });
+}
+
+/**
+ * User Information List rows store their Picture as a server-relative userphoto.aspx link
+ * (the origin is not known when a row is written); clients get it absolute, as SharePoint
+ * Online writes it (reference §3).
+ */
+function absolutePhotoLink(value: Value, ctx: ApiContext): Value {
+  if (value === null || typeof value !== 'object' || !('kind' in value) || value.kind !== 'complex' || value.type !== 'SP.FieldUrlValue') return value;
+  const absolute = (v: Value) => (typeof v === 'string' && /^\/_layouts\/15\/userphoto\.aspx\?/i.test(v) ? new URL(v, ctx.apiUrl).href : v);
+  return { ...value, props: value.props.map(([k, v]) => [k, absolute(v)]) };
+}
+
+/** Author and Editor are columns of the item itself, not stored values. */
+function referenceOf(field: Field, item: Item): number | null {
+  if (field.internalName === 'Author') return item.authorId;
+  if (field.internalName === 'Editor') return item.editorId;
+  return null;
+}
+
+function expandedEntity(e: Expansion, target: Item, ctx: ApiContext): Entity {
+  const known = selectableWireProps(e.target.list, e.target.fields);
+  const props: Array<[string, Value]> = e.names.length
+    ? e.names.map((n) => [n, absolutePhotoLink(known.get(n)!.get(target), ctx)])
+    : defaultWireProps(e.target.fields).map((p) => [p.name, absolutePhotoLink(p.get(target), ctx)]);
+  return { type: listItemEntityTypeFullName(e.target.list.entityTypeName), id: freshEntityId(), props, minimalMetadata: true };
+}
+
+/** `$select=ParentList/Title` → [['Title']] for the expanded list; undefined: everything. */
+function subSelect(paths: string[][] | undefined, head: string): string[][] | undefined {
+  const below = (paths ?? []).filter((p) => p[0] === head && p.length > 1).map((p) => p.slice(1));
+  return below.length ? below : undefined;
+}
+
+/** What may be expanded below ParentList, as PnPjs's getParentInfos does. */
+const PARENT_LIST_NAVIGATION = new Set(['RootFolder', 'ParentWeb']);
+
+/** The item's list, with `ParentList/RootFolder` and `ParentList/ParentWeb` expanded inside it when asked. */
+function parentListEntity(plan: ItemPlan, ctx: ApiContext): Entity {
+  const entity = listEntity(plan.list, ctx.web, ctx);
+  const select = subSelect(ctx.query.select, 'ParentList');
+  const link = listEditLink(plan.list);
+  if (plan.parentNested.has('RootFolder')) {
+    entity.props.push(['RootFolder', { kind: 'expanded', navigationLink: `${link}/RootFolder`, value: selectProps(folderEntity(plan.list, ctx), subSelect(select, 'RootFolder')) }]);
+  }
+  if (plan.parentNested.has('ParentWeb')) {
+    entity.props.push(['ParentWeb', { kind: 'expanded', navigationLink: `${link}/ParentWeb`, value: selectProps(webEntity(ctx.web, ctx), subSelect(select, 'ParentWeb')) }]);
+  }
+  return selectProps(entity, select, plan.parentNested);
+}

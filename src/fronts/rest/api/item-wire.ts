@@ -1,0 +1,115 @@
+// The wire properties of a list item: which names a client sees for each field, in
+// SharePoint's order, and the value each carries (reference §1.2, §8.1).
+
+import { FIELD_KINDS } from '../../../domain/field-kinds.ts';
+import type { Field, Item, List, StoredValue } from '../../../domain/model.ts';
+import { odataPropertyName } from '../../../domain/names.ts';
+import { storedArray } from '../../../domain/values.ts';
+import { EdmDouble, type Value } from '../../../wire/values.ts';
+
+export type WireGetter = (item: Item) => Value;
+/** `field` is the field whose stored value the property reads (none for system columns). */
+export interface WireProp { name: string; get: WireGetter; field?: Field }
+
+const ints = (v: StoredValue): Value => ({ kind: 'collection', elementType: 'Edm.Int32', items: storedArray<number>(v) });
+const intStrings = (v: StoredValue): Value => ({ kind: 'collection', elementType: 'Edm.String', items: storedArray<number>(v).map(String) });
+
+/** A stored value as it goes on the wire for a field's own property. */
+export function wireValue(field: Field, v: StoredValue): Value {
+  if (v === null) {
+    if (field.kind === 'UserMulti' || field.kind === 'LookupMulti') return ints(null);
+    if (field.kind === 'MultiChoice') return { kind: 'collection', elementType: 'Edm.String', items: [] };
+    return null;
+  }
+  switch (field.kind) {
+    case 'Number': case 'Currency': return new EdmDouble(Number(v));
+    case 'Integer': case 'Counter': case 'User': case 'Lookup': return Number(v);
+    case 'Boolean': return Number(v) === 1;
+    case 'MultiChoice': return { kind: 'collection', elementType: 'Edm.String', items: storedArray<string>(v) };
+    case 'UserMulti': case 'LookupMulti': return ints(v);
+    case 'URL': {
+      const url = JSON.parse(String(v)) as { Description: string; Url: string };
+      return { kind: 'complex', type: 'SP.FieldUrlValue', props: [['Description', url.Description], ['Url', url.Url]] };
+    }
+    default: return String(v);
+  }
+}
+
+/** The wire properties of one custom field (User → `XId` and `XStringId`, Lookup → `XId`, …). */
+export function fieldWireProps(field: Field): WireProp[] {
+  const name = odataPropertyName(field.internalName);
+  const stored = (item: Item) => item.values[field.internalName] ?? null;
+  switch (FIELD_KINDS[field.kind].reference) {
+    case 'user':
+      return field.kind === 'UserMulti'
+        ? [{ name: `${name}Id`, get: (i) => ints(stored(i)), field }, { name: `${name}StringId`, get: (i) => intStrings(stored(i)), field }]
+        : [{ name: `${name}Id`, get: (i) => wireValue(field, stored(i)), field },
+           { name: `${name}StringId`, get: (i) => (stored(i) === null ? null : String(stored(i))), field }];
+    case 'lookup':
+      return [{ name: `${name}Id`, get: (i) => wireValue(field, stored(i)), field }];
+    default:
+      return [{ name, get: (i) => wireValue(field, stored(i)), field }];
+  }
+}
+
+/**
+ * The property tables depend only on a list's fields, and the store hands out the same
+ * fields array until they change: build each table once per array.
+ */
+const defaultCache = new WeakMap<Field[], WireProp[]>();
+const selectableCache = new WeakMap<Field[], Map<string, WireProp>>();
+
+/** Every item's properties in SharePoint's default order (no `$select`). */
+export function defaultWireProps(fields: Field[]): WireProp[] {
+  let props = defaultCache.get(fields);
+  if (!props) defaultCache.set(fields, props = buildDefaultWireProps(fields));
+  return props;
+}
+
+function buildDefaultWireProps(fields: Field[]): WireProp[] {
+  const custom = fields.filter((f) => !f.builtIn).flatMap(fieldWireProps);
+  return [
+    { name: 'FileSystemObjectType', get: () => 0 },
+    { name: 'Id', get: (i) => i.id },
+    { name: 'ServerRedirectedEmbedUri', get: () => null },
+    { name: 'ServerRedirectedEmbedUrl', get: () => '' },
+    { name: 'ContentTypeId', get: (i) => i.contentTypeId },
+    { name: 'Title', get: (i) => (i.values.Title ?? null) as Value, field: fields.find((f) => f.internalName === 'Title') },
+    { name: 'ComplianceAssetId', get: () => null },
+    ...custom,
+    { name: 'ID', get: (i) => i.id },
+    { name: 'Modified', get: (i) => i.modified },
+    { name: 'Created', get: (i) => i.created },
+    { name: 'AuthorId', get: (i) => i.authorId },
+    { name: 'EditorId', get: (i) => i.editorId },
+    { name: 'OData__UIVersionString', get: (i) => `${i.uiVersion}.0` },
+    { name: 'Attachments', get: () => false },
+    { name: 'GUID', get: (i) => i.guid },
+  ];
+}
+
+/** Properties that exist but appear only when named in `$select`. */
+function hiddenUntilSelected(list: List): WireProp[] {
+  return [
+    { name: 'FileRef', get: (i) => `${list.serverRelativeUrl}/${i.id}_.000` },
+    { name: 'FileLeafRef', get: (i) => `${i.id}_.000` },
+    { name: 'FileDirRef', get: () => list.serverRelativeUrl },
+    { name: 'owshiddenversion', get: (i) => i.version },
+    { name: 'AuthorStringId', get: (i) => String(i.authorId) },
+    { name: 'EditorStringId', get: (i) => String(i.editorId) },
+  ];
+}
+
+/** Everything `$select` may name directly on an item of this list, by exact name. */
+export function selectableWireProps(list: List, fields: Field[]): Map<string, WireProp> {
+  let cached = selectableCache.get(fields);
+  if (!cached) selectableCache.set(fields, cached = buildSelectableWireProps(list, fields));
+  return cached;
+}
+
+function buildSelectableWireProps(list: List, fields: Field[]): Map<string, WireProp> {
+  const out = new Map<string, WireProp>();
+  for (const p of defaultWireProps(fields)) out.set(p.name, p);
+  for (const p of hiddenUntilSelected(list)) out.set(p.name, p);
+  return out;
+}

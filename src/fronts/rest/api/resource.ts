@@ -1,0 +1,77 @@
+// The resource model as data. A request path is walked segment by segment: each resource
+// type says which navigation properties, keys and methods it has, and which HTTP verbs it
+// answers. Adding an endpoint means adding an entry here, not a route.
+
+import type { Field, List, Web } from '../../../domain/model.ts';
+import type { Argument } from '../../../odata/path.ts';
+import type { ApiContext } from './context.ts';
+import type { Outcome } from './outcome.ts';
+import type { SiteUserRecord } from './principal-entities.ts';
+import type { SiteGroupDef } from '../../../identity/site-groups.ts';
+import type { RoleDefinition } from '../../../domain/permissions.ts';
+
+export type Resource =
+  | { kind: 'site' }
+  | { kind: 'web'; web: Web }
+  | { kind: 'lists'; web: Web }
+  | { kind: 'list'; list: List }
+  | { kind: 'rootFolder'; list: List }
+  | { kind: 'fields'; list: List }
+  | { kind: 'field'; list: List; field: Field }
+  | { kind: 'items'; list: List }
+  | { kind: 'item'; list: List; id: number }
+  | { kind: 'itemFieldValues'; list: List; id: number; as: 'text' | 'html' | 'edit' }
+  | { kind: 'peopleManager' }
+  | { kind: 'contextInfo' }
+  | { kind: 'siteUsers'; group?: SiteGroupDef | undefined }
+  | { kind: 'siteUser'; user: SiteUserRecord }
+  | { kind: 'siteGroups'; memberOf?: SiteUserRecord | undefined }
+  | { kind: 'siteGroup'; group: SiteGroupDef }
+  | { kind: 'itemVersions'; list: List; id: number }
+  | { kind: 'itemVersion'; list: List; id: number; uiVersion: number }
+  /** EffectiveBasePermissions(ForUI) of a web, list or item: the caller's permission level. */
+  | { kind: 'basePermissions'; name: string }
+  /** The role assignments of a securable object (`base`: its edit link); spemu's lists and items inherit the web's. */
+  | { kind: 'roleAssignments'; base: string }
+  | { kind: 'roleAssignment'; base: string; group: SiteGroupDef }
+  /** The web's role definitions, or a role assignment's bindings. */
+  | { kind: 'roleDefinitions'; binding?: { base: string; group: SiteGroupDef } | undefined }
+  | { kind: 'roleDefinition'; definition: RoleDefinition }
+  | { kind: 'webs'; web: Web }
+  | { kind: 'propertyValues'; web: Web }
+  | { kind: 'regionalSettings'; web: Web }
+  | { kind: 'timeZone'; web: Web }
+  | { kind: 'timeZones'; web: Web };
+
+export type ResourceOf<K extends Resource['kind']> = Extract<Resource, { kind: K }>;
+
+export interface MethodDef<R extends Resource> {
+  /** Functions can be read with GET and navigated through; actions need POST and end the path. */
+  kind: 'function' | 'action';
+  /** A POST that only reads (GetItems, contextinfo-like queries): visitors may call it. Otherwise POST needs Edit (members). */
+  readOnly?: boolean;
+  invoke(resource: R, args: Argument[], ctx: ApiContext): Promise<Resource | Outcome>;
+}
+
+export interface ResourceType<R extends Resource> {
+  /**
+   * The role its POST/MERGE/PATCH/PUT/DELETE need (identity/permissions.ts). Default `member`:
+   * SharePoint's Edit level adds, edits and deletes items and manages lists and fields.
+   * `owner` (Full Control) for what Edit cannot change (the web's own properties);
+   * `visitor` for POSTs that only read (contextinfo).
+   */
+  writeRole?: 'visitor' | 'member' | 'owner';
+  navigation?: Record<string, (resource: R, ctx: ApiContext) => Promise<Resource>>;
+  /** `items(5)`, `lists(guid'…')`: addressing an element of a collection. */
+  key?: (resource: R, args: Argument[], ctx: ApiContext) => Promise<Resource>;
+  /** Method names in lower case. */
+  methods?: Record<string, MethodDef<R>>;
+  get?: (resource: R, ctx: ApiContext) => Promise<Outcome>;
+  /** POST to a collection: create. */
+  create?: (resource: R, ctx: ApiContext) => Promise<Outcome>;
+  /** MERGE / PATCH / PUT, with the etag from If-Match (undefined: header absent). */
+  update?: (resource: R, ctx: ApiContext, ifMatch: string | undefined) => Promise<Outcome>;
+  delete?: (resource: R, ctx: ApiContext, ifMatch: string | undefined) => Promise<Outcome>;
+}
+
+export type ResourceTypes = { [K in Resource['kind']]: ResourceType<ResourceOf<K>> };

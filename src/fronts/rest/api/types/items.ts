@@ -1,0 +1,206 @@
+// List items: querying (filter, order and paging run in the database), reading one,
+// creating, updating with etags, deleting and recycling.
+
+import type { Field, Item, List, StoredValue } from '../../../../domain/model.ts';
+import { FIELD_KINDS } from '../../../../domain/field-kinds.ts';
+import { findField } from '../../../../domain/fields.ts';
+import { listItemEntitySetName, odataPropertyName } from '../../../../domain/names.ts';
+import type { Expression } from '../../../../query/ast.ts';
+import { errors } from '../../../../wire/errors.ts';
+import type { SortKey } from '../../../../store/store.ts';
+import type { ApiContext } from '../context.ts';
+import { listEditLink, selectProps } from '../entities.ts';
+import { checkRequired, readItemValues } from '../item-input.ts';
+import { lookupTarget, planItemProjection, renderItems, type ItemPlan, type LookupTarget } from '../item-projection.ts';
+import { nextLink, pageSize, positionFromSkipToken } from '../paging.ts';
+import { noContent, ok, type Outcome } from '../outcome.ts';
+import type { ResourceType } from '../resource.ts';
+import { emptyOk, integerArgument, versionFromIfMatch } from './shared.ts';
+import { fieldValuesEntity, type FieldValuesForm } from '../field-values.ts';
+import { getUserEffectivePermissions, securableNavigation } from './security.ts';
+
+type ItemsResource = { kind: 'items'; list: List };
+type ItemResource = { kind: 'item'; list: List; id: number };
+
+const SYSTEM_SORT_VALUES: Record<string, (i: Item) => StoredValue> = {
+  ID: (i) => i.id, Created: (i) => i.created, Modified: (i) => i.modified, Author: (i) => i.authorId, Editor: (i) => i.editorId,
+};
+const storedOf = (f: Field, i: Item): StoredValue => SYSTEM_SORT_VALUES[f.internalName]?.(i) ?? i.values[f.internalName] ?? null;
+
+function sortKeys(ctx: ApiContext, fields: Field[]): SortKey[] {
+  return ctx.query.orderBy.map((o) => {
+    const name = o.path.join('/');
+    const found = o.path.length === 1 ? findField(fields, o.path[0]!) : undefined;
+    if (!found) throw errors.unknownColumn(name);
+    if (!FIELD_KINDS[found.field.kind].queryable) throw errors.badArgument(`The field '${name}' cannot be used to sort.`);
+    return { field: found.field, descending: o.direction === 'desc' };
+  }).filter((k) => k.field.internalName !== 'ID' || k.descending);
+}
+
+function memberHeads(node: Expression | undefined, out: Set<string>): Set<string> {
+  // An explicit stack: filters can be thousands of levels deep.
+  const stack: Expression[] = node ? [node] : [];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (n.kind === 'member') out.add(n.path[0]!);
+    else if (n.kind === 'compare' || n.kind === 'logical') stack.push(n.left, n.right);
+    else if (n.kind === 'not') stack.push(n.operand);
+    else if (n.kind === 'call') stack.push(...n.args);
+  }
+  return out;
+}
+
+/**
+ * SharePoint Online's list view threshold: on a list with more items than the threshold,
+ * filtering or sorting on anything but indexed columns and ID is refused.
+ */
+function checkThreshold(ctx: ApiContext, list: List, fields: Field[], keys: SortKey[]): void {
+  const limit = ctx.settings.listViewThreshold;
+  if (limit <= 0 || list.itemCount <= limit) return;
+  const used = [...memberHeads(ctx.query.filter, new Set())].map((name) => findField(fields, name)?.field);
+  for (const field of [...used, ...keys.map((k) => k.field)]) {
+    if (field && field.internalName !== 'ID' && !field.indexed) throw errors.listViewThreshold();
+  }
+}
+
+/** Expanded User/Lookup fields by internal name: the filter may reach into these (`Author/Title`). */
+async function filterLookups(ctx: ApiContext, list: List, fields: Field[]): Promise<Map<string, LookupTarget>> {
+  const lookups = new Map<string, LookupTarget>();
+  for (const [head] of ctx.query.expand) {
+    const field = fields.find((f) => odataPropertyName(f.internalName) === head && FIELD_KINDS[f.kind].reference);
+    if (!field || lookups.has(field.internalName)) continue;
+    const target = await lookupTarget(field, list, ctx);
+    if (target) lookups.set(field.internalName, target);
+  }
+  return lookups;
+}
+
+async function queryItems(r: ItemsResource, ctx: ApiContext): Promise<Outcome> {
+  const fields = await ctx.store.getFields(r.list);
+  const plan = await planItemProjection(r.list, fields, ctx);
+  const keys = sortKeys(ctx, fields);
+  checkThreshold(ctx, r.list, fields, keys);
+  const top = pageSize(ctx);
+  const page = await ctx.store.queryItems(r.list, fields, {
+    filter: ctx.query.filter, filterText: ctx.query.filterText, orderBy: keys, top,
+    // Sort keys' values go into the next link's skiptoken, so they are read too.
+    load: plan.load && [...new Set([...plan.load, ...keys.map((k) => k.field)])],
+    after: positionFromSkipToken(ctx, keys), backwards: ctx.query.skipToken?.pagedPrev,
+    lookups: await filterLookups(ctx, r.list, fields),
+  });
+  const entities = await renderItems(plan, page.items, ctx);
+  const last = page.items[ctx.query.skipToken?.pagedPrev ? 0 : page.items.length - 1];
+  return ok({
+    kind: 'entitySet', metadataName: listItemEntitySetName(r.list.entityTypeName), entities,
+    nextLink: page.hasMore && last ? nextLink(ctx, keys, last, storedOf) : undefined,
+  });
+}
+
+async function itemOutcome(list: List, fields: Field[], item: Item, ctx: ApiContext, status = 200, plan?: ItemPlan): Promise<Outcome> {
+  plan ??= await planItemProjection(list, fields, ctx);
+  const [entity] = await renderItems(plan, [item], ctx);
+  const headers: Record<string, string> = { ETag: `"${item.version}"` };
+  if (status === 201) headers.Location = `${ctx.apiUrl}${listEditLink(list)}/Items(${item.id})`;
+  return { status, headers, payload: { kind: 'entity', metadataName: listItemEntitySetName(list.entityTypeName), entity: entity! } };
+}
+
+async function loadItem(r: ItemResource, ctx: ApiContext): Promise<{ fields: Field[]; item: Item }> {
+  const fields = await ctx.store.getFields(r.list);
+  const item = await ctx.store.getItem(r.list, fields, r.id);
+  if (!item) throw errors.itemNotFound();
+  return { fields, item };
+}
+
+async function conflict(r: ItemResource, ctx: ApiContext, ifMatch: string | undefined): Promise<never> {
+  const { item } = await loadItem(r, ctx);
+  throw errors.etagMismatch(ifMatch ?? '', `"${item.version}"`);
+}
+
+export const itemsType: ResourceType<ItemsResource> = {
+  key: async (r, args) => ({ kind: 'item', list: r.list, id: integerArgument(args) }),
+  methods: {
+    getbyid: { kind: 'function', invoke: async (r, args) => ({ kind: 'item', list: r.list, id: integerArgument(args, 'id') }) },
+  },
+  get: queryItems,
+  async create(r, ctx) {
+    const fields = await ctx.store.getFields(r.list);
+    const values = readItemValues(ctx, r.list, fields);
+    checkRequired(fields, values, true);
+    const item = await ctx.store.createItem(r.list, fields, { values, actorId: ctx.principal.userId, now: ctx.now() });
+    // The created item comes back whole, whatever `$select` the URL carried.
+    return itemOutcome(r.list, fields, item, { ...ctx, query: { ...ctx.query, select: undefined, selectText: undefined, expand: [] } }, 201);
+  },
+};
+
+export const itemType: ResourceType<ItemResource> = {
+  navigation: {
+    parentlist: async (r) => ({ kind: 'list', list: r.list }),
+    fieldvaluesastext: async (r) => ({ kind: 'itemFieldValues', list: r.list, id: r.id, as: 'text' }),
+    fieldvaluesashtml: async (r) => ({ kind: 'itemFieldValues', list: r.list, id: r.id, as: 'html' }),
+    fieldvaluesforedit: async (r) => ({ kind: 'itemFieldValues', list: r.list, id: r.id, as: 'edit' }),
+    versions: async (r) => ({ kind: 'itemVersions', list: r.list, id: r.id }),
+    ...securableNavigation<ItemResource>(async (r, ctx) => {
+      await loadItem(r, ctx);
+      return `${listEditLink(r.list)}/Items(${r.id})`;
+    }, true),
+  },
+  methods: {
+    getusereffectivepermissions: getUserEffectivePermissions,
+    /**
+     * The URL of the Office Online (WOPI) frame for the item's document: spemu has no WOPI
+     * application, so it is "" as SharePoint answers for items without one. `action` is
+     * 0 view, 1 edit, 2 mobile view, 3 interactive preview.
+     */
+    getwopiframeurl: {
+      kind: 'action', readOnly: true,
+      async invoke(r, args, ctx) {
+        const action = args.length ? integerArgument(args, 'action') : 0;
+        if (action > 3) throw errors.badArgument(`The value ${action} is not a valid SPWOPIFrameAction (0 view, 1 edit, 2 mobileView, 3 interactivePreview).`);
+        await loadItem(r, ctx);
+        return ok({ kind: 'primitive', methodName: 'GetWOPIFrameUrl', edmType: 'Edm.String', value: '' });
+      },
+    },
+    recycle: {
+      kind: 'action',
+      async invoke(r, _args, ctx) {
+        const fields = await ctx.store.getFields(r.list);
+        const id = await ctx.store.recycleItem(r.list, fields, r.id, ctx.principal.userId, ctx.now());
+        if (!id) throw errors.itemNotFound();
+        return ok({ kind: 'primitive', methodName: 'Recycle', edmType: 'Edm.Guid', value: id });
+      },
+    },
+  },
+  async get(r, ctx) {
+    const fields = await ctx.store.getFields(r.list);
+    const plan = await planItemProjection(r.list, fields, ctx);
+    const item = await ctx.store.getItem(r.list, fields, r.id, plan.load);
+    if (!item) throw errors.itemNotFound();
+    return itemOutcome(r.list, fields, item, ctx, 200, plan);
+  },
+  async update(r, ctx, ifMatch) {
+    const fields = await ctx.store.getFields(r.list);
+    const values = readItemValues(ctx, r.list, fields);
+    checkRequired(fields, values, false);
+    const result = await ctx.store.updateItem(r.list, fields, r.id, { values, actorId: ctx.principal.userId, now: ctx.now() }, versionFromIfMatch(ifMatch));
+    if (result === undefined) throw errors.itemNotFound();
+    if (result === 'conflict') return conflict(r, ctx, ifMatch);
+    return noContent({ ETag: `"${result.version}"` });
+  },
+  async delete(r, ctx, ifMatch) {
+    const fields = await ctx.store.getFields(r.list);
+    const result = await ctx.store.deleteItem(r.list, fields, r.id, versionFromIfMatch(ifMatch), ctx.now());
+    if (result === undefined) throw errors.itemNotFound();
+    if (result === 'conflict') return conflict(r, ctx, ifMatch);
+    return emptyOk();
+  },
+};
+
+/** FieldValuesAsText / AsHtml / ForEdit: every field's value as SharePoint shows it. */
+export const itemFieldValuesType: ResourceType<{ kind: 'itemFieldValues'; list: List; id: number; as: FieldValuesForm }> = {
+  async get(r, ctx) {
+    const { fields, item } = await loadItem({ kind: 'item', list: r.list, id: r.id }, ctx);
+    const link = `${listEditLink(r.list)}/Items(${r.id})/FieldValues${{ text: 'AsText', html: 'AsHtml', edit: 'ForEdit' }[r.as]}`;
+    const entity = await fieldValuesEntity(r.list, fields, item, r.as, link, ctx);
+    return ok({ kind: 'entity', metadataName: entity.type, entity: selectProps(entity, ctx.query.select) });
+  },
+};

@@ -1,0 +1,287 @@
+// Site users (SP.User: rows of the User Information List), site groups (SP.Group: the
+// site's Owners, Visitors and Members) and EnsureUser.
+
+import type { Item } from '../../../../domain/model.ts';
+import { errors } from '../../../../wire/errors.ts';
+import { resolveLogin } from '../../../../identity/logins.ts';
+import { requireRole } from '../../../../identity/permissions.ts';
+import {
+  directRoles, groupMembers, groupsOfPrincipal, siteGroupById, siteGroupByName, siteGroupOfRole, siteGroups, type SiteGroupDef,
+} from '../../../../identity/site-groups.ts';
+import {
+  directoryPrincipal, ensureSiteUser, findSiteUser, loginNameOf, SYSTEM_ACCOUNT_ID, userInfoList, type SitePrincipal,
+} from '../../../../identity/site-users.ts';
+import type { Argument } from '../../../../odata/path.ts';
+import type { ApiContext } from '../context.ts';
+import { readEntityBody, type Properties } from '../body.ts';
+import {
+  directoryUserOfRow, groupEntity, GROUPS_METADATA, siteUserRecord, SYSTEM_ACCOUNT, userEntity, USERS_METADATA, type SiteUserRecord,
+} from '../principal-entities.ts';
+import type { Outcome } from '../outcome.ts';
+import type { Resource, ResourceType } from '../resource.ts';
+import { argument, entityCollection, integerArgument, singleEntity, stringArgument } from './shared.ts';
+
+type SiteUsersResource = { kind: 'siteUsers'; group?: SiteGroupDef | undefined };
+type SiteUserResource = { kind: 'siteUser'; user: SiteUserRecord };
+type SiteGroupsResource = { kind: 'siteGroups'; memberOf?: SiteUserRecord | undefined };
+type SiteGroupResource = { kind: 'siteGroup'; group: SiteGroupDef };
+
+// ---- User Information List rows ------------------------------------------------------------
+
+async function record(ctx: ApiContext, item: Item): Promise<SiteUserRecord> {
+  return siteUserRecord(item, await directoryUserOfRow(ctx.store, item));
+}
+
+async function rowById(ctx: ApiContext, id: number): Promise<Item | undefined> {
+  const { list, fields } = await userInfoList(ctx.store, ctx.site);
+  return ctx.store.getItem(list, fields, id);
+}
+
+/** Every row, in id order, read a page at a time. */
+async function allRows(ctx: ApiContext): Promise<Item[]> {
+  const { list, fields } = await userInfoList(ctx.store, ctx.site);
+  const rows: Item[] = [];
+  let after: { id: number; values: [] } | undefined;
+  for (;;) {
+    const page = await ctx.store.queryItems(list, fields, { orderBy: [], top: 5000, after, lookups: new Map() });
+    rows.push(...page.items);
+    if (!page.hasMore || page.items.length === 0) return rows;
+    after = { id: page.items[page.items.length - 1]!.id, values: [] };
+  }
+}
+
+async function rowByEmail(ctx: ApiContext, email: string): Promise<Item | undefined> {
+  const { list, fields } = await userInfoList(ctx.store, ctx.site);
+  const page = await ctx.store.queryItems(list, fields, {
+    filter: { kind: 'compare', op: 'eq', left: { kind: 'member', path: ['EMail'] }, right: { kind: 'literal', type: 'string', value: email } },
+    orderBy: [], top: 1, lookups: new Map(),
+  });
+  return page.items[0];
+}
+
+/**
+ * The principal's row, created if absent. The check runs first outside a transaction (the
+ * common case: the row exists); creation re-checks inside one, so racing requests make one row.
+ */
+async function ensureRow(ctx: ApiContext, who: SitePrincipal, actorId?: number): Promise<Item> {
+  const existing = await findSiteUser(ctx.store, ctx.site, loginNameOf(who));
+  if (existing) return existing;
+  const siteAdmin = (await directRoles(ctx.store, ctx.site, who)).has('owner');
+  return ctx.store.transaction((tx) => ensureSiteUser(tx, ctx.site, who, { siteAdmin, now: ctx.now(), ...(actorId !== undefined ? { actorId } : {}) }));
+}
+
+/** A group's members as site users, each given a row on first use (by the System Account, as SharePoint adds them). */
+async function groupUsers(ctx: ApiContext, group: SiteGroupDef): Promise<SiteUserRecord[]> {
+  const users: SiteUserRecord[] = [];
+  const seen = new Set<number>();
+  for (const who of await groupMembers(ctx.store, ctx.site, group)) {
+    const row = await ensureRow(ctx, who);
+    if (seen.has(row.id)) continue;
+    seen.add(row.id);
+    users.push(await record(ctx, row));
+  }
+  return users;
+}
+
+// ---- Lookups ---------------------------------------------------------------------------
+
+/** By id: a row of the User Information List, or the System Account. */
+export async function siteUserById(ctx: ApiContext, id: number): Promise<SiteUserRecord> {
+  if (id === SYSTEM_ACCOUNT_ID) return SYSTEM_ACCOUNT;
+  const row = await rowById(ctx, id);
+  if (!row) throw errors.userNotFound();
+  return record(ctx, row);
+}
+
+/** Within a collection: the whole site's users, or one group's. */
+async function lookUp(ctx: ApiContext, r: SiteUsersResource, find: (users: SiteUserRecord[]) => SiteUserRecord | undefined,
+  direct: () => Promise<Item | undefined>): Promise<SiteUserResource> {
+  if (r.group) {
+    const user = find(await groupUsers(ctx, r.group));
+    if (!user) throw errors.userNotFound();
+    return { kind: 'siteUser', user };
+  }
+  const row = await direct();
+  if (!row) throw errors.userNotFound();
+  return { kind: 'siteUser', user: await record(ctx, row) };
+}
+
+const byId = (ctx: ApiContext, r: SiteUsersResource, id: number) =>
+  lookUp(ctx, r, (us) => us.find((u) => u.id === id), () => rowById(ctx, id));
+
+const byLoginName = (ctx: ApiContext, r: SiteUsersResource, login: string) =>
+  lookUp(ctx, r, (us) => us.find((u) => u.loginName.toLowerCase() === login.trim().toLowerCase()),
+    () => findSiteUser(ctx.store, ctx.site, login.trim()));
+
+const byEmail = (ctx: ApiContext, r: SiteUsersResource, email: string) =>
+  lookUp(ctx, r, (us) => us.find((u) => (u.email ?? '').toLowerCase() === email.trim().toLowerCase()),
+    () => rowByEmail(ctx, email.trim()));
+
+function requireGroup(group: SiteGroupDef | undefined): SiteGroupDef {
+  if (!group) throw errors.groupNotFound();
+  return group;
+}
+
+// ---- EnsureUser --------------------------------------------------------------------------
+
+/** The logon name from the path (`ensureuser('…')`) or the body (`{"logonName":"…"}`, verbose or light). */
+function logonNameOf(args: Argument[], ctx: ApiContext): string {
+  let value: unknown;
+  if (args.length > 0) {
+    const v = argument(args, 'logonName');
+    const literal = v && v.kind === 'alias' ? v.value : v;
+    if (!literal || literal.type === 'null') value = undefined;
+    else if (literal.type !== 'string') throw errors.invalidPropertyValue('Edm.String');
+    else value = literal.value;
+  } else {
+    const body = ctx.body;
+    if (body !== undefined) {
+      if (body === null || typeof body !== 'object' || Array.isArray(body)) throw errors.notAnObject();
+      // Lenient about `__metadata`: verbose clients send one (or none), light clients should not but some do.
+      const entry = Object.entries(body as Properties).find(([k]) => k.toLowerCase() === 'logonname');
+      value = entry?.[1] ?? undefined;
+    }
+  }
+  if (value !== undefined && value !== null && typeof value !== 'string') throw errors.invalidPropertyValue('Edm.String');
+  if (typeof value !== 'string' || value.trim() === '') {
+    throw errors.badArgument('The logonName parameter is required and must not be empty: send {"logonName":"i:0#.f|membership|user@contoso.com"}.');
+  }
+  return value;
+}
+
+async function ensureUser(args: Argument[], ctx: ApiContext): Promise<Outcome> {
+  requireRole(ctx.principal, 'member');
+  const logonName = logonNameOf(args, ctx);
+  const who = await resolveLogin(ctx.store, logonName);
+  if (!who) throw errors.ensureUserNotFound(logonName);
+  const row = await ensureRow(ctx, who, ctx.principal.userId);
+  return singleEntity(userEntity(await record(ctx, row), ctx), USERS_METADATA, ctx);
+}
+
+// ---- Resource types --------------------------------------------------------------------
+
+export const siteUsersType: ResourceType<SiteUsersResource> = {
+  /** `siteusers(@v)?@v='i:0#.f|membership|…'` (PnPjs's getByLoginName); a number is taken as an id. */
+  key: async (r, args, ctx) => {
+    const v = argument(args);
+    const literal = v && v.kind === 'alias' ? v.value : v;
+    if (literal?.type === 'number') return byId(ctx, r, integerArgument(args));
+    return byLoginName(ctx, r, stringArgument(args));
+  },
+  methods: {
+    getbyid: { kind: 'function', invoke: (r, args, ctx) => byId(ctx, r, integerArgument(args, 'id')) },
+    getbyemail: { kind: 'function', invoke: (r, args, ctx) => byEmail(ctx, r, stringArgument(args, 'emailAddress', 'email')) },
+    getbyloginname: { kind: 'function', invoke: (r, args, ctx) => byLoginName(ctx, r, stringArgument(args, 'loginName')) },
+  },
+  async get(r, ctx) {
+    const users = r.group ? await groupUsers(ctx, r.group) : await Promise.all((await allRows(ctx)).map((row) => record(ctx, row)));
+    return entityCollection(users.map((u) => userEntity(u, ctx)), USERS_METADATA, ctx);
+  },
+  /** `POST siteusers {"LoginName":…}` (PnPjs's siteUsers.add): EnsureUser by another name. */
+  async create(r, ctx) {
+    if (r.group) throw errors.notImplemented('SP.Group.Users.Add');
+    requireRole(ctx.principal, 'member');
+    const props = readEntityBody(ctx, 'SP.User');
+    const login = props.LoginName;
+    if (typeof login !== 'string' || login.trim() === '') throw errors.badArgument('The LoginName property is required and must not be empty.');
+    const who = await resolveLogin(ctx.store, login);
+    if (!who) throw errors.ensureUserNotFound(login);
+    const row = await ensureRow(ctx, who, ctx.principal.userId);
+    return { ...singleEntity(userEntity(await record(ctx, row), ctx), USERS_METADATA, ctx), status: 201 };
+  },
+};
+
+export const siteUserType: ResourceType<SiteUserResource> = {
+  navigation: {
+    groups: async (r) => ({ kind: 'siteGroups', memberOf: r.user }),
+  },
+  get: async (r, ctx) => singleEntity(userEntity(r.user, ctx), USERS_METADATA, ctx),
+  update: async () => { throw errors.notImplemented('SP.User.Update'); },
+  delete: async () => { throw errors.notImplemented('SP.User.DeleteObject'); },
+};
+
+function groupOutcome(group: SiteGroupDef, ctx: ApiContext): Outcome {
+  return singleEntity(groupEntity(group, siteGroupOfRole(ctx.site, 'owner').title, ctx), GROUPS_METADATA, ctx);
+}
+
+export const siteGroupsType: ResourceType<SiteGroupsResource> = {
+  key: async (r, args, ctx) => ({ kind: 'siteGroup', group: requireGroup(await groupIn(ctx, r, integerArgument(args))) }),
+  methods: {
+    getbyid: {
+      kind: 'function',
+      invoke: async (r, args, ctx) => ({ kind: 'siteGroup', group: requireGroup(await groupIn(ctx, r, integerArgument(args, 'id'))) }),
+    },
+    getbyname: {
+      kind: 'function',
+      async invoke(r, args, ctx) {
+        const found = siteGroupByName(ctx.site, stringArgument(args, 'name'));
+        const group = found && (await groupsOf(ctx, r)).some((g) => g.id === found.id) ? found : undefined;
+        return { kind: 'siteGroup', group: requireGroup(group) };
+      },
+    },
+  },
+  async get(r, ctx) {
+    const owners = siteGroupOfRole(ctx.site, 'owner').title;
+    return entityCollection((await groupsOf(ctx, r)).map((g) => groupEntity(g, owners, ctx)), GROUPS_METADATA, ctx);
+  },
+  create: async () => { throw errors.notImplemented('SP.GroupCollection.Add'); },
+};
+
+/** The groups of the collection: all the site's, or those a user is in. */
+async function groupsOf(ctx: ApiContext, r: SiteGroupsResource): Promise<SiteGroupDef[]> {
+  if (!r.memberOf) return siteGroups(ctx.site);
+  const who = await resolveLogin(ctx.store, r.memberOf.loginName);
+  return who ? groupsOfPrincipal(ctx.store, ctx.site, who) : [];
+}
+
+async function groupIn(ctx: ApiContext, r: SiteGroupsResource, id: number): Promise<SiteGroupDef | undefined> {
+  const group = siteGroupById(ctx.site, id);
+  return group && (!r.memberOf || (await groupsOf(ctx, r)).some((g) => g.id === id)) ? group : undefined;
+}
+
+export const siteGroupType: ResourceType<SiteGroupResource> = {
+  navigation: {
+    users: async (r) => ({ kind: 'siteUsers', group: r.group }),
+    owner: async (_r, ctx) => ({ kind: 'siteGroup', group: siteGroupOfRole(ctx.site, 'owner') }),
+  },
+  get: async (r, ctx) => groupOutcome(r.group, ctx),
+  update: async () => { throw errors.notImplemented('SP.Group.Update'); },
+  delete: async () => { throw errors.notImplemented('SP.Group.DeleteObject'); },
+};
+
+// ---- Entry points on SP.Web --------------------------------------------------------------
+
+/** Navigation properties and methods the web gains (merged into webType). */
+export const webPrincipalNavigation: Record<string, (r: unknown, ctx: ApiContext) => Promise<Resource>> = {
+  siteusers: async () => ({ kind: 'siteUsers' }),
+  sitegroups: async () => ({ kind: 'siteGroups' }),
+  currentuser: async (_r, ctx) => ({ kind: 'siteUser', user: await currentUser(ctx) }),
+  siteuserinfolist: async (_r, ctx) => ({ kind: 'list', list: (await userInfoList(ctx.store, ctx.site)).list }),
+  associatedownergroup: async (_r, ctx) => ({ kind: 'siteGroup', group: siteGroupOfRole(ctx.site, 'owner') }),
+  associatedmembergroup: async (_r, ctx) => ({ kind: 'siteGroup', group: siteGroupOfRole(ctx.site, 'member') }),
+  associatedvisitorgroup: async (_r, ctx) => ({ kind: 'siteGroup', group: siteGroupOfRole(ctx.site, 'visitor') }),
+};
+
+/** Whoever the request acts as; a directory user without a row yet gets one. */
+async function currentUser(ctx: ApiContext): Promise<SiteUserRecord> {
+  const { principal } = ctx;
+  if (principal.userId === SYSTEM_ACCOUNT_ID) return SYSTEM_ACCOUNT;
+  const row = await rowById(ctx, principal.userId);
+  if (row) return record(ctx, row);
+  const who = principal.upn ? await directoryPrincipal(ctx.store, principal.upn) : undefined;
+  if (!who) throw errors.userNotFound();
+  return record(ctx, await ensureRow(ctx, who));
+}
+
+export const webPrincipalMethods = {
+  getuserbyid: {
+    kind: 'function' as const,
+    invoke: async (_r: unknown, args: Argument[], ctx: ApiContext): Promise<Resource> =>
+      ({ kind: 'siteUser', user: await siteUserById(ctx, integerArgument(args, 'id')) }),
+  },
+  ensureuser: {
+    kind: 'action' as const,
+    invoke: (_r: unknown, args: Argument[], ctx: ApiContext): Promise<Outcome> => ensureUser(args, ctx),
+  },
+};
+

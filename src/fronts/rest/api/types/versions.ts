@@ -1,0 +1,180 @@
+// An item's Versions (SP.ListItemVersion): the current version, which is the item itself,
+// then the past versions the store kept (newest first). Each carries VersionId (512 per
+// major version), VersionLabel ("2.0"), IsCurrentVersion, Created (when that version was
+// made) and the item's field values as they were, people and lookups as
+// SP.FieldUserValue / SP.FieldLookupValue.
+
+import { FIELD_KINDS } from '../../../../domain/field-kinds.ts';
+import type { Field, Item, List, StoredValue } from '../../../../domain/model.ts';
+import { odataPropertyName } from '../../../../domain/names.ts';
+import { storedArray } from '../../../../domain/values.ts';
+import { uiVersionOf, versionId, versionLabel } from '../../../../domain/versions.ts';
+import { errors } from '../../../../wire/errors.ts';
+import type { Entity, Value } from '../../../../wire/values.ts';
+import type { ApiContext } from '../context.ts';
+import { listEditLink } from '../entities.ts';
+import { projectedCollection, projectedEntity, type Navigation } from '../expand.ts';
+import { wireValue } from '../item-wire.ts';
+import { lookupTarget } from '../item-projection.ts';
+import { userEntity } from '../principal-entities.ts';
+import type { ResourceType } from '../resource.ts';
+import { emptyOk, integerArgument } from './shared.ts';
+import { siteUserById } from './principals.ts';
+
+type VersionsResource = { kind: 'itemVersions'; list: List; id: number };
+type VersionResource = { kind: 'itemVersion'; list: List; id: number; uiVersion: number };
+
+const METADATA = 'SP.ApiData.ListItemVersions';
+
+/** Values that are columns of the item rather than stored field values. */
+const SYSTEM: Record<string, (i: Item) => StoredValue> = {
+  ID: (i) => i.id, Modified: (i) => i.modified, Author: (i) => i.authorId, Editor: (i) => i.editorId,
+  GUID: (i) => i.guid, ContentTypeId: (i) => i.contentTypeId, owshiddenversion: (i) => i.version,
+};
+const storedOf = (f: Field, i: Item): StoredValue => SYSTEM[f.internalName]?.(i) ?? i.values[f.internalName] ?? null;
+/** The version's own Created (when it was made) takes the name; the item's Created field is left out. */
+const SKIPPED = new Set(['Created']);
+/**
+ * The version's own properties and navigation properties (lower case): a list field whose OData
+ * name is one of them (a custom "VersionLabel" column) is left out rather than written over them.
+ */
+const OWN = new Set(['created', 'iscurrentversion', 'versionid', 'versionlabel', 'createdby', 'fields', 'fileversion']);
+
+interface Shown { value: string; email?: string | null }
+
+/** Display values of the people and items the versions' User/Lookup fields point at: one query per target list. */
+async function referenceNames(list: List, fields: Field[], versions: Item[], ctx: ApiContext): Promise<Map<string, Map<number, Shown>>> {
+  const out = new Map<string, Map<number, Shown>>();
+  for (const field of fields) {
+    const info = FIELD_KINDS[field.kind];
+    if (!info.reference || SKIPPED.has(field.internalName)) continue;
+    const ids = new Set<number>();
+    for (const v of versions) {
+      const stored = storedOf(field, v);
+      if (info.multi) storedArray<number>(stored).forEach((id) => ids.add(id));
+      else if (stored !== null) ids.add(Number(stored));
+    }
+    const target = ids.size ? await lookupTarget(field, list, ctx) : undefined;
+    if (!target) continue;
+    const shownField = info.reference === 'user' ? 'Title' : field.options.lookupField ?? 'Title';
+    const shown = target.fields.find((f) => f.internalName === shownField);
+    const rows = await ctx.store.getItems(target.list, target.fields, [...ids]);
+    out.set(field.internalName, new Map(rows.map((r) => [r.id, {
+      value: shown ? String(storedOf(shown, r) ?? '') : '',
+      ...(info.reference === 'user' ? { email: typeof r.values.EMail === 'string' ? r.values.EMail : null } : {}),
+    }])));
+  }
+  return out;
+}
+
+function referenceValue(field: Field, id: number, names: Map<number, Shown> | undefined): Value {
+  const shown = names?.get(id);
+  const user = FIELD_KINDS[field.kind].reference === 'user';
+  const props: Array<[string, Value]> = [['LookupId', id], ['LookupValue', shown?.value ?? '']];
+  if (user) props.push(['Email', shown?.email ?? null]);
+  return { kind: 'complex', type: user ? 'SP.FieldUserValue' : 'SP.FieldLookupValue', props };
+}
+
+function fieldValue(field: Field, item: Item, names: Map<number, Shown> | undefined): Value {
+  const info = FIELD_KINDS[field.kind];
+  if (field.internalName === '_UIVersionString') return versionLabel(item.uiVersion);
+  if (field.internalName === 'Attachments') return false;
+  const stored = storedOf(field, item);
+  if (info.reference) {
+    if (info.multi) {
+      const type = info.reference === 'user' ? 'SP.FieldUserValue' : 'SP.FieldLookupValue';
+      return { kind: 'collection', elementType: type, items: storedArray<number>(stored).map((id) => referenceValue(field, id, names)) };
+    }
+    return stored === null ? null : referenceValue(field, Number(stored), names);
+  }
+  if (field.internalName === 'ID' || field.internalName === 'owshiddenversion') return Number(stored);
+  return wireValue(field, stored);
+}
+
+const versionLink = (list: List, id: number, uiVersion: number) => `${listEditLink(list)}/Items(${id})/Versions(${versionId(uiVersion)})`;
+
+function versionEntity(list: List, fields: Field[], item: Item, current: boolean, names: Map<string, Map<number, Shown>>, ctx: ApiContext): Entity {
+  const link = versionLink(list, item.id, item.uiVersion);
+  const props: Array<[string, Value]> = [
+    ['Created', item.modified], ['IsCurrentVersion', current], ['VersionId', versionId(item.uiVersion)], ['VersionLabel', versionLabel(item.uiVersion)],
+  ];
+  for (const field of fields) {
+    const name = odataPropertyName(field.internalName);
+    if (SKIPPED.has(field.internalName) || OWN.has(name.toLowerCase())) continue;
+    props.push([name, fieldValue(field, item, names.get(field.internalName))]);
+  }
+  return { type: 'SP.ListItemVersion', id: `${ctx.apiUrl}${link}`, editLink: link, deferred: ['CreatedBy', 'Fields', 'FileVersion'], props };
+}
+
+/** Who made a version: its editor, as SP.User (null when the row is gone). */
+function navigations(list: List, item: Item, ctx: ApiContext): Record<string, Navigation> {
+  return {
+    CreatedBy: {
+      link: `${versionLink(list, item.id, item.uiVersion)}/CreatedBy`,
+      load: async () => {
+        try {
+          return userEntity(await siteUserById(ctx, item.editorId), ctx);
+        } catch {
+          return null;
+        }
+      },
+    },
+  };
+}
+
+/** The item (404 if gone) and its versions, current first. */
+async function loadVersions(list: List, id: number, ctx: ApiContext): Promise<{ fields: Field[]; current: Item; versions: Item[] }> {
+  const fields = await ctx.store.getFields(list);
+  const current = await ctx.store.getItem(list, fields, id);
+  if (!current) throw errors.itemNotFound();
+  const past = (await ctx.store.getItemVersions(list, id)).filter((v) => v.uiVersion < current.uiVersion);
+  return { fields, current, versions: [current, ...past] };
+}
+
+async function versionOf(r: VersionsResource, versionIdArg: number): Promise<VersionResource> {
+  const uiVersion = uiVersionOf(versionIdArg);
+  if (uiVersion === undefined) throw errors.versionNotFound();
+  return { kind: 'itemVersion', list: r.list, id: r.id, uiVersion };
+}
+
+export const itemVersionsType: ResourceType<VersionsResource> = {
+  key: async (r, args) => versionOf(r, integerArgument(args)),
+  methods: {
+    getbyid: { kind: 'function', invoke: async (r, args) => versionOf(r, integerArgument(args, 'versionId')) },
+  },
+  async get(r, ctx) {
+    const { fields, current, versions } = await loadVersions(r.list, r.id, ctx);
+    const names = await referenceNames(r.list, fields, versions, ctx);
+    const entities = versions.map((v) => versionEntity(r.list, fields, v, v === current, names, ctx));
+    const byId = new Map(versions.map((v) => [versionId(v.uiVersion), v]));
+    return projectedCollection(entities,
+      (e) => navigations(r.list, byId.get(Number(e.props.find(([k]) => k === 'VersionId')?.[1]))!, ctx), METADATA, ctx);
+  },
+};
+
+export const itemVersionType: ResourceType<VersionResource> = {
+  navigation: {
+    createdby: async (r, ctx) => {
+      const { versions } = await loadVersions(r.list, r.id, ctx);
+      const version = versions.find((v) => v.uiVersion === r.uiVersion);
+      if (!version) throw errors.versionNotFound();
+      return { kind: 'siteUser', user: await siteUserById(ctx, version.editorId) };
+    },
+  },
+  async get(r, ctx) {
+    const { fields, current, versions } = await loadVersions(r.list, r.id, ctx);
+    const version = versions.find((v) => v.uiVersion === r.uiVersion);
+    if (!version) throw errors.versionNotFound();
+    const names = await referenceNames(r.list, fields, [version], ctx);
+    return projectedEntity(versionEntity(r.list, fields, version, version === current, names, ctx), navigations(r.list, version, ctx), METADATA, ctx);
+  },
+  /** A past version can be deleted (DeleteVersions, which Edit has); the current one only by deleting the item. */
+  async delete(r, ctx) {
+    const fields = await ctx.store.getFields(r.list);
+    const current = await ctx.store.getItem(r.list, fields, r.id);
+    if (!current) throw errors.itemNotFound();
+    if (r.uiVersion === current.uiVersion) throw errors.currentVersionDelete();
+    if (!(await ctx.store.deleteItemVersion(r.list, r.id, r.uiVersion))) throw errors.versionNotFound();
+    return emptyOk();
+  },
+};

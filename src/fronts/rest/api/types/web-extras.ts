@@ -1,0 +1,153 @@
+// What a web has besides lists and principals: its subwebs (none: tenant files define root
+// webs only), the property bag (AllProperties), regional settings with the time zone and
+// installed languages. spemu's sites use UTC and the en-US locale.
+
+import type { Web } from '../../../../domain/model.ts';
+import { errors } from '../../../../wire/errors.ts';
+import type { Entity, Value } from '../../../../wire/values.ts';
+import type { ApiContext } from '../context.ts';
+import { ok } from '../outcome.ts';
+import type { ResourceType } from '../resource.ts';
+import { LIBRARY_VERSION } from '../../../../wire/headers.ts';
+import { siteGroupOfRole } from '../../../../identity/site-groups.ts';
+import { entityCollection, integerArgument, singleEntity, stringArgument } from './shared.ts';
+
+type WebResource<K extends string> = { kind: K; web: Web };
+
+// ---- Subwebs -----------------------------------------------------------------------------
+
+export const websType: ResourceType<WebResource<'webs'>> = {
+  writeRole: 'owner',
+  get: async (_r, ctx) => entityCollection([], 'SP.ApiData.Webs', ctx),
+  create: async () => { throw errors.notImplemented('SP.WebCollection.Add'); },
+};
+
+// ---- The property bag --------------------------------------------------------------------
+
+/** Keys encode `_` as `_x005f_` on the wire, as FieldValuesAsText does (`vti_x005f_defaultlanguage`). */
+const wireKey = (key: string) => key.replace(/_/g, '_x005f_');
+
+function propertyBag(web: Web, ctx: ApiContext): Array<[string, string]> {
+  const group = (role: 'owner' | 'member' | 'visitor') => String(siteGroupOfRole(ctx.site, role).id);
+  const language = web.language === 1033 ? 'en-us' : String(web.language);
+  return [
+    ['vti_approvallevels', 'Approved Rejected Pending\\ Review'],
+    ['vti_associategroups', `${group('member')};${group('visitor')};${group('owner')}`],
+    ['vti_associatemembergroup', group('member')],
+    ['vti_associateownergroup', group('owner')],
+    ['vti_associatevisitorgroup', group('visitor')],
+    ['vti_categories', 'Business Competition Expense\\ Report Goals/Objectives Ideas In\\ Process Miscellaneous Planning Schedule Travel VIP Waiting'],
+    ['vti_createdassociategroups', `${group('owner')};${group('visitor')};${group('member')}`],
+    ['vti_defaultlanguage', language],
+    ['vti_extenderversion', LIBRARY_VERSION],
+  ];
+}
+
+export const propertyValuesType: ResourceType<WebResource<'propertyValues'>> = {
+  writeRole: 'owner',
+  get: async (r, ctx) => {
+    const entity: Entity = {
+      type: 'SP.PropertyValues', id: `${ctx.apiUrl}Web/AllProperties`, editLink: 'Web/AllProperties',
+      props: propertyBag(r.web, ctx).map(([k, v]) => [wireKey(k), v]),
+    };
+    return singleEntity(entity, 'SP.PropertyValues', ctx);
+  },
+  update: async () => { throw errors.notImplemented('SP.PropertyValues.Update'); },
+};
+
+// ---- Regional settings -------------------------------------------------------------------
+
+const UTC_ZONE = { id: 93, description: '(UTC) Coordinated Universal Time' };
+
+function regionalSettingsEntity(web: Web, ctx: ApiContext): Entity {
+  return {
+    type: 'SP.RegionalSettings', id: `${ctx.apiUrl}Web/RegionalSettings`, editLink: 'Web/RegionalSettings',
+    deferred: ['InstalledLanguages', 'TimeZone', 'TimeZones'],
+    props: [
+      ['AdjustHijriDays', 0], ['AlternateCalendarType', 0], ['AM', 'AM'], ['CalendarType', 1], ['Collation', 25],
+      ['CollationLCID', 2070], ['DateFormat', 0], ['DateSeparator', '/'], ['DecimalSeparator', '.'], ['DigitGrouping', '3;0'],
+      ['FirstDayOfWeek', 0], ['FirstWeekOfYear', 0], ['IsEastAsia', false], ['IsRightToLeft', false], ['IsUIRightToLeft', false],
+      ['ListSeparator', ','], ['LocaleId', web.language], ['NegativeSign', '-'], ['NegNumberMode', 1], ['PM', 'PM'],
+      ['PositiveSign', ''], ['ShowWeeks', false], ['ThousandSeparator', ','], ['Time24', false], ['TimeMarkerPosition', 0],
+      ['TimeSeparator', ':'], ['WorkDayEndHour', 1020], ['WorkDays', 62], ['WorkDayStartHour', 480],
+    ],
+  };
+}
+
+function timeZoneEntity(link: string, ctx: ApiContext): Entity {
+  const information: Value = { kind: 'complex', type: 'SP.TimeZoneInformation', props: [['Bias', 0], ['DaylightBias', 0], ['StandardBias', 0]] };
+  return {
+    type: 'SP.TimeZone', id: `${ctx.apiUrl}${link}`, editLink: link,
+    props: [['Description', UTC_ZONE.description], ['Id', UTC_ZONE.id], ['Information', information]],
+  };
+}
+
+export const regionalSettingsType: ResourceType<WebResource<'regionalSettings'>> = {
+  writeRole: 'owner',
+  navigation: {
+    timezone: async (r) => ({ kind: 'timeZone', web: r.web }),
+    timezones: async (r) => ({ kind: 'timeZones', web: r.web }),
+  },
+  methods: {
+    installedlanguages: {
+      kind: 'function',
+      invoke: async (_r, _args, ctx) => ok({
+        kind: 'entity', metadataName: 'SP.LanguageCollection',
+        entity: {
+          type: 'SP.LanguageCollection', id: `${ctx.apiUrl}Web/RegionalSettings/InstalledLanguages`,
+          props: [['Items', { kind: 'collection', elementType: 'SP.Language', items: [
+            { kind: 'complex', type: 'SP.Language', props: [['DisplayName', 'English'], ['LanguageTag', 'en-US'], ['Lcid', 1033]] },
+          ] }]],
+        },
+      }),
+    },
+  },
+  get: async (r, ctx) => singleEntity(regionalSettingsEntity(r.web, ctx), 'SP.RegionalSettings', ctx),
+  update: async () => { throw errors.notImplemented('SP.RegionalSettings.Update'); },
+};
+
+/** `utctolocaltime('2026-01-05T10:00:00.000Z')`: a date the time zone converts; UTC converts to itself. */
+function dateArgument(args: Parameters<typeof stringArgument>[0], name: string): Date {
+  const text = stringArgument(args, name);
+  const date = new Date(text);
+  if (Number.isNaN(date.getTime())) throw errors.badArgument(`The value '${text}' is not a valid date and time.`);
+  return date;
+}
+
+const isoSeconds = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+export const timeZoneType: ResourceType<WebResource<'timeZone'>> = {
+  writeRole: 'owner',
+  methods: {
+    utctolocaltime: {
+      kind: 'function', readOnly: true,
+      invoke: async (_r, args) => ok({ kind: 'primitive', methodName: 'UTCToLocalTime', edmType: 'Edm.DateTime',
+        // Local time carries no zone (spemu's sites are on UTC).
+        value: isoSeconds(dateArgument(args, 'date')).replace(/Z$/, '') }),
+    },
+    localtimetoutc: {
+      kind: 'function', readOnly: true,
+      invoke: async (_r, args) => ok({ kind: 'primitive', methodName: 'LocalTimeToUTC', edmType: 'Edm.DateTime',
+        value: isoSeconds(dateArgument(args, 'date')) }),
+    },
+  },
+  get: async (_r, ctx) => singleEntity(timeZoneEntity('Web/RegionalSettings/TimeZone', ctx), 'SP.TimeZone', ctx),
+};
+
+export const timeZonesType: ResourceType<WebResource<'timeZones'>> = {
+  writeRole: 'owner',
+  key: async (r, args) => {
+    if (integerArgument(args) !== UTC_ZONE.id) throw errors.resourceNotFound();
+    return { kind: 'timeZone', web: r.web };
+  },
+  methods: {
+    getbyid: {
+      kind: 'function', readOnly: true,
+      async invoke(_r, args, ctx) {
+        if (integerArgument(args, 'id') !== UTC_ZONE.id) throw errors.resourceNotFound();
+        return ok({ kind: 'entity', metadataName: 'SP.TimeZone', entity: timeZoneEntity(`Web/RegionalSettings/TimeZones(${UTC_ZONE.id})`, ctx) });
+      },
+    },
+  },
+  get: async (_r, ctx) => entityCollection([timeZoneEntity(`Web/RegionalSettings/TimeZones(${UTC_ZONE.id})`, ctx)], 'SP.ApiData.TimeZones', ctx),
+};

@@ -1,0 +1,60 @@
+// SP.Site and SP.Web.
+
+import type { ResourceType } from '../resource.ts';
+import { siteEntity, webEntity } from '../entities.ts';
+import { errors } from '../../../../wire/errors.ts';
+import { singleEntity, stringArgument } from './shared.ts';
+import { webPrincipalMethods, webPrincipalNavigation } from './principals.ts';
+import { getUserEffectivePermissions, securableNavigation, withSecurableProperties } from './security.ts';
+import type { Web } from '../../../../domain/model.ts';
+
+export const siteType: ResourceType<{ kind: 'site' }> = {
+  // The site's and web's own properties need Full Control (Manage Web Site), as in SharePoint.
+  writeRole: 'owner',
+  navigation: {
+    rootweb: async (_r, ctx) => ({ kind: 'web', web: ctx.web }),
+  },
+  get: async (_r, ctx) => singleEntity(siteEntity(ctx.site, ctx), 'SP.Site', ctx),
+};
+
+type WebResource = { kind: 'web'; web: Web };
+
+export const webType: ResourceType<WebResource> = {
+  writeRole: 'owner',
+  navigation: {
+    lists: async (r) => ({ kind: 'lists', web: r.web }),
+    ...webPrincipalNavigation,
+    webs: async (r) => ({ kind: 'webs', web: r.web }),
+    webinfos: async (r) => ({ kind: 'webs', web: r.web }),
+    allproperties: async (r) => ({ kind: 'propertyValues', web: r.web }),
+    regionalsettings: async (r) => ({ kind: 'regionalSettings', web: r.web }),
+    roledefinitions: async () => ({ kind: 'roleDefinitions' }),
+    /** The site's Documents library ("Shared Documents"), else its first document library. */
+    defaultdocumentlibrary: async (r, ctx) => {
+      const lists = await ctx.store.getLists(r.web.id);
+      const base = r.web.serverRelativeUrl === '/' ? '' : r.web.serverRelativeUrl;
+      const list = lists.find((l) => l.serverRelativeUrl.toLowerCase() === `${base}/shared documents`.toLowerCase())
+        ?? lists.find((l) => l.baseTemplate === 101);
+      if (!list) throw errors.listNotFoundByUrl();
+      return { kind: 'list', list };
+    },
+    ...securableNavigation<WebResource>(async () => 'Web'),
+  },
+  methods: {
+    ...webPrincipalMethods,
+    getusereffectivepermissions: getUserEffectivePermissions,
+    getlist: {
+      kind: 'function',
+      async invoke(r, args, ctx) {
+        const url = stringArgument(args, 'strUrl');
+        // Absolute URLs work too: only their path counts.
+        const path = /^https?:\/\//i.test(url) ? new URL(url).pathname : url;
+        const list = await ctx.store.getListByUrl(r.web.id, decodeURIComponent(path));
+        if (!list) throw errors.listNotFoundByUrl();
+        return { kind: 'list', list };
+      },
+    },
+  },
+  get: async (r, ctx) => singleEntity(withSecurableProperties(webEntity(r.web, ctx), ctx, true), 'SP.Web', ctx),
+};
+

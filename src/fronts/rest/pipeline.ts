@@ -1,0 +1,183 @@
+// The SharePoint REST front's pipeline: everything under a site's `/_api/` (but ProjectData),
+// read top to bottom, one function call per stage. `handleApi` serves an HTTP request;
+// `respond`, everything after authentication, also serves each part of a `$batch`.
+
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { errors } from '../../wire/errors.ts';
+import { execute, type Verb } from './api/resolve.ts';
+import type { ApiContext } from './api/context.ts';
+import { parseApiPath } from '../../odata/path.ts';
+import { ODataSyntaxError } from '../../odata/errors.ts';
+import { CONTENT_TYPES, errorDialect, negotiateDialect, type Dialect } from '../../wire/dialect.ts';
+import { serializerFor } from '../../wire/serializer.ts';
+import { errorResponse, type Logger } from '../../wire/error-response.ts';
+import { isoSeconds } from '../../domain/values.ts';
+import { parseRequestQuery } from './query-options.ts';
+import { newRequestId, standardHeaders } from '../../wire/headers.ts';
+import type { Identity } from '../../pipeline/authenticate.ts';
+import type { FrontDeps } from '../../pipeline/deps.ts';
+import { describeRequest, rawQueryOf, splitApiUrl, type ApiRequest, type ApiResponse } from '../../pipeline/request.ts';
+import { executeBatch } from './batch/execute.ts';
+import { newResponseBoundary, writeBatchResponse, type PartResponse } from './batch/write.ts';
+
+const VERBS: ReadonlySet<string> = new Set(['GET', 'POST', 'MERGE', 'PATCH', 'PUT', 'DELETE']);
+
+
+/** The verb a request means: X-HTTP-Method tunnels MERGE/DELETE/PUT/PATCH through POST. */
+function verbOf(req: ApiRequest): Verb {
+  const tunnelled = req.headers['x-http-method'];
+  const method = (req.method === 'POST' && typeof tunnelled === 'string' && tunnelled.trim() ? tunnelled.trim() : req.method).toUpperCase();
+  if (!VERBS.has(method)) throw errors.methodNotAllowed(method);
+  return method as Verb;
+}
+
+/** Methods whose body is binary content, not JSON (PnPjs sends it labelled `application/json`): read raw, never parsed. */
+const RAW_BODY_METHODS: ReadonlySet<string> = new Set(['setmyprofilepicture']);
+
+/** The body as JSON: undefined when empty; SharePoint's errors for anything else. */
+function deserializeBody(req: ApiRequest): { body: unknown; verbose: boolean } {
+  const raw = req.body;
+  const contentType = String(req.headers['content-type'] ?? '').toLowerCase();
+  const verbose = /odata\s*=\s*verbose/.test(contentType);
+  // A UTF-8 byte order mark (as .NET and PowerShell clients write it) is not part of the JSON.
+  const text = raw?.toString('utf8').replace(/^\uFEFF/, '') ?? '';
+  if (text.trim() === '') return { body: undefined, verbose };
+  if (contentType && !contentType.includes('json') && !contentType.startsWith('text/plain')) {
+    throw errors.unsupportedMediaType(contentType);
+  }
+  try {
+    return { body: JSON.parse(text), verbose };
+  } catch (e) {
+    throw errors.invalidJson((e as Error).message);
+  }
+}
+
+/** Who sends the request (the batch's user for its parts), and whether it is a `$batch` part. */
+interface Caller {
+  identity: Identity;
+  inBatch: boolean;
+}
+
+export async function handleApi(req: FastifyRequest, reply: FastifyReply, options: FrontDeps): Promise<void> {
+  const started = process.hrtime.bigint();
+  // 1. describe: the request as plain data (method, URL, headers, body), as a `$batch` part is too.
+  const request = describeRequest(req);
+  let response: ApiResponse;
+  try {
+    // 2. authenticate: who is asking (401 when nobody provably is), before anything about the tenant is revealed.
+    const identity = await options.authenticator.identify({ authorization: request.headers.authorization, cookie: request.headers.cookie });
+    // 3. respond: everything after authentication, the same function that runs each part of a `$batch`.
+    response = await respond(request, { identity, inBatch: false }, options, req.log);
+  } catch (e) {
+    response = errorResponse(e, newRequestId(), errorDialect(request.headers.accept, request.headers['odata-version']), req.log, request.url);
+  }
+  reply.code(response.status).headers(response.headers).send(response.body);
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  req.log.info({ requestId: response.requestId, method: req.method, url: req.url.split('?')[0], status: response.status, ms: Math.round(ms * 10) / 10 }, 'request');
+}
+
+/**
+ * The pipeline after authentication: a request in, a response out, never a throw. The HTTP
+ * route calls it once per request; the `$batch` executor once per part, as the batch's user.
+ */
+async function respond(request: ApiRequest, caller: Caller, options: FrontDeps, log: Logger): Promise<ApiResponse> {
+  // context: a correlation id, and the dialect the client reads (406 if none fits; a `$batch` answers multipart whatever its Accept).
+  const requestId = newRequestId();
+  const accept = request.headers.accept;
+  const odataVersion = request.headers['odata-version'];
+  const negotiated = negotiateDialect(accept, odataVersion);
+  const dialect: Dialect = negotiated ?? errorDialect(accept, odataVersion);
+  try {
+    const pathname = request.url.split('?')[0]!;
+    const split = splitApiUrl(pathname);
+    const batch = !caller.inBatch && /^\$batch\/?$/i.test(split?.apiPath ?? '');
+    if (!negotiated && !batch) throw errors.notAcceptable();
+
+    // dispatch: which site collection, and the path below its `/_api/`.
+    if (!split) throw errors.resourceNotFound();
+    const sitePath = decodePath(split.sitePath);
+    const site = await options.store.getSiteByUrl(sitePath);
+    if (!site) throw errors.siteNotFound(sitePath);
+    const web = await options.store.getWeb(site.rootWebId);
+    if (!web) throw errors.siteNotFound(sitePath);
+
+    // authorize: who acts on this site (becomes Author/Editor of what it writes); 403 without a role here.
+    const principal = await options.authenticator.authorize(site, caller.identity);
+
+    // parse: the path into segments, the query string into OData options.
+    const rawQuery = rawQueryOf(request.url);
+    const { options: query, aliases } = parseRequestQuery(rawQuery);
+    const segments = parsePath(split.apiPath, aliases);
+
+    // digest: writes need a valid X-RequestDigest (reference §6) when sent with a cookie or Basic; contextinfo, which
+    // issues them, never; a `$batch` is checked once as a whole, its parts not again.
+    const verb = verbOf(request);
+    const contextInfo = segments.length === 1 && segments[0]!.lname === 'contextinfo';
+    if (verb !== 'GET' && !contextInfo && !caller.inBatch) options.authenticator.checkWriteDigest(site, principal, request.headers['x-requestdigest']);
+
+    // batch: a `$batch` runs its parts through this same function, one by one, and answers multipart (server/batch/).
+    if (batch) {
+      if (verb !== 'POST') throw errors.methodNotAllowed(verb);
+      const parts = await executeBatch(
+        { body: request.body, contentType: request.headers['content-type'], origin: request.origin, siteUrl: site.url },
+        {
+          run: (part) => respond(part, { identity: caller.identity, inBatch: true }, options, log).then(partResponse),
+          fail: (error, headers) => partResponse(errorResponse(error, requestId, errorDialect(headers.accept, headers['odata-version']), log, request.url)),
+        },
+      );
+      const boundary = newResponseBoundary();
+      return {
+        status: 200, requestId, body: writeBatchResponse(boundary, parts),
+        headers: { ...standardHeaders(requestId, dialect), 'Content-Type': `multipart/mixed; boundary=${boundary}` },
+      };
+    }
+
+    // deserialize: the JSON body, if any (SetMyProfilePicture takes raw image bytes).
+    const { body, verbose } = RAW_BODY_METHODS.has(segments[segments.length - 1]?.lname ?? '') ? { body: undefined, verbose: false } : deserializeBody(request);
+
+    // execute: resolve the resource chain and run the verb on it.
+    const requestUrl = new URL(`${request.origin}${request.url}`);
+    const ctx: ApiContext = {
+      store: options.store, site, web, principal, query, settings: options.settings, body, verboseBody: verbose, rawBody: request.body,
+      now: () => isoSeconds(options.clock().getTime()), requestUrl,
+      formDigest: () => ({ value: options.authenticator.issueDigest(site, principal), timeoutSeconds: options.authenticator.digestTimeoutSeconds }),
+      apiUrl: `${requestUrl.origin}${site.url === '/' ? '' : site.url}/_api/`,
+    };
+    const outcome = await execute(segments, verb, request.headers['if-match'], ctx);
+
+    // serialize: the payload in the client's dialect, with SharePoint's headers.
+    const headers: Record<string, string | string[]> = { ...standardHeaders(requestId, dialect), ...outcome.headers };
+    if (!outcome.payload) return { status: outcome.status, headers, body: undefined, requestId };
+    headers['Content-Type'] = CONTENT_TYPES[dialect];
+    return { status: outcome.status, headers, body: serializerFor(dialect).write(outcome.payload, { apiUrl: ctx.apiUrl, select: query.selectText }), requestId };
+  } catch (e) {
+    // error: SharePoint's error body in the client's dialect; never a stack trace.
+    return errorResponse(e, requestId, dialect, log, request.url);
+  }
+}
+
+/** Names of the headers every response carries: a batch part has only its own (Content-Type, ETag, Location, …). */
+const BATCH_LEVEL_HEADERS = new Set([...Object.keys(standardHeaders('', 'minimal')), ...Object.keys(standardHeaders('', 'v4-minimal'))].map((h) => h.toLowerCase()));
+
+function partResponse(response: ApiResponse): PartResponse {
+  const headers = Object.fromEntries(Object.entries(response.headers).filter(([name]) => !BATCH_LEVEL_HEADERS.has(name.toLowerCase())));
+  return { status: response.status, headers, body: response.body };
+}
+
+function decodePath(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    throw errors.invalidExpression(path);
+  }
+}
+
+function parsePath(apiPath: string, aliases: Map<string, string>) {
+  try {
+    return parseApiPath(apiPath, aliases);
+  } catch (e) {
+    if (e instanceof ODataSyntaxError) throw errors.invalidExpression(e.expression);
+    throw e;
+  }
+}
+

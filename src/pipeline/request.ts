@@ -1,0 +1,52 @@
+// Stage 1 of every front, "describe": an HTTP request as plain data. The `/_api` front and a
+// `$batch` part build the same shape, so everything after this stage runs for both.
+
+import type { FastifyRequest } from 'fastify';
+
+/** A request as the fronts take it: from an HTTP route, or one part of a `$batch`. */
+export interface ApiRequest {
+  method: string;
+  /** Path and query exactly as sent (`/sites/dev/_api/web?$select=Title`). */
+  url: string;
+  /** `http://host:port`, for absolute links in responses. */
+  origin: string;
+  /** Header names in lower case. */
+  headers: Record<string, string | undefined>;
+  body: Buffer | undefined;
+}
+
+export interface ApiResponse {
+  status: number;
+  headers: Record<string, string | string[]>;
+  body: string | Buffer | undefined;
+  /** The correlation id of the response (SPRequestGuid). */
+  requestId: string;
+}
+
+/** A header's first value (node gives arrays for repeated headers). */
+export function firstHeader(req: FastifyRequest, name: string): string | undefined {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+export function describeRequest(req: FastifyRequest): ApiRequest {
+  const headers: Record<string, string | undefined> = {};
+  for (const name of Object.keys(req.headers)) headers[name] = firstHeader(req, name);
+  return {
+    method: req.method, url: req.url, origin: `${req.protocol}://${headers.host ?? 'localhost'}`, headers,
+    body: Buffer.isBuffer(req.body) ? req.body : undefined,
+  };
+}
+
+/** `/sites/dev/_api/web/lists` → site path `/sites/dev`, API path `web/lists` (both as sent, still encoded). */
+export function splitApiUrl(pathname: string): { sitePath: string; apiPath: string } | undefined {
+  const m = /^(.*?)\/_api(?:\/(.*))?$/i.exec(pathname);
+  if (!m) return undefined;
+  return { sitePath: m[1] || '/', apiPath: m[2] ?? '' };
+}
+
+/** The query string of a URL as sent, without the `?`. */
+export function rawQueryOf(url: string): string {
+  const at = url.indexOf('?');
+  return at < 0 ? '' : url.slice(at + 1);
+}

@@ -1,0 +1,242 @@
+// One error type for everything a client can be told. Each factory is a row of the
+// wire reference's error catalogue (§7.2): HTTP status, SharePoint's "<hresult>, <type>"
+// code and its exact message. Serializers turn an SpError into the dialect's envelope.
+
+import { DomainError } from '../domain/errors.ts';
+
+export class SpError extends Error {
+  readonly status: number;
+  /** `"<hresult>, <exception type>"`, exactly as SharePoint writes it. */
+  readonly code: string;
+  /** Extra response headers (Retry-After, WWW-Authenticate, …); an array sends the header once per value. */
+  readonly headers: Record<string, string | string[]>;
+
+  constructor(status: number, code: string, message: string, headers: Record<string, string | string[]> = {}) {
+    super(message);
+    this.name = 'SpError';
+    this.status = status;
+    this.code = code;
+    this.headers = headers;
+  }
+}
+
+const SP_EXCEPTION = 'Microsoft.SharePoint.SPException';
+const CLIENT_QUERY = 'Microsoft.SharePoint.Client.InvalidClientQueryException';
+const CLIENT_SERVICE = 'Microsoft.SharePoint.Client.ClientServiceException';
+const RESOURCE_NOT_FOUND = 'Microsoft.SharePoint.Client.ResourceNotFoundException';
+
+export const errors = {
+  /** A `$filter`/`$select`/`$expand`/`$orderby` or path that does not parse. */
+  invalidExpression: (expression: string) =>
+    new SpError(400, `-1, ${CLIENT_QUERY}`, `The expression "${expression}" is not valid.`),
+
+  /** A path segment, navigation property or method that the resource does not have. */
+  resourceNotFound: () =>
+    new SpError(404, `-1, ${RESOURCE_NOT_FOUND}`,
+      `Exception of type '${RESOURCE_NOT_FOUND}' was thrown.`),
+
+  /** A segment spemu recognises as SharePoint's but has not implemented (yet). */
+  notImplemented: (what: string) =>
+    new SpError(501, '-1, System.NotImplementedException',
+      `The operation '${what}' is not implemented by spemu.`),
+
+  methodNotAllowed: (method: string) =>
+    new SpError(405, `-1, ${CLIENT_SERVICE}`, `The HTTP method '${method}' cannot be used on this resource.`),
+
+  siteNotFound: (url: string) =>
+    new SpError(404, '-2147024894, System.IO.FileNotFoundException', `File Not Found. No site exists at '${url}'.`),
+
+  listNotFoundByTitle: (title: string, siteUrl: string) =>
+    new SpError(404, '-1, System.ArgumentException', `List '${title}' does not exist at site with URL '${siteUrl}'.`),
+
+  listNotFoundById: () =>
+    new SpError(404, `-2130575322, ${SP_EXCEPTION}`,
+      'List does not exist.\n\nThe page you selected contains a list that does not exist. It may have been deleted by another user.'),
+
+  listNotFoundByUrl: () =>
+    new SpError(404, `-1, ${RESOURCE_NOT_FOUND}`,
+      'List does not exist. The page you selected contains a list that does not exist. It may have been deleted by another user.'),
+
+  /** SharePoint's text, two spaces and all; the title is not named in it. */
+  listAlreadyExists: () =>
+    new SpError(500, `-2130575342, ${SP_EXCEPTION}`,
+      'A list, survey, discussion board, or document library with the specified title already exists in this Web site.  Please choose another title.'),
+
+  itemNotFound: () =>
+    new SpError(404, '-2130575338, System.ArgumentException', 'Item does not exist. It may have been deleted by another user.'),
+
+  /** A site user looked up by id, email or login name who is not in the site's User Information List. */
+  userNotFound: () =>
+    new SpError(404, `-2146232832, ${SP_EXCEPTION}`, 'User cannot be found.'),
+
+  /** EnsureUser of a name the directory does not know (§5: body CONFIRMED, status INFERRED). */
+  ensureUserNotFound: (logonName: string) =>
+    new SpError(500, `-2146232832, ${SP_EXCEPTION}`, `The specified user ${logonName} could not be found.`),
+
+  groupNotFound: () =>
+    new SpError(404, `-2146232832, ${SP_EXCEPTION}`, 'Group cannot be found.'),
+
+  /** A role assignment addressed by a principal id the scope has none for (INFERRED status; SharePoint's object model text). */
+  principalNotFound: (id: number) =>
+    new SpError(404, `-2146232832, ${SP_EXCEPTION}`, `Can not find the principal with id: ${id}.`),
+
+  /** A role definition addressed by an id, name or type the web has none for (INFERRED status and text). */
+  roleDefinitionNotFound: () =>
+    new SpError(404, `-2146232832, ${SP_EXCEPTION}`, 'Cannot find the specified role definition.'),
+
+  /** An item version addressed by a VersionId the item has none for (INFERRED code and text). */
+  versionNotFound: () =>
+    new SpError(404, '-2147024809, System.ArgumentException', 'Version does not exist. It may have been deleted by another user.'),
+
+  /** Deleting the current version of an item through its Versions collection (INFERRED code and text). */
+  currentVersionDelete: () =>
+    new SpError(400, `-2146232832, ${SP_EXCEPTION}`, 'The current version of an item cannot be deleted. Delete the item instead.'),
+
+  fieldNotFound: (name: string) =>
+    new SpError(404, '-2147024809, System.ArgumentException',
+      `Field '${name}' does not exist. It may have been deleted by another user.`),
+
+  fieldAlreadyExists: (name: string) =>
+    new SpError(500, `-2130575245, ${SP_EXCEPTION}`,
+      `A duplicate field name "${name}" was found.`),
+
+  /** `$select` names a property the type does not have. */
+  unknownSelectProperty: (name: string) =>
+    new SpError(400, `-1, ${SP_EXCEPTION}`, `The field or property '${name}' does not exist.`),
+
+  /** A `$filter`/`$orderby` names a column the list does not have. */
+  unknownColumn: (name: string) =>
+    new SpError(400, '-2147024809, System.ArgumentException',
+      `Column '${name}' does not exist. It may have been deleted by another user.`),
+
+  /** A person/lookup sub-path selected or filtered without `$expand`. */
+  expandRequired: (token: string, field: string) =>
+    new SpError(400, `-1, ${SP_EXCEPTION}`,
+      `The query to field '${token}' is not valid. The $select query string must specify the target fields and the $expand query string must contains ${field}.`),
+
+  /** A body property the entity type does not define. */
+  unknownBodyProperty: (name: string, typeName: string) =>
+    new SpError(400, `-1, ${CLIENT_QUERY}`,
+      `The property '${name}' does not exist on type '${typeName}'. Make sure to only use property names that are defined by the type.`),
+
+  verboseBodyWithoutType: () =>
+    new SpError(400, `-1, ${CLIENT_QUERY}`,
+      'An entry without a type name was found, but no expected type was specified. To allow entries without type information, the expected type must also be specified when the model is specified.'),
+
+  wrongEntityType: (sent: string) =>
+    new SpError(400, `-1, ${CLIENT_QUERY}`,
+      `A type named '${sent}' could not be resolved by the model. When a model is available, each type name must resolve to a valid type.`),
+
+  emptyBody: () =>
+    new SpError(400, `-1, ${CLIENT_QUERY}`,
+      "A node of type 'EndOfInput' was read from the JSON reader when trying to read the start of an entry. A 'StartObject' node was expected."),
+
+  invalidJson: (detail: string) =>
+    new SpError(400, `-1, ${CLIENT_QUERY}`, `Invalid JSON. ${detail}`),
+
+  notAnObject: () =>
+    new SpError(400, `-1, ${CLIENT_QUERY}`,
+      "A node of type 'PrimitiveValue' was read from the JSON reader when trying to read the start of an entry. A 'StartObject' node was expected."),
+
+  /** A value of the wrong JSON type for a property. */
+  invalidPropertyValue: (expected: string) =>
+    new SpError(400, `-1, ${CLIENT_QUERY}`,
+      `Cannot convert a primitive value to the expected type '${expected}'. See the inner exception for more details.`),
+
+  /** Field-level validation (required, range, length): SharePoint's generic data validation failure (500). */
+  validationFailed: (detail: string) =>
+    new SpError(500, `-2146232832, ${SP_EXCEPTION}`, detail),
+
+  etagMismatch: (sent: string, current: string) =>
+    new SpError(412, `-1, ${CLIENT_SERVICE}`,
+      `The request ETag value '${sent}' does not match the object's ETag value '${current}'.`),
+
+  listViewThreshold: () =>
+    new SpError(500, '-2147024860, Microsoft.SharePoint.SPQueryThrottledException',
+      'The attempted operation is prohibited because it exceeds the list view threshold.'),
+
+  notAcceptable: () =>
+    new SpError(406, `-1, ${CLIENT_SERVICE}`, 'The HTTP header ACCEPT is missing or its value is invalid.'),
+
+  unsupportedMediaType: (contentType: string) =>
+    new SpError(415, `-1, ${CLIENT_SERVICE}`,
+      `The content type '${contentType}' is not supported. Send JSON (application/json).`),
+
+  bodyTooLarge: (limit: number) =>
+    new SpError(413, `-2147024809, System.ArgumentException`,
+      `The request body is larger than the limit of ${limit} bytes.`),
+
+  urlTooLong: (limit: number) =>
+    new SpError(414, '-2147024809, System.ArgumentException', `The request URL is longer than the limit of ${limit} bytes.`),
+
+  headersTooLarge: (limit: number) =>
+    new SpError(431, '-2147024809, System.ArgumentException', `The request URL and headers are larger than the limit of ${limit} bytes.`),
+
+  requestTimeout: () =>
+    new SpError(408, `-1, ${CLIENT_SERVICE}`, 'The request was not received in full before the server timed out.'),
+
+  accessDenied: () =>
+    new SpError(403, '-2147024891, System.UnauthorizedAccessException',
+      'Access denied. You do not have permission to perform this action or access this resource.'),
+
+  /**
+   * No credentials, or credentials that are not accepted: 401 with SharePoint Online's
+   * challenge (reference §7.4). The body is the same whatever was wrong, so it never tells
+   * an unknown user from a wrong password. `diagnostics` is x-ms-diagnostics for a bad token.
+   */
+  unauthorized: (challenges: string[], diagnostics?: string) =>
+    new SpError(401, '-2147024891, System.UnauthorizedAccessException',
+      'Access denied. You do not have permission to perform this action or access this resource.',
+      { 'WWW-Authenticate': challenges, ...(diagnostics ? { 'x-ms-diagnostics': diagnostics } : {}) }),
+
+  /** X-RequestDigest missing, forged, or issued to another user or site (reference §6). */
+  digestInvalid: () =>
+    new SpError(403, `-2130575251, ${SP_EXCEPTION}`,
+      "The security validation for this page is invalid and might be corrupted. Please use your web browser's Back button to try your operation again."),
+
+  /** X-RequestDigest older than FormDigestTimeoutSeconds (reference §6). */
+  digestExpired: () =>
+    new SpError(403, `-2130575252, ${SP_EXCEPTION}`,
+      'The security validation for this page has timed out. Click Back in your Web browser, refresh the page, and try your operation again.'),
+
+  /** A `$batch` body that cannot be read as a batch, or one of its parts that cannot be read as a request (INFERRED code). */
+  invalidBatch: (message: string) =>
+    new SpError(400, '-1, Microsoft.Data.OData.ODataException', message),
+
+  /** A `$batch` body over the request body limit: the issue asks 400 with SharePoint's error body (INFERRED code and text). */
+  batchTooLarge: (limit: number) =>
+    new SpError(400, '-1, Microsoft.Data.OData.ODataException',
+      `The batch request body is larger than the limit of ${limit} bytes.`),
+
+  /** A `$batch` part addressed to another site than the batch request (DOC-BATCH: they must target the same site). */
+  batchOtherSite: (target: string, site: string) =>
+    new SpError(400, '-1, Microsoft.Data.OData.ODataException',
+      `The URL '${target}' of a batch part does not target the site of the batch request ('${site}'). The request URL and the URLs inside the body must target the same site.`),
+
+  badArgument: (message: string) =>
+    new SpError(400, '-2147024809, System.ArgumentException', message),
+
+  /** The last resort: something in spemu failed. The message never carries internals. */
+  internal: (requestId: string) =>
+    new SpError(500, '-1, Microsoft.SharePoint.Client.UnknownError',
+      `Unknown Error. spemu could not complete the request (correlation id ${requestId}); see the server log.`),
+
+  serviceUnavailable: (retryAfterSeconds: number) =>
+    new SpError(503, '-1, Microsoft.SharePoint.Client.UnknownError', 'The server is busy. Try again later.',
+      { 'Retry-After': String(retryAfterSeconds) }),
+} as const;
+
+type Catalogue = Record<string, (...args: never[]) => SpError>;
+
+/**
+ * SharePoint's error for a domain failure: the catalogue entry of the same name, with the
+ * failure's arguments (every `fail` reason has one; a unit test holds that). SpErrors pass.
+ */
+export function toSpError(e: SpError | DomainError): SpError {
+  if (e instanceof SpError) return e;
+  const entry = (errors as Catalogue)[e.reason] as ((...args: unknown[]) => SpError) | undefined;
+  return entry ? entry(...e.args) : new SpError(500, '-1, Microsoft.SharePoint.Client.UnknownError', e.message);
+}
+
+/** An error a client may be told about: SharePoint's, or a domain failure. */
+export const isReportable = (e: unknown): e is SpError | DomainError => e instanceof SpError || e instanceof DomainError;
