@@ -168,6 +168,16 @@ describe('site users, site groups and EnsureUser (reference §3, §5)', () => {
       assert.equal(verbose.json.d.results[0].__metadata.type, 'SP.User');
     });
 
+    it('siteusers reads the directory once for the whole collection, and each entry equals the user read alone', async () => {
+      const all = await get('web/siteusers', ACCEPT.nometadata);
+      assert.ok(all.json.value.length >= 4);
+      for (const u of all.json.value) {
+        const one = await get(`web/getuserbyid(${u.Id})`, ACCEPT.nometadata);
+        assert.deepEqual(u, one.json, `user ${u.Id}`);
+      }
+      assert.ok(all.json.value.some((u: any) => typeof u.UserPrincipalName === 'string' && u.Email), 'directory properties present');
+    });
+
     it('siteusers $filter, $orderby, $top', async () => {
       const groups = await get('web/siteusers?$filter=PrincipalType eq 4&$select=Title');
       assert.deepEqual(groups.json.value.map((u: any) => u.Title), ['Engineering']);

@@ -50,8 +50,29 @@ export function siteUserRecord(item: Item, user: DirectoryUser | undefined): Sit
 
 /** The directory user a row stands for (by its UserName, else its claims login). */
 export async function directoryUserOfRow(store: Store, item: Item): Promise<DirectoryUser | undefined> {
-  const upn = text(item.values.UserName) ?? text(item.values.Name)?.match(/^i:0#\.f\|membership\|(.+)$/i)?.[1];
+  const upn = upnOfRow(item);
   return upn ? store.directory.findUser(upn) : undefined;
+}
+
+const upnOfRow = (item: Item) => text(item.values.UserName) ?? text(item.values.Name)?.match(/^i:0#\.f\|membership\|(.+)$/i)?.[1];
+
+/**
+ * The directory users of many rows with one directory read (a collection of site users),
+ * rather than a look-up per row: rows in the order given, undefined where a row is no directory user.
+ */
+export async function directoryUsersOfRows(store: Store, items: Item[]): Promise<Array<DirectoryUser | undefined>> {
+  if (items.length <= 1) return Promise.all(items.map((item) => directoryUserOfRow(store, item)));
+  // As findUser answers: a name matches a UPN or an email, and of several matches the first by UPN wins.
+  const key = (name: string) => name.trim().toLowerCase();
+  const users = (await store.directory.listUsers()).sort((a, b) => (key(a.upn) < key(b.upn) ? -1 : key(a.upn) > key(b.upn) ? 1 : 0));
+  const byName = new Map<string, DirectoryUser>();
+  for (const user of users) {
+    for (const name of [user.upn, user.email]) if (name && !byName.has(key(name))) byName.set(key(name), user);
+  }
+  return items.map((item) => {
+    const upn = upnOfRow(item);
+    return upn ? byName.get(key(upn)) : undefined;
+  });
 }
 
 /** SharePoint's System Account (as R7 captures it): the author of what no user did. */

@@ -15,7 +15,7 @@ import type { Argument } from '../../../../odata/path.ts';
 import type { ApiContext } from '../context.ts';
 import { readEntityBody, type Properties } from '../body.ts';
 import {
-  directoryUserOfRow, groupEntity, GROUPS_METADATA, siteUserRecord, SYSTEM_ACCOUNT, userEntity, USERS_METADATA, type SiteUserRecord,
+  directoryUserOfRow, directoryUsersOfRows, groupEntity, GROUPS_METADATA, siteUserRecord, SYSTEM_ACCOUNT, userEntity, USERS_METADATA, type SiteUserRecord,
 } from '../principal-entities.ts';
 import type { Outcome } from '../outcome.ts';
 import type { Resource, ResourceType } from '../resource.ts';
@@ -30,6 +30,12 @@ type SiteGroupResource = { kind: 'siteGroup'; group: SiteGroupDef };
 
 async function record(ctx: ApiContext, item: Item): Promise<SiteUserRecord> {
   return siteUserRecord(item, await directoryUserOfRow(ctx.store, item));
+}
+
+/** Many rows at once: one directory read for all of them. */
+async function records(ctx: ApiContext, items: Item[]): Promise<SiteUserRecord[]> {
+  const users = await directoryUsersOfRows(ctx.store, items);
+  return items.map((item, i) => siteUserRecord(item, users[i]));
 }
 
 async function rowById(ctx: ApiContext, id: number): Promise<Item | undefined> {
@@ -174,7 +180,7 @@ export const siteUsersType: ResourceType<SiteUsersResource> = {
     getbyloginname: { kind: 'function', invoke: (r, args, ctx) => byLoginName(ctx, r, stringArgument(args, 'loginName')) },
   },
   async get(r, ctx) {
-    const users = r.group ? await groupUsers(ctx, r.group) : await Promise.all((await allRows(ctx)).map((row) => record(ctx, row)));
+    const users = r.group ? await groupUsers(ctx, r.group) : await records(ctx, await allRows(ctx));
     return entityCollection(users.map((u) => userEntity(u, ctx)), USERS_METADATA, ctx);
   },
   /** `POST siteusers {"LoginName":…}` (PnPjs's siteUsers.add): EnsureUser by another name. */
