@@ -53,6 +53,7 @@ async function runLeg(name: string, files: string[], env: Record<string, string>
 }
 
 async function main(): Promise<number> {
+  const started = Date.now();
   const requested = process.argv.slice(2).map((f) => path.normalize(f));
   const all = requested.length ? requested : testFiles('test');
   const legs = new Set((process.env.SPEMU_TEST_LEGS ?? 'sqlite,postgres').split(',').map((s) => s.trim()));
@@ -83,6 +84,7 @@ async function main(): Promise<number> {
     console.log(`${r.name.padEnd(10)} tests ${c.tests ?? '?'}  pass ${c.pass ?? '?'}  fail ${c.fail ?? '?'}  skipped ${c.skipped ?? 0}  (${(r.ms / 1000).toFixed(1)} s)${r.code ? `  exit ${r.code}` : ''}`);
   }
   for (const s of skipped) console.log(s);
+  console.log(`duration: ${((Date.now() - started) / 1000).toFixed(1)} s (cluster start-up included)`);
   // One closing line over both legs, in the plain form CI reads.
   const sum = (key: string) => results.reduce((n, r) => n + (r.counts[key] ?? 0), 0);
   console.log(`total: ${sum('pass')} passed, ${sum('fail')} failed, ${sum('skipped')} skipped`);
