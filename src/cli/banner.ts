@@ -2,10 +2,11 @@
 
 import type { RunningServer } from '../index.ts';
 import type { TenantFile } from '../tenant/types.ts';
+import { urlPrefix } from '../domain/names.ts';
 
 export function banner(server: RunningServer, demo: TenantFile | undefined): string {
   const lines = [`spemu is serving tenant '${server.tenant.name}' at ${server.url}`, '', 'Sites:'];
-  for (const site of server.tenant.sites) lines.push(`  ${server.url}${site.url === '/' ? '' : site.url}  (${site.title})`);
+  for (const site of server.tenant.sites) lines.push(`  ${server.url}${urlPrefix(site.url)}  (${site.title})`);
   if (demo) {
     // Only the bundled demo tenant's throw-away passwords are ever printed.
     lines.push('', 'Demo users (user / password):');

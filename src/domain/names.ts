@@ -40,3 +40,9 @@ export const odataPropertyName = (internalName: string) =>
 export function internalNameFromTitle(title: string): string {
   return encodeXmlName(title.trim() || 'Field').slice(0, 32);
 }
+
+/**
+ * A server-relative URL as the prefix of the paths below it: `/sites/dev` stays, the root `/`
+ * becomes '' (so `${urlPrefix(url)}/_api/` never starts with `//`).
+ */
+export const urlPrefix = (serverRelativeUrl: string): string => (serverRelativeUrl === '/' ? '' : serverRelativeUrl);

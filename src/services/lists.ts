@@ -4,6 +4,7 @@
 import type { List, Web } from '../domain/model.ts';
 import type { Store } from '../store/store.ts';
 import { builtInFields, entityTypeNameForUrl, newListLocation, templateFields, USER_INFO_LIST_TEMPLATE } from '../domain/templates.ts';
+import { urlPrefix } from '../domain/names.ts';
 
 export interface ListInput {
   title: string;
@@ -21,7 +22,7 @@ export async function createListWithFields(store: Store, web: Web, input: ListIn
     const wanted = input.relativeUrl ?? location.relativeUrl;
     let relativeUrl = wanted;
     // Two lists may not share a URL: SharePoint numbers the newcomer (Tasks, Tasks1, …).
-    const base = web.serverRelativeUrl === '/' ? '' : web.serverRelativeUrl;
+    const base = urlPrefix(web.serverRelativeUrl);
     for (let n = 1; await tx.getListByUrl(web.id, `${base}/${relativeUrl}`); n++) relativeUrl = `${wanted}${n}`;
     // The entity type name comes from the root folder's URL ("Shared Documents" → Shared_x0020_Documents), not the title.
     const entityTypeName = input.baseTemplate === USER_INFO_LIST_TEMPLATE && relativeUrl === location.relativeUrl

@@ -18,6 +18,7 @@ import { rawValueText, writeJson, writeJsonError } from './json.ts';
 import { writeMetadata } from './metadata.ts';
 import { writeAtomEntry, writeAtomFeed, writeAtomProperty, writeServiceDocument, writeXmlError } from './atom.ts';
 import type { PdSiteOptions } from '../../store/projectdata.ts';
+import { urlPrefix } from '../../domain/names.ts';
 
 export interface PdDeps {
   store: Store;
@@ -54,7 +55,7 @@ export async function respondProjectData(
     format = fixed ? tryNegotiate(request.headers.accept, parsed.options.format) ?? format : negotiateFormat(request.headers.accept, parsed.options.format);
 
     // execute: resolve sets, keys and navigation; one page query.
-    const baseUrl = `${request.origin}${site.url === '/' ? '' : site.url}/_api/ProjectData/${parsed.locale ? `[${parsed.locale}]/` : ''}`;
+    const baseUrl = `${request.origin}${urlPrefix(site.url)}/_api/ProjectData/${parsed.locale ? `[${parsed.locale}]/` : ''}`;
     const schema = await deps.store.projectData.schema(site.id);
     const result = await runPdRequest(parsed, { store: deps.store.projectData, siteId: site.id, site: siteOptions, schema, baseUrl });
 

@@ -19,6 +19,7 @@ import type { FrontDeps } from '../../pipeline/deps.ts';
 import { describeRequest, rawQueryOf, splitApiUrl, type ApiRequest, type ApiResponse } from '../../pipeline/request.ts';
 import { executeBatch } from './batch/execute.ts';
 import { newResponseBoundary, writeBatchResponse, type PartResponse } from './batch/write.ts';
+import { urlPrefix } from '../../domain/names.ts';
 
 const VERBS: ReadonlySet<string> = new Set(['GET', 'POST', 'MERGE', 'PATCH', 'PUT', 'DELETE']);
 
@@ -141,7 +142,7 @@ async function respond(request: ApiRequest, caller: Caller, options: FrontDeps, 
       store: options.store, site, web, principal, query, settings: options.settings, body, verboseBody: verbose, rawBody: request.body,
       now: () => isoSeconds(options.clock().getTime()), requestUrl,
       formDigest: () => ({ value: options.authenticator.issueDigest(site, principal), timeoutSeconds: options.authenticator.digestTimeoutSeconds }),
-      apiUrl: `${requestUrl.origin}${site.url === '/' ? '' : site.url}/_api/`,
+      apiUrl: `${requestUrl.origin}${urlPrefix(site.url)}/_api/`,
     };
     const outcome = await execute(segments, verb, request.headers['if-match'], ctx);
 

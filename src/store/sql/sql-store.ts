@@ -20,6 +20,7 @@ import {
 } from './item-table.ts';
 import { listContentTypeId, templateInfo } from '../../domain/templates.ts';
 import { MAJOR_VERSION_LIMIT } from '../../domain/versions.ts';
+import { urlPrefix } from '../../domain/names.ts';
 
 const bool = (v: unknown) => Number(v) === 1;
 const urlKey = (url: string) => url.toLowerCase().replace(/\/+$/, '') || '/';
@@ -165,7 +166,7 @@ export class SqlStore implements Store {
   async createList(web: Web, input: NewList, now: string): Promise<List> {
     return this.metadataWrite(async (store) => {
       const self = store as SqlStore;
-      const base = web.serverRelativeUrl === '/' ? '' : web.serverRelativeUrl;
+      const base = urlPrefix(web.serverRelativeUrl);
       const serverRelativeUrl = `${base}/${input.relativeUrl}`;
       const inserted = await self.db.insertInto('lists').values({
         id: randomUUID(), web_id: web.id, title: input.title, title_key: input.title.toLowerCase(), description: input.description,

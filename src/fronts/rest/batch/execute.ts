@@ -6,6 +6,7 @@
 import { errors, SpError } from '../../../wire/errors.ts';
 import { BatchParseError, MAX_BATCH_REQUESTS, parseBatch, type BatchRequest } from './parse.ts';
 import type { PartResponse } from './write.ts';
+import { urlPrefix } from '../../../domain/names.ts';
 
 /** A request as the pipeline takes it (app.ts's ApiRequest): raw path and query, lower-case header names. */
 export interface PartRequest {
@@ -58,7 +59,7 @@ export async function executeBatch(envelope: BatchEnvelope, runner: BatchRunner)
 /** Absolute (`https://host/sites/s/_api/web`), origin-relative (`/sites/s/_api/web`) or relative to the site's `_api/` (`web`). */
 function toPartRequest(part: BatchRequest, envelope: BatchEnvelope): PartRequest {
   const absolute = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(part.target);
-  const base = envelope.siteUrl === '/' ? '' : envelope.siteUrl;
+  const base = urlPrefix(envelope.siteUrl);
   const [origin, url] = absolute ? [absolute[0], part.target.slice(absolute[0].length) || '/']
     : part.target.startsWith('/') ? [envelope.origin, part.target]
     : [envelope.origin, `${base}/_api/${part.target}`];

@@ -5,6 +5,7 @@
 import type { ResourceType } from '../resource.ts';
 import { ok } from '../outcome.ts';
 import { LIBRARY_VERSION } from '../../../../wire/headers.ts';
+import { urlPrefix } from '../../../../domain/names.ts';
 
 export const contextInfoType: ResourceType<{ kind: 'contextInfo' }> = {
   // Anyone who may read the site may ask for a digest (it needs none itself: see app.ts).
@@ -12,8 +13,8 @@ export const contextInfoType: ResourceType<{ kind: 'contextInfo' }> = {
   async create(_r, ctx) {
     if (!ctx.formDigest) throw new Error('contextinfo needs a digest issuer');
     const { value, timeoutSeconds } = ctx.formDigest();
-    const siteUrl = `${ctx.requestUrl.origin}${ctx.site.url === '/' ? '' : ctx.site.url}`;
-    const webUrl = `${ctx.requestUrl.origin}${ctx.web.serverRelativeUrl === '/' ? '' : ctx.web.serverRelativeUrl}`;
+    const siteUrl = `${ctx.requestUrl.origin}${urlPrefix(ctx.site.url)}`;
+    const webUrl = `${ctx.requestUrl.origin}${urlPrefix(ctx.web.serverRelativeUrl)}`;
     return ok({
       kind: 'primitive', methodName: 'GetContextWebInformation', edmType: 'SP.ContextWebInformation',
       value: {

@@ -13,6 +13,7 @@ import { requireRole } from '../../../../identity/permissions.ts';
 import { getUserEffectivePermissions, securableNavigation, withSecurableProperties } from './security.ts';
 import type { ResourceType } from '../resource.ts';
 import { emptyOk, entityCollection, guidText, singleEntity, stringArgument, versionFromIfMatch } from './shared.ts';
+import { urlPrefix } from '../../../../domain/names.ts';
 
 /** SP.List properties a client may set; known but inert ones are accepted and ignored. */
 const SETTABLE = new Set(['Title', 'Description', 'BaseTemplate', 'Hidden', 'EnableVersioning', 'AllowContentTypes',
@@ -61,7 +62,7 @@ const SITE_PAGES = { title: 'Site Pages', relativeUrl: 'SitePages', baseTemplate
  * the first call (which needs Edit; later calls only read).
  */
 async function ensureLibrary(web: Web, library: typeof SITE_ASSETS, ctx: ApiContext): Promise<Outcome> {
-  const url = `${web.serverRelativeUrl === '/' ? '' : web.serverRelativeUrl}/${library.relativeUrl}`;
+  const url = `${urlPrefix(web.serverRelativeUrl)}/${library.relativeUrl}`;
   let list = await ctx.store.getListByUrl(web.id, url);
   if (!list) {
     requireRole(ctx.principal, 'member');

@@ -7,6 +7,7 @@ import { singleEntity, stringArgument } from './shared.ts';
 import { webPrincipalMethods, webPrincipalNavigation } from './principals.ts';
 import { getUserEffectivePermissions, securableNavigation, withSecurableProperties } from './security.ts';
 import type { Web } from '../../../../domain/model.ts';
+import { urlPrefix } from '../../../../domain/names.ts';
 
 export const siteType: ResourceType<{ kind: 'site' }> = {
   // The site's and web's own properties need Full Control (Manage Web Site), as in SharePoint.
@@ -32,7 +33,7 @@ export const webType: ResourceType<WebResource> = {
     /** The site's Documents library ("Shared Documents"), else its first document library. */
     defaultdocumentlibrary: async (r, ctx) => {
       const lists = await ctx.store.getLists(r.web.id);
-      const base = r.web.serverRelativeUrl === '/' ? '' : r.web.serverRelativeUrl;
+      const base = urlPrefix(r.web.serverRelativeUrl);
       const list = lists.find((l) => l.serverRelativeUrl.toLowerCase() === `${base}/shared documents`.toLowerCase())
         ?? lists.find((l) => l.baseTemplate === 101);
       if (!list) throw errors.listNotFoundByUrl();
