@@ -1,6 +1,7 @@
 // Stage 1 of every front, "describe": an HTTP request as plain data. The `/_api` front and a
 // `$batch` part build the same shape, so everything after this stage runs for both.
 
+import type { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 
 /** A request as the fronts take it: from an HTTP route, or one part of a `$batch`. */
@@ -18,7 +19,8 @@ export interface ApiRequest {
 export interface ApiResponse {
   status: number;
   headers: Record<string, string | string[]>;
-  body: string | Buffer | undefined;
+  /** A Readable is piped to the client as it comes (a `$batch` part buffers it). */
+  body: string | Buffer | Readable | undefined;
   /** The correlation id of the response (SPRequestGuid). */
   requestId: string;
 }

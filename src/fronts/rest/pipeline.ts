@@ -4,7 +4,11 @@
 
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { errors } from '../../wire/errors.ts';
-import { execute, type Verb } from './api/resolve.ts';
+import { Readable } from 'node:stream';
+import { buffer } from 'node:stream/consumers';
+import { resolve, type Verb } from './api/resolve.ts';
+import type { BodyKind } from './api/resource.ts';
+import type { Outcome } from './api/outcome.ts';
 import type { ApiContext } from './api/context.ts';
 import { parseApiPath } from '../../odata/path.ts';
 import { ODataSyntaxError } from '../../odata/errors.ts';
@@ -32,8 +36,26 @@ function verbOf(req: ApiRequest): Verb {
   return method as Verb;
 }
 
-/** Methods whose body is binary content, not JSON (PnPjs sends it labelled `application/json`): read raw, never parsed. */
-const RAW_BODY_METHODS: ReadonlySet<string> = new Set(['setmyprofilepicture']);
+/** The body fields of the context a handler runs with (context.ts). */
+export type BodyFields = Pick<ApiContext, 'body' | 'verboseBody' | 'rawBody' | 'bodyStream'>;
+
+/**
+ * Stage "deserialize": the body as the resolved handler takes it (resource.ts `BodyKind`).
+ * `json`: parsed, undefined when empty, SharePoint's errors for anything else; `raw`: the bytes
+ * untouched (PnPjs labels an image `application/json`: no parse, no content-type check);
+ * `stream`: a Readable (over the buffered body until the parser streams); `none`: ignored.
+ */
+export function readBody(kind: BodyKind, req: ApiRequest): BodyFields {
+  switch (kind) {
+    case 'none': return { body: undefined, verboseBody: false };
+    case 'raw': return { body: undefined, verboseBody: false, rawBody: req.body };
+    case 'stream': return { body: undefined, verboseBody: false, bodyStream: Readable.from(req.body ? [req.body] : []) };
+    case 'json': {
+      const { body, verbose } = deserializeBody(req);
+      return { body, verboseBody: verbose };
+    }
+  }
+}
 
 /** The body as JSON: undefined when empty; SharePoint's errors for anything else. */
 function deserializeBody(req: ApiRequest): { body: unknown; verbose: boolean } {
@@ -119,11 +141,19 @@ async function respond(request: ApiRequest, caller: Caller, options: FrontDeps, 
     // batch: a `$batch` runs its parts through this same function, one by one, and answers multipart (server/batch/).
     if (batch) {
       if (verb !== 'POST') throw errors.methodNotAllowed(verb);
+      const errorPart = (error: unknown, id: string, headers: Record<string, string | undefined>, url: string): PartResponse => {
+        const response = errorResponse(error, id, errorDialect(headers.accept, headers['odata-version']), log, url);
+        return { status: response.status, headers: partHeaders(response.headers), body: response.body as string | Buffer | undefined };
+      };
       const parts = await executeBatch(
         { body: request.body, contentType: request.headers['content-type'], origin: request.origin, siteUrl: site.url },
         {
-          run: (part) => respond(part, { identity: caller.identity, inBatch: true }, options, log).then(partResponse),
-          fail: (error, headers) => partResponse(errorResponse(error, requestId, errorDialect(headers.accept, headers['odata-version']), log, request.url)),
+          run: async (part) => {
+            const response = await respond(part, { identity: caller.identity, inBatch: true }, options, log);
+            // A byte answer is held to be written into its part; a stream that fails while read fails the part alone.
+            return partResponse(response).catch((e: unknown) => errorPart(e, response.requestId, part.headers, part.url));
+          },
+          fail: (error, headers) => errorPart(error, requestId, headers, request.url),
         },
       );
       const boundary = newResponseBoundary();
@@ -133,36 +163,54 @@ async function respond(request: ApiRequest, caller: Caller, options: FrontDeps, 
       };
     }
 
-    // deserialize: the JSON body, if any (SetMyProfilePicture takes raw image bytes).
-    const { body, verbose } = RAW_BODY_METHODS.has(segments[segments.length - 1]?.lname ?? '') ? { body: undefined, verbose: false } : deserializeBody(request);
-
-    // execute: resolve the resource chain and run the verb on it.
+    // resolve: walk the path to the handler that answers (navigation runs now; the body is not read yet).
     const requestUrl = new URL(`${request.origin}${request.url}`);
     const ctx: ApiContext = {
-      store: options.store, site, web, principal, query, settings: options.settings, body, verboseBody: verbose, rawBody: request.body,
+      store: options.store, site, web, principal, query, settings: options.settings, body: undefined, verboseBody: false,
       now: () => isoSeconds(options.clock().getTime()), requestUrl,
       formDigest: () => ({ value: options.authenticator.issueDigest(site, principal), timeoutSeconds: options.authenticator.digestTimeoutSeconds }),
       apiUrl: `${requestUrl.origin}${urlPrefix(site.url)}/_api/`,
     };
-    const outcome = await execute(segments, verb, request.headers['if-match'], ctx);
+    const plan = await resolve(segments, verb, request.headers['if-match'], ctx);
 
-    // serialize: the payload in the client's dialect, with SharePoint's headers.
-    const headers: Record<string, string | string[]> = { ...standardHeaders(requestId, dialect), ...outcome.headers };
-    if (!outcome.payload) return { status: outcome.status, headers, body: undefined, requestId };
-    headers['Content-Type'] = CONTENT_TYPES[dialect];
-    return { status: outcome.status, headers, body: serializerFor(dialect).write(outcome.payload, { apiUrl: ctx.apiUrl, select: query.selectText }), requestId };
+    // deserialize, execute: the body as the handler declares it (JSON, raw bytes, none), then the handler.
+    const outcome = await plan.run({ ...ctx, ...readBody(plan.body, request) });
+
+    // serialize: the payload in the client's dialect, with SharePoint's headers; bytes as they are.
+    return outcomeResponse(outcome, requestId, dialect, { apiUrl: ctx.apiUrl, select: query.selectText });
   } catch (e) {
     // error: SharePoint's error body in the client's dialect; never a stack trace.
     return errorResponse(e, requestId, dialect, log, request.url);
   }
 }
 
+/** Stage "serialize": an outcome as the response sent (a Readable stays a Readable: piped, not buffered). */
+export function outcomeResponse(outcome: Outcome, requestId: string, dialect: Dialect, write: { apiUrl: string; select?: string | undefined }): ApiResponse {
+  const headers: Record<string, string | string[]> = { ...standardHeaders(requestId, dialect), ...outcome.headers };
+  if (outcome.kind === 'bytes') {
+    headers['Content-Type'] = outcome.contentType;
+    const length = Buffer.isBuffer(outcome.body) ? outcome.body.length : outcome.length;
+    if (length !== undefined) headers['Content-Length'] = String(length);
+    if (outcome.etag !== undefined) headers.ETag = outcome.etag;
+    return { status: outcome.status, headers, body: outcome.body, requestId };
+  }
+  if (!outcome.payload) return { status: outcome.status, headers, body: undefined, requestId };
+  headers['Content-Type'] = CONTENT_TYPES[dialect];
+  return { status: outcome.status, headers, body: serializerFor(dialect).write(outcome.payload, write), requestId };
+}
+
 /** Names of the headers every response carries: a batch part has only its own (Content-Type, ETag, Location, …). */
 const BATCH_LEVEL_HEADERS = new Set([...Object.keys(standardHeaders('', 'minimal')), ...Object.keys(standardHeaders('', 'v4-minimal'))].map((h) => h.toLowerCase()));
 
-function partResponse(response: ApiResponse): PartResponse {
-  const headers = Object.fromEntries(Object.entries(response.headers).filter(([name]) => !BATCH_LEVEL_HEADERS.has(name.toLowerCase())));
-  return { status: response.status, headers, body: response.body };
+/** A response as a `$batch` part: its own headers only, and its body held (a part is written whole, batches are small). */
+export async function partResponse(response: ApiResponse): Promise<PartResponse> {
+  const body = response.body instanceof Readable ? await buffer(response.body) : response.body;
+  return { status: response.status, headers: partHeaders(response.headers), body };
+}
+
+/** A part's own headers: without those every response carries. */
+function partHeaders(headers: ApiResponse['headers']): PartResponse['headers'] {
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => !BATCH_LEVEL_HEADERS.has(name.toLowerCase())));
 }
 
 function decodePath(path: string): string {

@@ -1,6 +1,7 @@
 // What an API operation knows about the request it serves: the store, the site and web it
 // addresses, who is acting, the parsed query options and the body. Nothing here is HTTP.
 
+import type { Readable } from 'node:stream';
 import type { Principal, Site, Web } from '../../../domain/model.ts';
 import type { Store } from '../../../store/store.ts';
 import type { Expression } from '../../../query/ast.ts';
@@ -42,11 +43,17 @@ export interface ApiContext {
   query: QueryOptions;
   /** Query parameters besides OData options, by name as written (aliases already applied). */
   settings: ApiSettings;
-  /** Parsed JSON body (undefined when there is none) and whether it came as verbose JSON. */
+  /**
+   * The request body, as the handler's declared kind (resource.ts `BodyKind`) had it read: set
+   * only for the handler that ends the path, never while the path is resolved. `body`: parsed
+   * JSON (undefined when there is none), `verboseBody` whether it came as verbose JSON.
+   */
   body: unknown;
   verboseBody: boolean;
-  /** The request body's bytes as sent (undefined when there is none), for methods that take binary content (SetMyProfilePicture). */
+  /** A `raw` handler's body: the bytes as sent (undefined when there is none), e.g. SetMyProfilePicture's image. */
   rawBody?: Buffer | undefined;
+  /** A `stream` handler's body. */
+  bodyStream?: Readable | undefined;
   /** Issues a request digest for the acting user on this site (contextinfo's FormDigestValue). */
   formDigest?: (() => { value: string; timeoutSeconds: number }) | undefined;
 }

@@ -1,11 +1,12 @@
-// Walks a parsed `/_api` path through the resource model (resource.ts), then runs the
-// HTTP verb against what it found.
+// Walks a parsed `/_api` path through the resource model (resource.ts) to the handler that
+// answers the request (an action, or the HTTP verb on what it found): a plan the pipeline runs
+// once it has read the body the handler takes.
 
 import type { PathSegment } from '../../../odata/path.ts';
 import { errors } from '../../../wire/errors.ts';
 import type { ApiContext } from './context.ts';
 import type { Outcome } from './outcome.ts';
-import type { MethodDef, Resource, ResourceType } from './resource.ts';
+import type { BodyKind, MethodDef, Resource, ResourceType, VerbHandlerName } from './resource.ts';
 import { RESOURCE_TYPES } from './types/index.ts';
 import { requireRole } from '../../../identity/permissions.ts';
 
@@ -41,8 +42,21 @@ async function root(segment: PathSegment, ctx: ApiContext): Promise<Resource> {
   }
 }
 
-/** Resolves the path and executes `verb` on it. */
-export async function execute(segments: PathSegment[], verb: Verb, ifMatch: string | undefined, ctx: ApiContext): Promise<Outcome> {
+/**
+ * What a resolved request runs: the final method or verb handler, and the body it takes. The
+ * pipeline reads the body as `body` says, then calls `run` with it on the context.
+ */
+export interface Plan {
+  body: BodyKind;
+  run(ctx: ApiContext): Promise<Outcome>;
+}
+
+/**
+ * Resolves the path (navigation, keys, functions: what addresses the resource, run now) and
+ * checks the role the request needs, down to the handler that ends it: an action, or the
+ * verb's handler on the resource found. The body is not read yet; nothing here uses it.
+ */
+export async function resolve(segments: PathSegment[], verb: Verb, ifMatch: string | undefined, ctx: ApiContext): Promise<Plan> {
   const [first, ...rest] = segments;
   if (!first) throw errors.resourceNotFound();
   let resource = await root(first, ctx);
@@ -65,24 +79,36 @@ export async function execute(segments: PathSegment[], verb: Verb, ifMatch: stri
     if (method.kind === 'action' && (!last || verb !== 'POST')) throw errors.methodNotAllowed(verb);
     // A write ends here: Edit (members) unless the method only reads.
     if (last && verb !== 'GET') requireRole(ctx.principal, method.readOnly ? 'visitor' : 'member');
-    const result = await method.invoke(resource, segment.args ?? [], ctx);
+    const args = segment.args ?? [];
+    if (method.kind === 'action') {
+      // An action ends the path and takes the body: it runs once the body is read.
+      const target = resource;
+      return {
+        body: method.body ?? 'json',
+        async run(withBody) {
+          const result = await method.invoke(target, args, withBody);
+          return 'status' in result ? result : verbPlan(result, verb, ifMatch, withBody).run(withBody);
+        },
+      };
+    }
+    const result = await method.invoke(resource, args, ctx);
     if ('status' in result) {
       if (!last) throw errors.resourceNotFound();
-      return result;
+      return { body: 'none', run: async () => result };
     }
     resource = result;
   }
-  return runVerb(resource, verb, ifMatch, ctx);
+  return verbPlan(resource, verb, ifMatch, ctx);
 }
 
-function runVerb(resource: Resource, verb: Verb, ifMatch: string | undefined, ctx: ApiContext): Promise<Outcome> {
+const VERB_HANDLERS: Record<Verb, VerbHandlerName> = { GET: 'get', POST: 'create', MERGE: 'update', PATCH: 'update', PUT: 'update', DELETE: 'delete' };
+const DEFAULT_BODIES: Record<VerbHandlerName, BodyKind> = { get: 'none', create: 'json', update: 'json', delete: 'none' };
+
+function verbPlan(resource: Resource, verb: Verb, ifMatch: string | undefined, ctx: ApiContext): Plan {
   const type = typeOf(resource);
-  const handler =
-    verb === 'GET' ? type.get && ((r: Resource) => type.get!(r, ctx))
-    : verb === 'POST' ? type.create && ((r: Resource) => type.create!(r, ctx))
-    : verb === 'DELETE' ? type.delete && ((r: Resource) => type.delete!(r, ctx, ifMatch))
-    : type.update && ((r: Resource) => type.update!(r, ctx, ifMatch));
+  const name = VERB_HANDLERS[verb];
+  const handler = type[name];
   if (!handler) throw errors.methodNotAllowed(verb);
   if (verb !== 'GET') requireRole(ctx.principal, type.writeRole ?? 'member');
-  return handler(resource);
+  return { body: type.bodies?.[name] ?? DEFAULT_BODIES[name], run: (withBody) => handler(resource, withBody, ifMatch) };
 }

@@ -45,11 +45,28 @@ export type Resource =
 
 export type ResourceOf<K extends Resource['kind']> = Extract<Resource, { kind: K }>;
 
+/**
+ * How a handler takes the request body, read by the pipeline once the path is resolved:
+ * `json` parsed (`ctx.body`, `ctx.verboseBody`), `raw` the bytes as sent (`ctx.rawBody`: no
+ * parse, no content-type check), `stream` the body as a Readable (`ctx.bodyStream`; today
+ * over the buffered body, later the request itself, for uploads too large to hold), `none`
+ * ignored.
+ */
+export type BodyKind = 'none' | 'json' | 'raw' | 'stream';
+
+/** The handlers of a resource type that answer an HTTP verb. */
+export type VerbHandlerName = 'get' | 'create' | 'update' | 'delete';
+
 export interface MethodDef<R extends Resource> {
   /** Functions can be read with GET and navigated through; actions need POST and end the path. */
   kind: 'function' | 'action';
   /** A POST that only reads (GetItems, contextinfo-like queries): visitors may call it. Otherwise POST needs Edit (members). */
   readOnly?: boolean;
+  /**
+   * The body an action takes (default `json`). Functions take none: they address, and run
+   * while the path is resolved, before the body is read.
+   */
+  body?: BodyKind;
   invoke(resource: R, args: Argument[], ctx: ApiContext): Promise<Resource | Outcome>;
 }
 
@@ -72,6 +89,8 @@ export interface ResourceType<R extends Resource> {
   /** MERGE / PATCH / PUT, with the etag from If-Match (undefined: header absent). */
   update?: (resource: R, ctx: ApiContext, ifMatch: string | undefined) => Promise<Outcome>;
   delete?: (resource: R, ctx: ApiContext, ifMatch: string | undefined) => Promise<Outcome>;
+  /** The body each verb handler takes: default `json` for create and update, `none` for get and delete. */
+  bodies?: Partial<Record<VerbHandlerName, BodyKind>>;
 }
 
 export type ResourceTypes = { [K in Resource['kind']]: ResourceType<ResourceOf<K>> };

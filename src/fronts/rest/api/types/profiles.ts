@@ -188,7 +188,8 @@ export const peopleManagerType: ResourceType<{ kind: 'peopleManager' }> = {
     },
     setmyprofilepicture: {
       // The site is not written: profileWriter/own-photo checks decide who may change a profile (visitors included).
-      kind: 'action', readOnly: true,
+      // The body is the image itself (PnPjs labels it `application/json`): raw, never parsed.
+      kind: 'action', readOnly: true, body: 'raw',
       async invoke(_r, _args, ctx) {
         requireRole(ctx.principal, 'visitor');
         // "Users can only upload a picture to their own profile" (reference §4.1).
