@@ -114,15 +114,15 @@ async function createTenantAndList(dir: string, dbFile: string): Promise<void> {
   const seeded = await startServer({ data: dir, db: dbFile, seed: DEMO_TENANT, port: 0, logLevel: 'silent' });
   await seeded.close();
   const connection = openSqlite({ file: dbFile });
-  const store = new SqlStore(connection.db, connection.flavour, false, connection.clearStatementCache);
+  const store = new SqlStore(connection.db, connection.flavour, { onSchemaChange: connection.clearStatementCache });
   try {
-    const site = (await store.getSiteByUrl('/sites/dev'))!;
-    const web = (await store.getWeb(site.rootWebId))!;
+    const site = (await store.sites.byUrl('/sites/dev'))!;
+    const web = (await store.sites.web(site.rootWebId))!;
     const now = isoSeconds(Date.now());
     const list = await createListWithFields(store, web, { title: BIG_LIST, description: '1M items for the benchmark.', baseTemplate: 100 }, now);
-    for (const field of BIG_LIST_FIELDS) await store.addField(list, field);
-    const fields = await store.getFields(list);
-    await store.createItem(list, fields, {
+    for (const field of BIG_LIST_FIELDS) await store.fields.add(list, field);
+    const fields = await store.fields.of(list);
+    await store.items.create(list, fields, {
       values: { Title: 'Item 1', Priority: 1, Category: CATEGORIES[0]!, Score: 50, Due: '2026-01-01T00:00:00Z', Owner: 1 },
       actorId: 1, now: '2025-01-01T00:00:30Z', // item i is created at start + i × 30 s, as below
     });

@@ -52,9 +52,9 @@ export async function ensureProjectDataWorkspace(tasks: number, log: (text: stri
   const buildingDb = join(building, 'spemu.db');
   await (await startServer({ data: building, db: buildingDb, seed: DEMO_TENANT, port: 0, logLevel: 'silent' })).close();
   const connection = openSqlite({ file: buildingDb });
-  const store = new SqlStore(connection.db, connection.flavour, false, connection.clearStatementCache);
+  const store = new SqlStore(connection.db, connection.flavour, { onSchemaChange: connection.clearStatementCache });
   try {
-    const site = (await store.getSiteByUrl('/sites/pwa'))!;
+    const site = (await store.sites.byUrl('/sites/pwa'))!;
     const schema = await store.projectData.schema(site.id);
     const projects = schema.find((s) => s.name === 'Projects')!;
     const taskSet = schema.find((s) => s.name === 'Tasks')!;

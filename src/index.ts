@@ -10,7 +10,6 @@ import { checkPostgres, openPostgres, openSqlite, type Connection } from './stor
 import { migrateToLatest } from './store/sql/migrate.ts';
 import { dropSpemuTables } from './store/transfer/ownership.ts';
 import { SqlStore } from './store/sql/sql-store.ts';
-import { CachedStore } from './store/cached-store.ts';
 import type { Store } from './store/store.ts';
 import { createApp } from './server/app.ts';
 import { createAuthenticator } from './pipeline/authenticate.ts';
@@ -66,7 +65,7 @@ async function readSeed(seed: string | object): Promise<{ tenant: TenantFile; ba
 
 /** Loads the seed into an empty database; a database holding another tenant is refused. */
 async function seedStore(store: Store, options: ResolvedOptions, now: string): Promise<void> {
-  const loadedName = await store.getSetting(TENANT_NAME_KEY);
+  const loadedName = await store.settings.get(TENANT_NAME_KEY);
   if (options.seed === undefined) {
     if (loadedName === undefined && options.seedIfEmpty !== undefined) {
       const { tenant, baseDir } = await readSeed(options.seedIfEmpty);
@@ -76,7 +75,7 @@ async function seedStore(store: Store, options: ResolvedOptions, now: string): P
   }
   const { tenant, baseDir } = await readSeed(options.seed);
   if (loadedName === undefined) return loadTenant(store, tenant, now, baseDir);
-  if ((await store.getSetting(TENANT_HASH_KEY)) !== tenantHash(tenant)) {
+  if ((await store.settings.get(TENANT_HASH_KEY)) !== tenantHash(tenant)) {
     throw new ConfigError(`The database already holds tenant '${loadedName}', which differs from the seed ('${tenant.tenant.name}'). `
       + 'Start with --reset to replace it, or without --seed to keep it.');
   }
@@ -108,7 +107,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const resolved = resolveOptions(options);
   prepareWorkspace(resolved);
   const connection = await openDatabase(resolved);
-  const store = new CachedStore(new SqlStore(connection.db, connection.flavour, false, connection.clearStatementCache), resolved.postgres);
+  const store = new SqlStore(connection.db, connection.flavour, { onSchemaChange: connection.clearStatementCache, shared: resolved.postgres });
   try {
     if (resolved.postgres) {
       const problem = await checkPostgres(connection.db);
@@ -160,9 +159,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   }
   const port = (app.server.address() as AddressInfo).port;
   const host = resolved.host.includes(':') ? `[${resolved.host}]` : resolved.host;
-  const sites = (await store.listSites()).map((s) => ({ url: s.url, title: s.title }));
+  const sites = (await store.sites.all()).map((s) => ({ url: s.url, title: s.title }));
   return {
-    url: `http://${host}:${port}`, port, tenant: { name: (await store.getSetting(TENANT_NAME_KEY)) ?? '', sites },
+    url: `http://${host}:${port}`, port, tenant: { name: (await store.settings.get(TENANT_NAME_KEY)) ?? '', sites },
     async close() {
       await app.close();
       await store.close();

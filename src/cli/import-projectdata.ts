@@ -36,7 +36,7 @@ export const importProjectDataCommand: Command = {
     const database = await openDatabase(values, env, { create: false });
     const { db, flavour } = database.connection;
     await migrateToLatest(db, flavour);
-    const store = new SqlStore(db, flavour, false, database.clearStatementCache ?? (() => {}));
+    const store = new SqlStore(db, flavour, { onSchemaChange: database.clearStatementCache ?? (() => {}) });
     const started = performance.now();
     const quiet = values.quiet === true;
     // On a terminal the line rewrites itself; in a log, each report is a line of its own.

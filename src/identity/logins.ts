@@ -73,14 +73,14 @@ export async function resolveLogin(store: Store, text: string): Promise<SitePrin
     case 'everyone':
       return { kind: 'special', loginName: EVERYONE_LOGIN, title: EVERYONE_TITLE };
     case 'everyoneExceptExternal': {
-      const tenantId = await store.getSetting(TENANT_ID_KEY);
+      const tenantId = await store.settings.get(TENANT_ID_KEY);
       return tenantId && tenantId.toLowerCase() === parsed.tenantId.toLowerCase() ? everyoneExceptExternal(tenantId) : undefined;
     }
     case 'name': {
       const lower = parsed.name.toLowerCase();
       if (lower === EVERYONE_TITLE.toLowerCase()) return { kind: 'special', loginName: EVERYONE_LOGIN, title: EVERYONE_TITLE };
       if (lower === EVERYONE_EXCEPT_EXTERNAL_TITLE.toLowerCase()) {
-        const tenantId = await store.getSetting(TENANT_ID_KEY);
+        const tenantId = await store.settings.get(TENANT_ID_KEY);
         return tenantId ? everyoneExceptExternal(tenantId) : undefined;
       }
       if (!lower) return undefined;

@@ -188,7 +188,7 @@ export async function setUserPhoto(store: Store, user: DirectoryUser, picture: {
     const photo: Photo = { contentType: picture.contentType, bytes: picture.bytes, updated };
     await tx.directory.setPhoto(user.upn, photo);
     const url = userPhotoUrl(user);
-    for (const site of await tx.listSites()) {
+    for (const site of await tx.sites.all()) {
       const row = await findSiteUser(tx, site, userLogin(user.upn));
       if (!row) continue;
       const { list, fields } = await userInfoList(tx, site);
@@ -196,7 +196,7 @@ export async function setUserPhoto(store: Store, user: DirectoryUser, picture: {
       if (!field) continue;
       const value = toStoredValue(field, { Url: url, Description: url });
       if (row.values.Picture === value) continue;
-      await tx.updateItem(list, fields, row.id, { values: { Picture: value }, actorId: SYSTEM_ACCOUNT_ID, now: updated }, null);
+      await tx.items.update(list, fields, row.id, { values: { Picture: value }, actorId: SYSTEM_ACCOUNT_ID, now: updated }, null);
     }
     return photo;
   });

@@ -28,15 +28,15 @@ export const userPhotoUrl = (user: DirectoryUser, size: 'S' | 'M' | 'L' = 'L') =
   `/_layouts/15/userphoto.aspx?size=${size}&accountname=${encodeURIComponent(user.email ?? user.upn)}`;
 
 export async function userInfoList(store: Store, site: Site): Promise<{ list: List; fields: Field[] }> {
-  const list = (await store.getLists(site.rootWebId)).find((l) => l.baseTemplate === USER_INFO_LIST_TEMPLATE);
+  const list = (await store.lists.inWeb(site.rootWebId)).find((l) => l.baseTemplate === USER_INFO_LIST_TEMPLATE);
   if (!list) throw new Error(`site ${site.url} has no User Information List`);
-  return { list, fields: await store.getFields(list) };
+  return { list, fields: await store.fields.of(list) };
 }
 
 /** The row whose Name (claims login) is `loginName`, ignoring case. */
 export async function findSiteUser(store: Store, site: Site, loginName: string): Promise<Item | undefined> {
   const { list, fields } = await userInfoList(store, site);
-  const page = await store.queryItems(list, fields, {
+  const page = await store.items.query(list, fields, {
     filter: { kind: 'compare', op: 'eq', left: { kind: 'member', path: ['Name'] }, right: { kind: 'literal', type: 'string', value: loginName } },
     orderBy: [], top: 1, lookups: new Map(),
   });
@@ -70,7 +70,7 @@ export async function ensureSiteUser(store: Store, site: Site, who: SitePrincipa
   // instances of a shared database) for one principal then make one row.
   return store.transaction(async (tx) => {
     const { list, fields } = await userInfoList(tx, site);
-    await tx.lockList(list);
+    await tx.lists.lock(list);
     const found = await findSiteUser(tx, site, loginNameOf(who));
     if (found) return found;
     const values: Record<string, StoredValue> = {};
@@ -78,7 +78,7 @@ export async function ensureSiteUser(store: Store, site: Site, who: SitePrincipa
       values[name] = toStoredValue(fields.find((f) => f.internalName === name)!, raw);
     }
     // Rows nobody in particular adds are SharePoint's System Account's doing.
-    return tx.createItem(list, fields, { values, actorId: options.actorId ?? SYSTEM_ACCOUNT_ID, now: options.now });
+    return tx.items.create(list, fields, { values, actorId: options.actorId ?? SYSTEM_ACCOUNT_ID, now: options.now });
   });
 }
 

@@ -80,7 +80,7 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
   const siteUserIds = new Map<string, number>();
 
   async function challenge(diagnostics?: string): Promise<never> {
-    realm ??= (await store.getSetting(TENANT_ID_KEY)) ?? '00000000-0000-0000-0000-000000000000';
+    realm ??= (await store.settings.get(TENANT_ID_KEY)) ?? '00000000-0000-0000-0000-000000000000';
     const bearer = `Bearer realm="${realm}",client_id="${SHAREPOINT_APP_ID}",trusted_issuers="00000001-0000-0000-c000-000000000000@*,D3776938-3DBA-481F-A652-4BEDFCAB7CD8@*,https://sts.windows.net/*/,00000003-0000-0ff1-ce00-000000000000@90140122-8516-11e1-8eff-49304924019b",authorization_uri="https://login.windows.net/common/oauth2/authorize"`;
     throw fail.unauthorized(options.basicAuth ? [bearer, 'Basic realm="spemu"'] : [bearer], diagnostics);
   }

@@ -23,15 +23,15 @@ export async function createListWithFields(store: Store, web: Web, input: ListIn
     let relativeUrl = wanted;
     // Two lists may not share a URL: SharePoint numbers the newcomer (Tasks, Tasks1, …).
     const base = urlPrefix(web.serverRelativeUrl);
-    for (let n = 1; await tx.getListByUrl(web.id, `${base}/${relativeUrl}`); n++) relativeUrl = `${wanted}${n}`;
+    for (let n = 1; await tx.lists.byUrl(web.id, `${base}/${relativeUrl}`); n++) relativeUrl = `${wanted}${n}`;
     // The entity type name comes from the root folder's URL ("Shared Documents" → Shared_x0020_Documents), not the title.
     const entityTypeName = input.baseTemplate === USER_INFO_LIST_TEMPLATE && relativeUrl === location.relativeUrl
       ? location.entityTypeName : entityTypeNameForUrl(relativeUrl);
-    const list = await tx.createList(web, {
+    const list = await tx.lists.create(web, {
       title: input.title, description: input.description, baseTemplate: input.baseTemplate, relativeUrl, entityTypeName,
       hidden: input.hidden ?? false, enableVersioning: input.enableVersioning ?? true,
     }, now);
-    for (const field of [...builtInFields(), ...templateFields(input.baseTemplate)]) await tx.addField(list, field);
-    return (await tx.getListByRowId(list.rowId))!;
+    for (const field of [...builtInFields(), ...templateFields(input.baseTemplate)]) await tx.fields.add(list, field);
+    return (await tx.lists.byRowId(list.rowId))!;
   });
 }

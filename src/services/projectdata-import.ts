@@ -62,7 +62,7 @@ function setFromFileName(path: string): string | undefined {
 }
 
 export async function importProjectData(store: Store, siteUrl: string, path: string, options: ImportOptions = {}): Promise<ImportSummary> {
-  const site = await store.getSiteByUrl(siteUrl);
+  const site = await store.sites.byUrl(siteUrl);
   if (!site) throw new ImportError(`No site exists at '${siteUrl}'. Add it to the tenant file's sites first.`);
   if (options.set !== undefined && !builtInSet(options.set)) throw new ImportError(`'${options.set}' is not a ProjectData entity set.`);
   if (!(await store.projectData.options(site.id))) {

@@ -83,10 +83,10 @@ function siteRoles(tenant: TenantFile, site: TenantSite): SiteRole[] {
 /** `baseDir` is where relative paths in the file (pictures) are resolved. */
 export async function loadTenant(store: Store, tenant: TenantFile, now: string, baseDir = process.cwd()): Promise<void> {
   await store.transaction(async (tx) => {
-    await tx.setSetting(TENANT_NAME_KEY, tenant.tenant.name);
-    await tx.setSetting(TENANT_HASH_KEY, tenantHash(tenant));
-    await tx.setSetting(TENANT_ID_KEY, randomUUID());
-    await tx.setSetting(TENANT_FILE_KEY, JSON.stringify(tenant));
+    await tx.settings.set(TENANT_NAME_KEY, tenant.tenant.name);
+    await tx.settings.set(TENANT_HASH_KEY, tenantHash(tenant));
+    await tx.settings.set(TENANT_ID_KEY, randomUUID());
+    await tx.settings.set(TENANT_FILE_KEY, JSON.stringify(tenant));
     await loadDirectory(tx, tenant, baseDir, now);
     for (const site of tenant.sites) {
       const created = await loadSite(tx, tenant, site, now);
@@ -98,7 +98,7 @@ export async function loadTenant(store: Store, tenant: TenantFile, now: string, 
 }
 
 async function loadSite(store: Store, tenant: TenantFile, def: TenantSite, now: string): Promise<Site> {
-  const { site, web } = await store.createSite({ url: def.url, title: def.title, description: def.description ?? '', now });
+  const { site, web } = await store.sites.create({ url: def.url, title: def.title, description: def.description ?? '', now });
   await createListWithFields(store, web, { title: 'User Information List', description: '', baseTemplate: USER_INFO_LIST_TEMPLATE, hidden: true, enableVersioning: false }, now);
   const users = new SiteUsers(store, site, now);
   // Owners, members and visitors become the site's users in that order, before any item.
@@ -106,7 +106,7 @@ async function loadSite(store: Store, tenant: TenantFile, def: TenantSite, now: 
   for (const name of owners) await users.ensure(name, true);
   for (const name of [...(def.members ?? []), ...(def.visitors ?? [])]) await users.ensure(name);
   const actor = owners[0] ? await users.ensure(owners[0], true) : SYSTEM_ACCOUNT_ID;
-  await store.setSetting(siteDefaultUserKey(site.id), JSON.stringify({ userId: actor, loginName: owners[0] ? userLogin(owners[0]) : 'SHAREPOINT\\system' }));
+  await store.settings.set(siteDefaultUserKey(site.id), JSON.stringify({ userId: actor, loginName: owners[0] ? userLogin(owners[0]) : 'SHAREPOINT\\system' }));
 
   await createListWithFields(store, web, { title: 'Documents', description: '', baseTemplate: 101, relativeUrl: 'Shared Documents' }, now);
   const lists = new Map<string, List>();
@@ -122,7 +122,7 @@ async function loadSite(store: Store, tenant: TenantFile, def: TenantSite, now: 
     for (const f of l.fields ?? []) {
       const kind = kindFromTypeName(f.type)!;
       const target = f.lookupList ? lists.get(f.lookupList.toLowerCase()) : undefined;
-      await store.addField(list, {
+      await store.fields.add(list, {
         internalName: f.name, title: f.title ?? f.name, kind, required: f.required ?? false, indexed: f.indexed ?? false, hidden: false,
         options: {
           ...(f.choices ? { choices: f.choices } : {}), ...(target ? { lookupListId: target.id, lookupField: f.lookupField ?? 'Title' } : {}),
@@ -133,8 +133,8 @@ async function loadSite(store: Store, tenant: TenantFile, def: TenantSite, now: 
     }
   }
   for (const l of def.lists ?? []) {
-    const list = (await store.getListByRowId(lists.get(l.title.toLowerCase())!.rowId))!;
-    const fields = await store.getFields(list);
+    const list = (await store.lists.byRowId(lists.get(l.title.toLowerCase())!.rowId))!;
+    const fields = await store.fields.of(list);
     for (const item of l.items ?? []) {
       const { author, editor, created, modified, ...rest } = item;
       const values: Record<string, StoredValue> = {};
@@ -144,7 +144,7 @@ async function loadSite(store: Store, tenant: TenantFile, def: TenantSite, now: 
       }
       const authorId = author ? await users.ensure(author) : actor;
       const editorId = editor ? await users.ensure(editor) : authorId;
-      await store.createItem(list, fields, {
+      await store.items.create(list, fields, {
         values, actorId: editorId, authorId, now,
         created: created ? normaliseDateTime(created) : undefined,
         modified: modified ? normaliseDateTime(modified) : created ? normaliseDateTime(created) : undefined,

@@ -144,3 +144,16 @@ export function layerCycles(edges: ImportEdge[]): Layer[][] {
   for (const layer of graph.keys()) walk(layer, layer, [layer]);
   return [...cycles.values()];
 }
+
+/** Where schema migrations live: they must do the same thing forever, so they import only kysely and each other. */
+export const MIGRATIONS_DIR = path.join('store', 'sql', 'migrations');
+
+/** Imports of migration files that reach run-time code or another package (empty: they are frozen). */
+export function migrationViolations(root: string, dir = MIGRATIONS_DIR): string[] {
+  const { edges, packages } = analyse(root);
+  const inside = (file: string) => file.startsWith(dir + path.sep);
+  return [
+    ...edges.filter((e) => inside(e.from) && !inside(e.to)).map((e) => `a migration may not import run-time code: ${e.from} → ${e.to}`),
+    ...packages.filter((p) => inside(p.from) && p.specifier !== 'kysely').map((p) => `a migration may only use kysely: ${p.from} uses ${p.specifier}`),
+  ];
+}

@@ -42,7 +42,7 @@ export async function openStoreBackend(flavour: SqlFlavour = testBackend()): Pro
 async function open(flavour: SqlFlavour, where: string): Promise<StoreBackend> {
   const connection = flavour === 'sqlite' ? openSqlite({ file: where }) : await openPostgres({ url: where, statementTimeoutMs: 0 });
   const clear = 'clearStatementCache' in connection ? connection.clearStatementCache : undefined;
-  const store = new SqlStore(connection.db, flavour, false, clear);
+  const store = new SqlStore(connection.db, flavour, { onSchemaChange: clear });
   await migrateToLatest(connection.db, flavour);
   return { flavour, store, db: connection.db, close: () => store.close(), reopen: () => open(flavour, where) };
 }

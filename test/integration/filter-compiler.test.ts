@@ -35,14 +35,14 @@ before(async () => {
   backend = await openStoreBackend();
   ({ db, store, flavour } = backend);
   C = flavour === 'postgres' ? ' collate "C"' : '';
-  const { web } = await store.createSite({ url: '/sites/c', title: 'C', description: '', now: NOW });
+  const { web } = await store.sites.create({ url: '/sites/c', title: 'C', description: '', now: NOW });
   const userList = await createListWithFields(store, web, { title: 'User Information List', description: '', baseTemplate: 112 }, NOW);
-  users = { list: userList, fields: await store.getFields(userList) };
+  users = { list: userList, fields: await store.fields.of(userList) };
   const targetList = await createListWithFields(store, web, { title: 'Targets', description: '', baseTemplate: 100 }, NOW);
-  targets = { list: targetList, fields: await store.getFields(targetList) };
+  targets = { list: targetList, fields: await store.fields.of(targetList) };
   list = await createListWithFields(store, web, { title: 'Tasks', description: '', baseTemplate: 100 }, NOW);
   const add = (internalName: string, kind: FieldKind, options = {}) =>
-    store.addField(list, { internalName, title: internalName, kind, required: false, indexed: false, hidden: false, options });
+    store.fields.add(list, { internalName, title: internalName, kind, required: false, indexed: false, hidden: false, options });
   await add('Amount', 'Number');
   await add('Count', 'Integer');
   await add('Done', 'Boolean');
@@ -52,8 +52,8 @@ before(async () => {
   await add('Ref', 'Lookup', { lookupListId: targetList.id, lookupField: 'Title' });
   await add('Links', 'URL');
   await add('Tags', 'MultiChoice', { choices: ['a', 'b'] });
-  fields = await store.getFields(list);
-  for (let n = 1; n <= 30; n++) await store.createItem(list, fields, { values: { Title: `item ${n}`, Count: n }, actorId: 1, now: NOW });
+  fields = await store.fields.of(list);
+  for (let n = 1; n <= 30; n++) await store.items.create(list, fields, { values: { Title: `item ${n}`, Count: n }, actorId: 1, now: NOW });
 });
 
 after(async () => {
@@ -146,7 +146,7 @@ describe('values are bound parameters, never SQL text', () => {
   test('the injection-shaped values run as plain values', async () => {
     const hostile = ["Title eq 'x'' or 1=1 --'", "substringof(''') or 1=1 --', Title)", "Title eq '1'' or ''1''=''1'"];
     for (const filter of hostile) assert.deepEqual(await run(parseFilter(filter)), [], filter);
-    assert.equal((await store.getLists((await store.listSites())[0]!.rootWebId)).length, 3);
+    assert.equal((await store.lists.inWeb((await store.sites.all())[0]!.rootWebId)).length, 3);
   });
 });
 

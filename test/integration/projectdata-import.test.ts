@@ -55,7 +55,7 @@ async function sharedDatabase(dir: string) {
 async function openStore(db: string) {
   const opened = testBackend() === 'postgres' ? await openPostgres({ url: db }) : openSqlite({ file: db });
   await migrateToLatest(opened.db, opened.flavour);
-  return new SqlStore(opened.db, opened.flavour, false, 'clearStatementCache' in opened ? opened.clearStatementCache : () => {});
+  return new SqlStore(opened.db, opened.flavour, { onSchemaChange: 'clearStatementCache' in opened ? opened.clearStatementCache : () => {} });
 }
 
 async function getText(url: string, accept: string): Promise<string> {
@@ -195,8 +195,8 @@ describe('ProjectData import', () => {
       const bad = join(dir, 'Projects-bad.json');
       writeFileSync(bad, JSON.stringify({ value: [{ ProjectId: P1, ProjectName: 'ok' }, { ProjectId: P1, ProjectStartDate: 'soon' }] }));
       await assert.rejects(importProjectData(store, '/sites/pwa', bad), (e: unknown) => e instanceof ImportError && /ProjectStartDate/.test(e.message));
-      const page = await store.projectData.query((await store.getSiteByUrl('/sites/pwa'))!.id, {
-        set: (await store.projectData.schema((await store.getSiteByUrl('/sites/pwa'))!.id)).find((s) => s.name === 'Projects')!,
+      const page = await store.projectData.query((await store.sites.byUrl('/sites/pwa'))!.id, {
+        set: (await store.projectData.schema((await store.sites.byUrl('/sites/pwa'))!.id)).find((s) => s.name === 'Projects')!,
         where: [], orderBy: [{ property: 'ProjectId', descending: false }], top: 10, skip: 0,
       });
       assert.equal(page.rows.length, 0);
@@ -218,7 +218,7 @@ describe('ProjectData import: odd files', () => {
     database = await sharedDatabase(dir);
     await (await startTestServer({ db: database.db, seed: tenant({ dates: 'online' }) })).close();
     store = await openStore(database.db);
-    siteId = (await store.getSiteByUrl('/sites/pwa'))!.id;
+    siteId = (await store.sites.byUrl('/sites/pwa'))!.id;
   });
   after(async () => {
     await store?.close();

@@ -33,7 +33,7 @@ before(async () => {
   const opened = testBackend() === 'postgres' ? await openPostgres({ url: database.db }) : openSqlite({ file: ':memory:' });
   connection = opened;
   await migrateToLatest(opened.db, opened.flavour);
-  store = new SqlStore(opened.db, opened.flavour, false, 'clearStatementCache' in opened ? opened.clearStatementCache : () => {});
+  store = new SqlStore(opened.db, opened.flavour, { onSchemaChange: 'clearStatementCache' in opened ? opened.clearStatementCache : () => {} });
 });
 after(async () => {
   await store?.close();

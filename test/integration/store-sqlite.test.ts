@@ -38,13 +38,13 @@ interface Opened { store: SqlStore; db: Kysely<any>; close(): Promise<void> }
 
 async function open(file: string): Promise<Opened> {
   const connection = openSqlite({ file });
-  const store = new SqlStore(connection.db, connection.flavour, false, connection.clearStatementCache);
+  const store = new SqlStore(connection.db, connection.flavour, { onSchemaChange: connection.clearStatementCache });
   await migrateToLatest(connection.db, connection.flavour);
   return { store, db: connection.db, close: () => store.close() };
 }
 
 async function newWeb(store: SqlStore): Promise<Web> {
-  return (await store.createSite({ url: '/sites/test', title: 'Test', description: '', now: NOW })).web;
+  return (await store.sites.create({ url: '/sites/test', title: 'Test', description: '', now: NOW })).web;
 }
 
 const newField = (internalName: string, kind: FieldKind, extra: Partial<NewField> = {}): NewField => ({
@@ -76,7 +76,7 @@ describe('durability', () => {
     const setup = await open(file);
     const web = await newWeb(setup.store);
     const list = await createListWithFields(setup.store, web, { title: 'Durable', description: '', baseTemplate: 100 }, NOW);
-    await setup.store.addField(list, newField('Amount', 'Number'));
+    await setup.store.fields.add(list, newField('Amount', 'Number'));
     await setup.close();
 
     const ACKS = 40;
@@ -103,10 +103,10 @@ describe('durability', () => {
 
     const reopened = await open(file);
     try {
-      const again = (await reopened.store.getListByRowId(list.rowId))!;
-      const fields = await reopened.store.getFields(again);
+      const again = (await reopened.store.lists.byRowId(list.rowId))!;
+      const fields = await reopened.store.fields.of(again);
       for (const { id, n } of acks) {
-        const item = await reopened.store.getItem(again, fields, id);
+        const item = await reopened.store.items.get(again, fields, id);
         assert.ok(item, `acknowledged item ${id} is gone`);
         assert.equal(item.values.Title, `durable-${n}`);
         assert.equal(item.values.Amount, n * 1.5);

@@ -28,7 +28,7 @@ const NOW = '2024-06-01T12:00:00Z';
 const backend = testBackend();
 
 async function newWeb(store: SqlStore): Promise<Web> {
-  return (await store.createSite({ url: '/sites/test', title: 'Test', description: '', now: NOW })).web;
+  return (await store.sites.create({ url: '/sites/test', title: 'Test', description: '', now: NOW })).web;
 }
 
 const newField = (internalName: string, kind: FieldKind, extra: Partial<NewField> = {}): NewField => ({
@@ -121,28 +121,28 @@ async function buildFixture(): Promise<Fixture> {
   const { store } = opened;
   const web = await newWeb(store);
   const users = await createListWithFields(store, web, { title: 'User Information List', description: '', baseTemplate: 112, hidden: true }, NOW);
-  const userFields = await store.getFields(users);
-  for (const name of USERS) await store.createItem(users, userFields, { values: { Title: name }, actorId: 1, now: NOW });
+  const userFields = await store.fields.of(users);
+  for (const name of USERS) await store.items.create(users, userFields, { values: { Title: name }, actorId: 1, now: NOW });
   const targets = await createListWithFields(store, web, { title: 'Targets', description: '', baseTemplate: 100 }, NOW);
-  const targetFields = await store.getFields(targets);
-  for (const title of TARGETS) await store.createItem(targets, targetFields, { values: { Title: title }, actorId: 1, now: NOW });
+  const targetFields = await store.fields.of(targets);
+  for (const title of TARGETS) await store.items.create(targets, targetFields, { values: { Title: title }, actorId: 1, now: NOW });
 
   let tasks = await createListWithFields(store, web, { title: 'Tasks', description: '', baseTemplate: 100 }, NOW);
-  await store.addField(tasks, newField('Amount', 'Number'));
-  await store.addField(tasks, newField('Count', 'Integer'));
-  await store.addField(tasks, newField('Done', 'Boolean'));
-  await store.addField(tasks, newField('Due', 'DateTime'));
-  await store.addField(tasks, newField('Status', 'Choice', { options: { choices: ['Open', 'Closed', 'In Progress'] } }));
-  await store.addField(tasks, newField('Owner', 'User'));
-  await store.addField(tasks, newField('Ref', 'Lookup', { options: { lookupListId: targets.id, lookupField: 'Title' } }));
-  await store.addField(tasks, newField('Code', 'Text', { indexed: true }));
-  tasks = (await store.getListByRowId(tasks.rowId))!;
-  const fields = await store.getFields(tasks);
+  await store.fields.add(tasks, newField('Amount', 'Number'));
+  await store.fields.add(tasks, newField('Count', 'Integer'));
+  await store.fields.add(tasks, newField('Done', 'Boolean'));
+  await store.fields.add(tasks, newField('Due', 'DateTime'));
+  await store.fields.add(tasks, newField('Status', 'Choice', { options: { choices: ['Open', 'Closed', 'In Progress'] } }));
+  await store.fields.add(tasks, newField('Owner', 'User'));
+  await store.fields.add(tasks, newField('Ref', 'Lookup', { options: { lookupListId: targets.id, lookupField: 'Title' } }));
+  await store.fields.add(tasks, newField('Code', 'Text', { indexed: true }));
+  tasks = (await store.lists.byRowId(tasks.rowId))!;
+  const fields = await store.fields.of(tasks);
 
   const data: Row[] = [];
   for (let i = 0; i < 50; i++) {
     const r = makeRow(i);
-    const item = await store.createItem(tasks, fields, {
+    const item = await store.items.create(tasks, fields, {
       values: { Title: r.title, Amount: r.amount, Count: r.count, Done: r.done, Due: r.due, Status: r.status, Owner: r.owner, Ref: r.ref, Code: r.code },
       actorId: r.author, now: NOW, created: r.created, modified: r.modified, authorId: r.author,
     });
@@ -379,7 +379,7 @@ describe(`filters run on a real ${backend === 'postgres' ? 'PostgreSQL database'
   after(async () => { await fx.opened.close(); });
 
   const matching = async (filter: string): Promise<number[]> => {
-    const page = await fx.store.queryItems(fx.tasks, fx.fields, {
+    const page = await fx.store.items.query(fx.tasks, fx.fields, {
       filter: parseFilter(filter), filterText: filter, orderBy: [], top: 1000, lookups: fx.lookups,
     });
     return page.items.map((i) => i.id);
@@ -387,7 +387,7 @@ describe(`filters run on a real ${backend === 'postgres' ? 'PostgreSQL database'
 
   test('the data set is what was written', async () => {
     assert.equal(fx.data.length, 50);
-    const page = await fx.store.queryItems(fx.tasks, fx.fields, { orderBy: [], top: 1000, lookups: new Map() });
+    const page = await fx.store.items.query(fx.tasks, fx.fields, { orderBy: [], top: 1000, lookups: new Map() });
     for (const item of page.items) {
       const r = fx.data.find((d) => d.id === item.id)!;
       assert.deepEqual(
@@ -411,7 +411,7 @@ describe(`filters run on a real ${backend === 'postgres' ? 'PostgreSQL database'
   test('hostile literals leave the database as it was', async () => {
     assert.ok(await tableExists(fx.opened, 'lists'));
     assert.equal(await rowCount(fx.opened.db, fx.tasks.tableName), 50);
-    assert.equal((await fx.store.getLists(fx.web.id)).length, 3);
+    assert.equal((await fx.store.lists.inWeb(fx.web.id)).length, 3);
   });
 
   test('a filter the list cannot answer is a SharePoint-shaped 400', async () => {
@@ -455,7 +455,7 @@ describe(`filters run on a real ${backend === 'postgres' ? 'PostgreSQL database'
       node = { kind: 'logical', op: i % 2 ? 'and' : 'or', left: node, right: { kind: 'compare', op: 'ne', left: { kind: 'member', path: ['ID'] }, right: { kind: 'literal', type: 'number', value: i, raw: String(i) } } };
     }
     await assert.rejects(
-      fx.store.queryItems(fx.tasks, fx.fields, { filter: node, filterText: 'deep', orderBy: [], top: 10, lookups: new Map() }),
+      fx.store.items.query(fx.tasks, fx.fields, { filter: node, filterText: 'deep', orderBy: [], top: 10, lookups: new Map() }),
       (e: unknown) => e instanceof DomainError && e.kind === 'invalid' && /too complex/.test(e.message),
     );
     const wide = Array.from({ length: 40_000 }, (_, i) => `ID eq ${i}`).join(' or ');
@@ -503,7 +503,7 @@ describe(`filters run on a real ${backend === 'postgres' ? 'PostgreSQL database'
     const pages: Item[][] = [];
     let after: ItemQuery['after'];
     for (let guard = 0; guard < 200; guard++) {
-      const page = await fx.store.queryItems(fx.tasks, fx.fields, {
+      const page = await fx.store.items.query(fx.tasks, fx.fields, {
         filter: filter ? parseFilter(filter) : undefined, filterText: filter, orderBy: keys, top, after, lookups: fx.lookups,
       });
       pages.push(page.items);
@@ -519,7 +519,7 @@ describe(`filters run on a real ${backend === 'postgres' ? 'PostgreSQL database'
     test(`$orderby=${name}: order, and keyset paging forwards and backwards`, async () => {
       const keys = keysOf(spec);
       const expected = expectedOrder(spec, fx.data);
-      const all = await fx.store.queryItems(fx.tasks, fx.fields, { orderBy: keys, top: 1000, lookups: new Map() });
+      const all = await fx.store.items.query(fx.tasks, fx.fields, { orderBy: keys, top: 1000, lookups: new Map() });
       assert.deepEqual(all.items.map((i) => i.id), expected, 'one page');
       assert.equal(all.hasMore, false);
       for (const top of [1, 3, 7, 49, 50]) {
@@ -528,7 +528,7 @@ describe(`filters run on a real ${backend === 'postgres' ? 'PostgreSQL database'
         assert.deepEqual(pages.flat().map((i) => i.id), expected, `forwards, $top=${top}`);
         // PagedPrev from each page's first row gives back the page before it.
         for (let k = pages.length - 1; k >= 1; k--) {
-          const back = await fx.store.queryItems(fx.tasks, fx.fields, {
+          const back = await fx.store.items.query(fx.tasks, fx.fields, {
             orderBy: keys, top, after: position(keys, pages[k]![0]!), backwards: true, lookups: new Map(),
           });
           assert.deepEqual(back.items.map((i) => i.id), pages[k - 1]!.map((i) => i.id), `backwards from page ${k}, $top=${top}`);
@@ -549,7 +549,7 @@ describe(`filters run on a real ${backend === 'postgres' ? 'PostgreSQL database'
     const keys = keysOf([['Amount', false]]);
     const expected = expectedOrder([['Amount', false]], fx.data);
     const at = fx.data.find((r) => r.id === expected[20])!;
-    const page = await fx.store.queryItems(fx.tasks, fx.fields, {
+    const page = await fx.store.items.query(fx.tasks, fx.fields, {
       orderBy: keys, top: 5, after: { id: at.id, values: [at.amount] }, lookups: new Map(),
     });
     assert.deepEqual(page.items.map((i) => i.id), expected.slice(21, 26));
@@ -573,25 +573,25 @@ describe('atomicity: a failed write leaves no trace', () => {
       rows: await rows(opened.db, sql`select * from ${sql.table(list.tableName)} order by id`),
       columns: await columnsOf(opened, list.tableName),
       indexes: await indexesOf(opened, list.tableName),
-      fields: (await opened.store.getFields(list)).map((f) => [f.internalName, f.column]),
+      fields: (await opened.store.fields.of(list)).map((f) => [f.internalName, f.column]),
     };
   }
 
   async function listWithItems(title: string) {
     const list = await createListWithFields(opened.store, web, { title, description: '', baseTemplate: 100 }, NOW);
-    await opened.store.addField(list, newField('Score', 'Number', { indexed: true }));
-    const fields = await opened.store.getFields(list);
-    for (let n = 1; n <= 3; n++) await opened.store.createItem(list, fields, { values: { Title: `t${n}`, Score: n }, actorId: 1, now: NOW });
-    return { list: (await opened.store.getListByRowId(list.rowId))!, fields };
+    await opened.store.fields.add(list, newField('Score', 'Number', { indexed: true }));
+    const fields = await opened.store.fields.of(list);
+    for (let n = 1; n <= 3; n++) await opened.store.items.create(list, fields, { values: { Title: `t${n}`, Score: n }, actorId: 1, now: NOW });
+    return { list: (await opened.store.lists.byRowId(list.rowId))!, fields };
   }
 
   test('createItem whose insert fails (a column that is not there)', async () => {
     const { list, fields } = await listWithItems('Bad column');
     const before = await snapshot(list);
     const ghost: Field = { ...fields.find((f) => f.internalName === 'Score')!, internalName: 'Ghost', column: 'c_no_such_column', rowId: 99999 };
-    await assert.rejects(opened.store.createItem(list, [...fields, ghost], { values: { Title: 'no', Ghost: 1 }, actorId: 1, now: NOW }));
+    await assert.rejects(opened.store.items.create(list, [...fields, ghost], { values: { Title: 'no', Ghost: 1 }, actorId: 1, now: NOW }));
     assert.deepEqual(await snapshot(list), before);
-    const next = await opened.store.createItem(list, fields, { values: { Title: 'yes' }, actorId: 1, now: NOW });
+    const next = await opened.store.items.create(list, fields, { values: { Title: 'yes' }, actorId: 1, now: NOW });
     assert.equal(next.id, 4, 'the failed insert used no id');
   });
 
@@ -599,9 +599,9 @@ describe('atomicity: a failed write leaves no trace', () => {
     const { list, fields } = await listWithItems('Trigger insert');
     await refuse(opened, `${list.tableName}_boom`, { event: 'insert', table: list.tableName, when: "new.title = 'boom'", message: 'boom refused' });
     const before = await snapshot(list);
-    await assert.rejects(opened.store.createItem(list, fields, { values: { Title: 'boom', Score: 9 }, actorId: 1, now: NOW }), /boom refused/);
+    await assert.rejects(opened.store.items.create(list, fields, { values: { Title: 'boom', Score: 9 }, actorId: 1, now: NOW }), /boom refused/);
     assert.deepEqual(await snapshot(list), before);
-    assert.equal((await opened.store.createItem(list, fields, { values: { Title: 'fine' }, actorId: 1, now: NOW })).id, 4);
+    assert.equal((await opened.store.items.create(list, fields, { values: { Title: 'fine' }, actorId: 1, now: NOW })).id, 4);
   });
 
   test('updateItem and deleteItem refused by the database change nothing', async () => {
@@ -609,9 +609,9 @@ describe('atomicity: a failed write leaves no trace', () => {
     await refuse(opened, `${list.tableName}_no_update`, { event: 'update', table: list.tableName, when: "new.title = 'boom'", message: 'update refused' });
     await refuse(opened, `${list.tableName}_no_delete`, { event: 'delete', table: list.tableName, when: 'old.id = 2', message: 'delete refused' });
     const before = await snapshot(list);
-    await assert.rejects(opened.store.updateItem(list, fields, 1, { values: { Title: 'boom', Score: 100 }, actorId: 2, now: NOW }, null), /update refused/);
-    await assert.rejects(opened.store.deleteItem(list, fields, 2, null, NOW), /delete refused/);
-    await assert.rejects(opened.store.recycleItem(list, fields, 2, 1, NOW), /delete refused/);
+    await assert.rejects(opened.store.items.update(list, fields, 1, { values: { Title: 'boom', Score: 100 }, actorId: 2, now: NOW }, null), /update refused/);
+    await assert.rejects(opened.store.items.delete(list, fields, 2, null, NOW), /delete refused/);
+    await assert.rejects(opened.store.items.recycle(list, fields, 2, 1, NOW), /delete refused/);
     assert.deepEqual(await snapshot(list), before);
     assert.equal(await rowCount(opened.db, 'recycle_bin'), 0);
   });
@@ -619,27 +619,27 @@ describe('atomicity: a failed write leaves no trace', () => {
   test('store.transaction that throws after writes', async () => {
     const { list, fields } = await listWithItems('Rolled back');
     const before = await snapshot(list);
-    const settingBefore = await opened.store.getSetting('probe');
+    const settingBefore = await opened.store.settings.get('probe');
     await assert.rejects(opened.store.transaction(async (tx) => {
-      await tx.createItem(list, fields, { values: { Title: 'a' }, actorId: 1, now: NOW });
-      await tx.createItem(list, fields, { values: { Title: 'b' }, actorId: 1, now: NOW });
-      await tx.updateItem(list, fields, 1, { values: { Title: 'changed' }, actorId: 1, now: NOW }, null);
-      await tx.deleteItem(list, fields, 2, null, NOW);
-      await tx.addField(list, newField('Extra', 'Text', { indexed: true }));
-      await tx.setSetting('probe', 'x');
+      await tx.items.create(list, fields, { values: { Title: 'a' }, actorId: 1, now: NOW });
+      await tx.items.create(list, fields, { values: { Title: 'b' }, actorId: 1, now: NOW });
+      await tx.items.update(list, fields, 1, { values: { Title: 'changed' }, actorId: 1, now: NOW }, null);
+      await tx.items.delete(list, fields, 2, null, NOW);
+      await tx.fields.add(list, newField('Extra', 'Text', { indexed: true }));
+      await tx.settings.set('probe', 'x');
       // Inside, the writes are visible…
-      assert.equal((await tx.getListByRowId(list.rowId))!.itemCount, 4);
+      assert.equal((await tx.lists.byRowId(list.rowId))!.itemCount, 4);
       throw new Error('changed my mind');
     }), /changed my mind/);
     // …outside, none of them happened.
     assert.deepEqual(await snapshot(list), before);
-    assert.equal(await opened.store.getSetting('probe'), settingBefore);
-    assert.equal((await opened.store.createItem(list, fields, { values: { Title: 'c' }, actorId: 1, now: NOW })).id, 4);
+    assert.equal(await opened.store.settings.get('probe'), settingBefore);
+    assert.equal((await opened.store.items.create(list, fields, { values: { Title: 'c' }, actorId: 1, now: NOW })).id, 4);
   });
 
   test('createListWithFields failing halfway leaves no list, no fields and no table', async () => {
     const tablesBefore = await tableNames(opened);
-    const listsBefore = await opened.store.getLists(web.id);
+    const listsBefore = await opened.store.lists.inWeb(web.id);
     const fieldCount = await rowCount(opened.db, 'fields');
     // The 7th built-in field (Editor) is refused: the list and its table already exist by then.
     const allow = await refuse(opened, 'no_editor', { event: 'insert', table: 'fields', when: "new.internal_name = 'Editor'", message: 'no editor' });
@@ -649,12 +649,12 @@ describe('atomicity: a failed write leaves no trace', () => {
       await allow();
     }
     assert.deepEqual(await tableNames(opened), tablesBefore);
-    assert.deepEqual(await opened.store.getLists(web.id), listsBefore);
+    assert.deepEqual(await opened.store.lists.inWeb(web.id), listsBefore);
     assert.equal(await rowCount(opened.db, 'fields'), fieldCount);
     // And the same list can be made now, whole.
     const list = await createListWithFields(opened.store, web, { title: 'Half', description: '', baseTemplate: 100 }, NOW);
     assert.ok(await tableExists(opened, list.tableName));
-    assert.ok((await opened.store.getFields(list)).some((f) => f.internalName === 'Editor'));
+    assert.ok((await opened.store.fields.of(list)).some((f) => f.internalName === 'Editor'));
   });
 
   test('addField and deleteField failing halfway undo their column and index', async () => {
@@ -663,16 +663,16 @@ describe('atomicity: a failed write leaves no trace', () => {
     const before = await snapshot(list);
     try {
       // Both get as far as their DDL (add/drop column, create/drop index) before touching the list row.
-      await assert.rejects(opened.store.addField(list, newField('Late', 'Number', { indexed: true })), /list locked/);
+      await assert.rejects(opened.store.fields.add(list, newField('Late', 'Number', { indexed: true })), /list locked/);
       assert.deepEqual(await snapshot(list), before);
-      const score = (await opened.store.getFields(list)).find((f) => f.internalName === 'Score')!;
-      await assert.rejects(opened.store.deleteField(list, score), /list locked/);
+      const score = (await opened.store.fields.of(list)).find((f) => f.internalName === 'Score')!;
+      await assert.rejects(opened.store.fields.delete(list, score), /list locked/);
       assert.deepEqual(await snapshot(list), before);
     } finally {
       await unlock();
     }
-    const fields = await opened.store.getFields(list);
-    assert.equal((await opened.store.getItem(list, fields, 2))!.values.Score, 2);
+    const fields = await opened.store.fields.of(list);
+    assert.equal((await opened.store.items.get(list, fields, 2))!.values.Score, 2);
   });
 });
 
@@ -691,39 +691,39 @@ describe('item ids, counts and versions', () => {
     const { store } = opened;
     const a = await createListWithFields(store, web, { title: 'Ids A', description: '', baseTemplate: 100 }, NOW);
     const b = await createListWithFields(store, web, { title: 'Ids B', description: '', baseTemplate: 100 }, NOW);
-    const fa = await store.getFields(a);
-    const fb = await store.getFields(b);
+    const fa = await store.fields.of(a);
+    const fb = await store.fields.of(b);
     const created = [];
-    for (let n = 0; n < 3; n++) created.push(await store.createItem(a, fa, { values: { Title: `a${n}` }, actorId: 1, now: NOW }));
+    for (let n = 0; n < 3; n++) created.push(await store.items.create(a, fa, { values: { Title: `a${n}` }, actorId: 1, now: NOW }));
     assert.deepEqual(created.map((i) => i.id), [1, 2, 3]);
-    assert.equal((await store.createItem(b, fb, { values: { Title: 'b' }, actorId: 1, now: NOW })).id, 1, 'another list counts on its own');
-    for (const item of created) assert.equal(await store.deleteItem(a, fa, item.id, null, NOW), 'deleted');
-    assert.equal((await store.getListByRowId(a.rowId))!.itemCount, 0);
-    const next = await store.createItem(a, fa, { values: { Title: 'a3' }, actorId: 1, now: NOW });
+    assert.equal((await store.items.create(b, fb, { values: { Title: 'b' }, actorId: 1, now: NOW })).id, 1, 'another list counts on its own');
+    for (const item of created) assert.equal(await store.items.delete(a, fa, item.id, null, NOW), 'deleted');
+    assert.equal((await store.lists.byRowId(a.rowId))!.itemCount, 0);
+    const next = await store.items.create(a, fa, { values: { Title: 'a3' }, actorId: 1, now: NOW });
     assert.equal(next.id, 4);
-    assert.equal((await store.getListByRowId(a.rowId))!.itemCount, 1);
+    assert.equal((await store.lists.byRowId(a.rowId))!.itemCount, 1);
     // Recycling counts as a delete, once.
-    assert.ok(await store.recycleItem(a, fa, 4, 1, NOW));
-    assert.equal((await store.getListByRowId(a.rowId))!.itemCount, 0);
-    assert.equal((await store.createItem(a, fa, { values: { Title: 'a4' }, actorId: 1, now: NOW })).id, 5);
-    assert.equal(await store.deleteItem(a, fa, 4, null, NOW), undefined, 'a deleted item is gone');
-    assert.equal((await store.getListByRowId(b.rowId))!.itemCount, 1);
+    assert.ok(await store.items.recycle(a, fa, 4, 1, NOW));
+    assert.equal((await store.lists.byRowId(a.rowId))!.itemCount, 0);
+    assert.equal((await store.items.create(a, fa, { values: { Title: 'a4' }, actorId: 1, now: NOW })).id, 5);
+    assert.equal(await store.items.delete(a, fa, 4, null, NOW), undefined, 'a deleted item is gone');
+    assert.equal((await store.lists.byRowId(b.rowId))!.itemCount, 1);
   });
 
   test('ids survive closing and reopening the database', async () => {
     let o = await openStoreBackend();
     const w = await newWeb(o.store);
     let list = await createListWithFields(o.store, w, { title: 'Reopen', description: '', baseTemplate: 100 }, NOW);
-    let fields = await o.store.getFields(list);
-    for (let n = 0; n < 3; n++) await o.store.createItem(list, fields, { values: { Title: `r${n}` }, actorId: 1, now: NOW });
-    await o.store.deleteItem(list, fields, 3, null, NOW);
+    let fields = await o.store.fields.of(list);
+    for (let n = 0; n < 3; n++) await o.store.items.create(list, fields, { values: { Title: `r${n}` }, actorId: 1, now: NOW });
+    await o.store.items.delete(list, fields, 3, null, NOW);
     await o.close();
     o = await o.reopen();
     try {
-      list = (await o.store.getListByRowId(list.rowId))!;
-      fields = await o.store.getFields(list);
+      list = (await o.store.lists.byRowId(list.rowId))!;
+      fields = await o.store.fields.of(list);
       assert.equal(list.itemCount, 2);
-      assert.equal((await o.store.createItem(list, fields, { values: { Title: 'r3' }, actorId: 1, now: NOW })).id, 4);
+      assert.equal((await o.store.items.create(list, fields, { values: { Title: 'r3' }, actorId: 1, now: NOW })).id, 4);
     } finally {
       await o.close();
     }
@@ -732,31 +732,31 @@ describe('item ids, counts and versions', () => {
   test('version increments on update; a stale version is a conflict that changes nothing', async () => {
     const { store } = opened;
     const list = await createListWithFields(store, web, { title: 'Versions', description: '', baseTemplate: 100, enableVersioning: true }, NOW);
-    await store.addField(list, newField('Score', 'Number'));
-    const fields = await store.getFields(list);
-    const item = await store.createItem(list, fields, { values: { Title: 'v', Score: 1 }, actorId: 1, now: NOW });
+    await store.fields.add(list, newField('Score', 'Number'));
+    const fields = await store.fields.of(list);
+    const item = await store.items.create(list, fields, { values: { Title: 'v', Score: 1 }, actorId: 1, now: NOW });
     assert.equal(item.version, 1);
-    const v2 = await store.updateItem(list, fields, item.id, { values: { Score: 2 }, actorId: 2, now: '2024-06-02T00:00:00Z' }, 1);
+    const v2 = await store.items.update(list, fields, item.id, { values: { Score: 2 }, actorId: 2, now: '2024-06-02T00:00:00Z' }, 1);
     assert.ok(v2 && v2 !== 'conflict');
     assert.deepEqual([v2.version, v2.uiVersion, v2.values.Score, v2.values.Title, v2.editorId, v2.modified], [2, 2, 2, 'v', 2, '2024-06-02T00:00:00Z']);
-    const v3 = await store.updateItem(list, fields, item.id, { values: { Title: 'w' }, actorId: 1, now: '2024-06-03T00:00:00Z' }, null);
+    const v3 = await store.items.update(list, fields, item.id, { values: { Title: 'w' }, actorId: 1, now: '2024-06-03T00:00:00Z' }, null);
     assert.ok(v3 && v3 !== 'conflict');
     assert.equal(v3.version, 3);
 
     const listBefore = await listRow(opened.db, list.rowId);
-    const stale = await store.updateItem(list, fields, item.id, { values: { Title: 'lost', Score: 99 }, actorId: 2, now: '2024-06-04T00:00:00Z' }, 2);
+    const stale = await store.items.update(list, fields, item.id, { values: { Title: 'lost', Score: 99 }, actorId: 2, now: '2024-06-04T00:00:00Z' }, 2);
     assert.equal(stale, 'conflict');
-    assert.deepEqual(await store.getItem(list, fields, item.id), v3);
-    assert.equal(await store.deleteItem(list, fields, item.id, 1, NOW), 'conflict');
-    assert.deepEqual(await store.getItem(list, fields, item.id), v3);
+    assert.deepEqual(await store.items.get(list, fields, item.id), v3);
+    assert.equal(await store.items.delete(list, fields, item.id, 1, NOW), 'conflict');
+    assert.deepEqual(await store.items.get(list, fields, item.id), v3);
     assert.deepEqual(await listRow(opened.db, list.rowId), listBefore);
-    assert.equal((await store.getListByRowId(list.rowId))!.lastItemModifiedDate, '2024-06-03T00:00:00Z');
+    assert.equal((await store.lists.byRowId(list.rowId))!.lastItemModifiedDate, '2024-06-03T00:00:00Z');
 
-    assert.equal(await store.updateItem(list, fields, 999, { values: { Title: 'x' }, actorId: 1, now: NOW }, null), undefined);
-    assert.equal(await store.updateItem(list, fields, 999, { values: { Title: 'x' }, actorId: 1, now: NOW }, 1), undefined);
-    assert.equal(await store.deleteItem(list, fields, 999, 1, NOW), undefined);
-    assert.equal(await store.deleteItem(list, fields, item.id, 3, NOW), 'deleted');
-    assert.equal((await store.getListByRowId(list.rowId))!.itemCount, 0);
+    assert.equal(await store.items.update(list, fields, 999, { values: { Title: 'x' }, actorId: 1, now: NOW }, null), undefined);
+    assert.equal(await store.items.update(list, fields, 999, { values: { Title: 'x' }, actorId: 1, now: NOW }, 1), undefined);
+    assert.equal(await store.items.delete(list, fields, 999, 1, NOW), undefined);
+    assert.equal(await store.items.delete(list, fields, item.id, 3, NOW), 'deleted');
+    assert.equal((await store.lists.byRowId(list.rowId))!.itemCount, 0);
   });
 });
 
@@ -779,13 +779,13 @@ describe('indexes and schema changes', () => {
   test('an indexed field has a real index, and filters on it use it', async () => {
     const { store } = opened;
     const list = await createListWithFields(store, web, { title: 'Indexed', description: '', baseTemplate: 100 }, NOW);
-    const code = await store.addField(list, newField('Code', 'Text', { indexed: true }));
-    const score = await store.addField(list, newField('Score', 'Number', { indexed: true }));
-    const when = await store.addField(list, newField('When', 'DateTime', { indexed: true }));
-    const plain = await store.addField(list, newField('Plain', 'Text'));
-    const fields = await store.getFields(list);
+    const code = await store.fields.add(list, newField('Code', 'Text', { indexed: true }));
+    const score = await store.fields.add(list, newField('Score', 'Number', { indexed: true }));
+    const when = await store.fields.add(list, newField('When', 'DateTime', { indexed: true }));
+    const plain = await store.fields.add(list, newField('Plain', 'Text'));
+    const fields = await store.fields.of(list);
     for (let n = 0; n < 200; n++) {
-      await store.createItem(list, fields, {
+      await store.items.create(list, fields, {
         values: { Title: `t${n}`, Code: `Code-${n % 50}`, Score: n % 17, When: isoSeconds(Date.UTC(2024, 0, 1) + n * 3_600_000), Plain: `p${n}` },
         actorId: 1, now: NOW,
       });
@@ -805,16 +805,16 @@ describe('indexes and schema changes', () => {
     await uses("When ge datetime'2024-01-08T00:00:00Z'", ix(when));
     assert.ok(scansTable(opened, await filterPlan(list, fields, "Plain eq 'p1'")));
     // The results are right, too.
-    const page = await store.queryItems(list, fields, { filter: parseFilter("Code eq 'CODE-7'"), orderBy: [], top: 100, lookups: new Map() });
+    const page = await store.items.query(list, fields, { filter: parseFilter("Code eq 'CODE-7'"), orderBy: [], top: 100, lookups: new Map() });
     assert.deepEqual(page.items.map((i) => i.id), [8, 58, 108, 158]);
 
     // Indexing and un-indexing later.
-    await store.updateField(list, plain, { indexed: true });
+    await store.fields.update(list, plain, { indexed: true });
     assert.ok((await indexesOf(opened, list.tableName)).includes(ix(plain)));
     await uses("Plain eq 'p1'", ix(plain));
-    await store.updateField(list, code, { indexed: false });
+    await store.fields.update(list, code, { indexed: false });
     assert.ok(!(await indexesOf(opened, list.tableName)).includes(ix(code)));
-    assert.equal((await store.getFields(list)).find((f) => f.internalName === 'Code')!.indexed, false);
+    assert.equal((await store.fields.of(list)).find((f) => f.internalName === 'Code')!.indexed, false);
   });
 
   // spemu's ORDER BY puts empty values first (as SharePoint and SQLite do): PostgreSQL's
@@ -822,10 +822,10 @@ describe('indexes and schema changes', () => {
   test('sorting by an indexed field (or by Modified) reads the index in order: no sort step', async () => {
     const { store } = opened;
     const list = await createListWithFields(store, web, { title: 'Sorted', description: '', baseTemplate: 100 }, NOW);
-    const code = await store.addField(list, newField('Code', 'Text', { indexed: true }));
-    const score = await store.addField(list, newField('Score', 'Number', { indexed: true }));
-    const when = await store.addField(list, newField('When', 'DateTime', { indexed: true }));
-    const fields = await store.getFields(list);
+    const code = await store.fields.add(list, newField('Code', 'Text', { indexed: true }));
+    const score = await store.fields.add(list, newField('Score', 'Number', { indexed: true }));
+    const when = await store.fields.add(list, newField('When', 'DateTime', { indexed: true }));
+    const fields = await store.fields.of(list);
     for (const f of [code, score, when, fields.find((x) => x.internalName === 'Modified')!]) {
       for (const descending of [false, true]) {
         const direction = sql.raw(descending ? 'desc nulls last' : 'asc nulls first');
@@ -838,8 +838,8 @@ describe('indexes and schema changes', () => {
   test('migration 0006 rebuilds item indexes made before it in the order the sorts use (PostgreSQL; nothing on SQLite)', async () => {
     const { store, db, flavour } = opened;
     const list = await createListWithFields(store, web, { title: 'Migrated', description: '', baseTemplate: 100 }, NOW);
-    const code = await store.addField(list, newField('Code', 'Text', { indexed: true }));
-    const modified = (await store.getFields(list)).find((x) => x.internalName === 'Modified')!;
+    const code = await store.fields.add(list, newField('Code', 'Text', { indexed: true }));
+    const modified = (await store.fields.of(list)).find((x) => x.internalName === 'Modified')!;
     const ix = `${list.tableName}_${code.column}_ix`;
     const mod = `${list.tableName}_modified`;
     // The indexes as spemu made them before 0006 (no NULLS FIRST).
@@ -864,49 +864,49 @@ describe('indexes and schema changes', () => {
   test('a field added to a list with items reads empty; a deleted field takes its column with it', async () => {
     const { store } = opened;
     const list = await createListWithFields(store, web, { title: 'Evolving', description: '', baseTemplate: 100 }, NOW);
-    let fields = await store.getFields(list);
-    for (let n = 1; n <= 3; n++) await store.createItem(list, fields, { values: { Title: `e${n}` }, actorId: 1, now: NOW });
-    const late = await store.addField(list, newField('Late', 'Text'));
-    const lateNum = await store.addField(list, newField('LateNum', 'Number', { indexed: true }));
-    fields = await store.getFields(list);
+    let fields = await store.fields.of(list);
+    for (let n = 1; n <= 3; n++) await store.items.create(list, fields, { values: { Title: `e${n}` }, actorId: 1, now: NOW });
+    const late = await store.fields.add(list, newField('Late', 'Text'));
+    const lateNum = await store.fields.add(list, newField('LateNum', 'Number', { indexed: true }));
+    fields = await store.fields.of(list);
     for (let id = 1; id <= 3; id++) {
-      const item = (await store.getItem(list, fields, id))!;
+      const item = (await store.items.get(list, fields, id))!;
       assert.equal(item.values.Late, null);
       assert.equal(item.values.LateNum, null);
       assert.equal(item.values.Title, `e${id}`);
     }
-    const all = await store.queryItems(list, fields, { filter: parseFilter('Late eq null and LateNum eq null'), orderBy: [], top: 10, lookups: new Map() });
+    const all = await store.items.query(list, fields, { filter: parseFilter('Late eq null and LateNum eq null'), orderBy: [], top: 10, lookups: new Map() });
     assert.deepEqual(all.items.map((i) => i.id), [1, 2, 3]);
-    await store.updateItem(list, fields, 2, { values: { Late: 'now', LateNum: 5 }, actorId: 1, now: NOW }, null);
-    const some = await store.queryItems(list, fields, { filter: parseFilter("Late eq 'NOW'"), orderBy: [], top: 10, lookups: new Map() });
+    await store.items.update(list, fields, 2, { values: { Late: 'now', LateNum: 5 }, actorId: 1, now: NOW }, null);
+    const some = await store.items.query(list, fields, { filter: parseFilter("Late eq 'NOW'"), orderBy: [], top: 10, lookups: new Map() });
     assert.deepEqual(some.items.map((i) => i.id), [2]);
 
     assert.ok((await columnsOf(opened, list.tableName)).includes(late.column));
-    await store.deleteField(list, late);
-    await store.deleteField(list, lateNum);
+    await store.fields.delete(list, late);
+    await store.fields.delete(list, lateNum);
     const columns = await columnsOf(opened, list.tableName);
     assert.ok(!columns.includes(late.column) && !columns.includes(lateNum.column), columns.join());
     assert.ok(!(await indexesOf(opened, list.tableName)).some((n) => n.includes(lateNum.column)));
-    fields = await store.getFields(list);
+    fields = await store.fields.of(list);
     assert.ok(!fields.some((f) => f.internalName === 'Late' || f.internalName === 'LateNum'));
-    assert.deepEqual((await store.getItem(list, fields, 2))!.values.Title, 'e2');
+    assert.deepEqual((await store.items.get(list, fields, 2))!.values.Title, 'e2');
     await assert.rejects(
-      store.queryItems(list, fields, { filter: parseFilter("Late eq 'now'"), filterText: "Late eq 'now'", orderBy: [], top: 10, lookups: new Map() }),
+      store.items.query(list, fields, { filter: parseFilter("Late eq 'now'"), filterText: "Late eq 'now'", orderBy: [], top: 10, lookups: new Map() }),
       (e: unknown) => e instanceof DomainError && e.kind === 'invalid',
     );
     // A field of the same name can come back, empty.
-    await store.addField(list, newField('Late', 'Text'));
-    fields = await store.getFields(list);
-    assert.equal((await store.getItem(list, fields, 2))!.values.Late, null);
+    await store.fields.add(list, newField('Late', 'Text'));
+    fields = await store.fields.of(list);
+    assert.equal((await store.items.get(list, fields, 2))!.values.Late, null);
   });
 
   test('deleting a list drops its table', async () => {
     const { store } = opened;
     const list = await createListWithFields(store, web, { title: 'Doomed', description: '', baseTemplate: 100 }, NOW);
     assert.ok(await tableExists(opened, list.tableName));
-    await store.deleteList(list);
+    await store.lists.delete(list);
     assert.ok(!(await tableExists(opened, list.tableName)));
-    assert.equal(await store.getListByRowId(list.rowId), undefined);
+    assert.equal(await store.lists.byRowId(list.rowId), undefined);
     assert.equal(Number((await rows<{ n: number }>(opened.db, sql`select count(*) as n from fields where list_row_id = ${list.rowId}`))[0]!.n), 0);
   });
 });

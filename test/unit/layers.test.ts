@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { SPEMU_RULES, specifiersOf, violations } from '../helpers/layers.ts';
+import { migrationViolations, SPEMU_RULES, specifiersOf, violations } from '../helpers/layers.ts';
 
 const SRC = fileURLToPath(new URL('../../src/', import.meta.url)).replace(/\/$/, '');
 
@@ -23,6 +23,19 @@ function tree(files: Record<string, string>): string {
 describe('layer rules', () => {
   it("spemu's source keeps them: no cycle between folders, no forbidden direction, no HTTP or database package in the inner layers", () => {
     assert.deepEqual(violations(SRC, SPEMU_RULES), []);
+  });
+
+  it('migrations import only kysely and each other, never run-time code', () => {
+    assert.deepEqual(migrationViolations(SRC), []);
+    const root = tree({
+      'store/sql/item-table.ts': 'export const t = 1;\n',
+      'store/sql/migrations/frozen.ts': 'export const f = 1;\n',
+      'store/sql/migrations/0007-x.ts': "import { sql } from 'kysely';\nimport { f } from './frozen.ts';\nimport { t } from '../item-table.ts';\nimport { z } from 'zod';\n",
+    });
+    assert.deepEqual(migrationViolations(root).sort(), [
+      'a migration may not import run-time code: store/sql/migrations/0007-x.ts → store/sql/item-table.ts',
+      'a migration may only use kysely: store/sql/migrations/0007-x.ts uses zod',
+    ]);
   });
 
   it('a cycle between two folders fails the check', () => {

@@ -36,7 +36,7 @@ export async function respondProjectData(
   let format: PdFormat = errorFormat(request.headers.accept, rawFormat(rawQuery));
   try {
     // dispatch: the PWA site; a site without ProjectData has no such segment.
-    const site = await deps.store.getSiteByUrl(sitePath);
+    const site = await deps.store.sites.byUrl(sitePath);
     const siteOptions = site && await deps.store.projectData.options(site.id);
     if (!site || !siteOptions) throw PdError.notFound('ProjectData');
 

@@ -119,9 +119,9 @@ async function respond(request: ApiRequest, caller: Caller, options: FrontDeps, 
     // dispatch: which site collection, and the path below its `/_api/`.
     if (!split) throw errors.resourceNotFound();
     const sitePath = decodePath(split.sitePath);
-    const site = await options.store.getSiteByUrl(sitePath);
+    const site = await options.store.sites.byUrl(sitePath);
     if (!site) throw errors.siteNotFound(sitePath);
-    const web = await options.store.getWeb(site.rootWebId);
+    const web = await options.store.sites.web(site.rootWebId);
     if (!web) throw errors.siteNotFound(sitePath);
 
     // authorize: who acts on this site (becomes Author/Editor of what it writes); 403 without a role here.

@@ -10,6 +10,7 @@
 // the epoch, Decimal/Double double precision, Int*/Byte integer, Boolean 0/1.
 
 import { CompiledQuery, sql, type Kysely, type RawBuilder } from 'kysely';
+import type { SqlSession } from './session.ts';
 import { EDM_TYPES, type EdmType, type PdEntitySet, type PdProperty, type PdRow, type PdValue } from '../../domain/projectdata/model.ts';
 import { ENTITY_SETS } from '../../domain/projectdata/catalogue.ts';
 import { PdValueError } from '../../domain/projectdata/values.ts';
@@ -17,23 +18,6 @@ import type { PdPage, PdQuery, PdSiteOptions, ProjectDataStore } from '../projec
 import { fail } from '../../domain/errors.ts';
 import { columnType, type SqlFlavour } from './flavour.ts';
 import { compilePdFilter, noSuchProperty, pdSortExpression, pdSortValue } from './projectdata-filter.ts';
-
-type Run = <T>(fn: (db: Kysely<any>) => Promise<T>) => Promise<T>;
-
-export interface ProjectDataContext {
-  /** One transaction (or the open one) that also bumps the metadata counter (sql-store.ts). */
-  metadataWrite: Run;
-  /** One transaction, or the open one. */
-  transaction: Run;
-  /** After DDL: SQLite's compiled statements are dropped (connect.ts). */
-  onSchemaChange: () => void;
-  /**
-   * Data tables known to exist, by site and set. Tables and columns are only ever added, so
-   * an entry stays true; one missing a property is re-read. Shared by the store outside
-   * transactions only: a table made inside one that rolls back must not be remembered.
-   */
-  tables?: Map<string, PdTable> | undefined;
-}
 
 export interface PdTable {
   id: number;
@@ -76,26 +60,40 @@ export class SqlProjectDataStore implements ProjectDataStore {
   /** Upsert statement texts by table and shape (see upsertText). */
   private readonly statements = new Map<string, string>();
 
-  constructor(private readonly db: Kysely<any>, private readonly flavour: SqlFlavour, private readonly context: ProjectDataContext) {}
+  /**
+   * `tables`: data tables known to exist, by site and set. Tables and columns are only ever
+   * added, so an entry stays true; one missing a property is re-read. Shared by the store
+   * outside transactions only: a table made inside one that rolls back must not be remembered.
+   */
+  constructor(private readonly s: SqlSession, private readonly tables?: Map<string, PdTable>) {}
 
-  async options(siteId: string): Promise<PdSiteOptions | undefined> {
-    const row = await this.db.selectFrom('pd_sites').select('options').where('site_id', '=', siteId).executeTakeFirst();
-    return row ? JSON.parse(row.options) as PdSiteOptions : undefined;
+  private get db(): Kysely<any> { return this.s.db; }
+  private get flavour(): SqlFlavour { return this.s.flavour; }
+
+  /** Read on every feed request: cached. */
+  options(siteId: string): Promise<PdSiteOptions | undefined> {
+    return this.s.cached('pd.options', siteId, async () => {
+      const row = await this.db.selectFrom('pd_sites').select('options').where('site_id', '=', siteId).executeTakeFirst();
+      return row ? JSON.parse(row.options) as PdSiteOptions : undefined;
+    });
   }
 
   async setOptions(siteId: string, options: PdSiteOptions): Promise<void> {
     const text = JSON.stringify(options);
-    await this.context.metadataWrite((db) => db.insertInto('pd_sites').values({ site_id: siteId, options: text })
+    await this.s.metadataWrite([['pd.options', siteId]], ({ db }) => db.insertInto('pd_sites').values({ site_id: siteId, options: text })
       .onConflict((oc) => oc.column('site_id').doUpdateSet({ options: text })).execute());
   }
 
-  async schema(siteId: string): Promise<PdEntitySet[]> {
-    const rows = await this.db.selectFrom('pd_properties').select(['set_name', 'name', 'edm_type'])
-      .where('site_id', '=', siteId).orderBy('position').execute();
-    return ENTITY_SETS.map((set) => {
-      const custom = rows.filter((r) => r.set_name === set.name)
-        .map((r): PdProperty => ({ name: r.name, type: r.edm_type as EdmType, nullable: true, custom: true }));
-      return custom.length ? { ...set, properties: [...set.properties, ...custom] } : set;
+  /** Read on every feed request: cached. */
+  schema(siteId: string): Promise<PdEntitySet[]> {
+    return this.s.cached('pd.schema', siteId, async () => {
+      const rows = await this.db.selectFrom('pd_properties').select(['set_name', 'name', 'edm_type'])
+        .where('site_id', '=', siteId).orderBy('position').execute();
+      return ENTITY_SETS.map((set) => {
+        const custom = rows.filter((r) => r.set_name === set.name)
+          .map((r): PdProperty => ({ name: r.name, type: r.edm_type as EdmType, nullable: true, custom: true }));
+        return custom.length ? { ...set, properties: [...set.properties, ...custom] } : set;
+      });
     });
   }
 
@@ -103,7 +101,7 @@ export class SqlProjectDataStore implements ProjectDataStore {
     const builtIn = ENTITY_SETS.find((s) => s.name === setName);
     if (!builtIn) throw new PdValueError(`no entity set '${setName}'`);
     for (const p of properties) if (!KNOWN_TYPES.has(p.type)) throw new PdValueError(`${setName}.${p.name}: no Edm type '${p.type}'`);
-    const changed = await this.context.metadataWrite(async (db) => {
+    const changed = await this.s.metadataWrite([['pd.schema', siteId]], async ({ db }) => {
       const existing = await db.selectFrom('pd_properties').select(['name', 'edm_type', 'position'])
         .where('site_id', '=', siteId).where('set_name', '=', setName).orderBy('position').execute();
       const taken = new Set([...builtIn.properties.map((p) => p.name), ...existing.map((r) => r.name)]);
@@ -122,8 +120,8 @@ export class SqlProjectDataStore implements ProjectDataStore {
       return true;
     });
     if (changed) {
-      this.context.tables?.delete(tableKey(siteId, setName));
-      this.context.onSchemaChange();
+      this.tables?.delete(tableKey(siteId, setName));
+      this.s.schemaChanged();
     }
   }
 
@@ -134,7 +132,7 @@ export class SqlProjectDataStore implements ProjectDataStore {
     const table = (await this.table(siteId, set, true))!;
     const columns = set.properties.map((p) => table.columns.get(p.name)!);
     const perStatement = this.flavour === 'postgres' ? PG_ROWS : Math.max(1, Math.floor(SQLITE_PARAMETERS / columns.length));
-    await this.context.transaction(async (db) => {
+    await this.s.transaction(async ({ db }) => {
       for (let i = 0; i < values.length; i += perStatement) {
         const chunk = values.slice(i, i + perStatement);
         const text = this.upsertText(table, set, chunk.length);
@@ -248,19 +246,19 @@ export class SqlProjectDataStore implements ProjectDataStore {
   private async table(siteId: string, set: PdEntitySet, create: boolean): Promise<PdTable | undefined> {
     const key = tableKey(siteId, set.name);
     const covers = (t: PdTable | undefined) => !!t && set.properties.every((p) => t.columns.has(p.name));
-    const cached = this.context.tables?.get(key);
+    const cached = this.tables?.get(key);
     if (covers(cached)) return cached;
     let table = await readTable(this.db, siteId, set.name);
     if (!table && !create) return undefined;
     if (!covers(table)) {
-      table = await this.context.metadataWrite(async (db) => {
+      table = await this.s.metadataWrite([], async ({ db }) => {
         const current = await readTable(db, siteId, set.name) ?? await this.createTable(db, siteId, set);
         await this.addColumns(db, current, set.properties);
         return current;
       });
-      this.context.onSchemaChange();
+      this.s.schemaChanged();
     }
-    this.context.tables?.set(key, table!);
+    this.tables?.set(key, table!);
     return table;
   }
 

@@ -1,9 +1,11 @@
-// The Directory on SQL. It shares the Store's Kysely handle, so inside a store
-// transaction its writes commit or roll back with everything else.
+// The Directory on SQL. It works through the store's session, so inside a unit of work its
+// writes commit or roll back with everything else. What authentication reads on every
+// request (a user, their groups, a site's roles, a group) is cached; photos are not.
 
-import { sql, type Kysely, type RawBuilder } from 'kysely';
-import { binaryCollation, type SqlFlavour } from './flavour.ts';
+import { sql, type RawBuilder } from 'kysely';
+import { binaryCollation } from './flavour.ts';
 import type { Directory, DirectoryGroup, DirectoryUser, Photo, SiteRole } from '../directory.ts';
+import type { CacheName, SqlSession } from './session.ts';
 
 const key = (s: string) => s.trim().toLowerCase();
 
@@ -19,19 +21,21 @@ function rowToGroup(r: any): DirectoryGroup {
   return { id: r.id, displayName: r.display_name, kind: r.kind, mail: r.mail ?? null };
 }
 
-/** Runs a directory write in a transaction that also bumps the metadata counter (sql-store.ts). */
-export type MetadataWrite = (fn: (db: Kysely<any>) => Promise<void>) => Promise<void>;
+/** A new user or group can change anyone's memberships (groups name members before they exist). */
+const MEMBERSHIP_CHANGES: CacheName[] = [['dir.users'], ['dir.groups'], ['dir.memberships']];
 
 export class SqlDirectory implements Directory {
   /** Text keys order by code point on both databases (flavour.ts). */
   private readonly binary: RawBuilder<unknown>;
 
-  constructor(private readonly db: Kysely<any>, flavour: SqlFlavour, private readonly write: MetadataWrite) {
-    this.binary = sql.raw(binaryCollation(flavour));
+  constructor(private readonly s: SqlSession) {
+    this.binary = sql.raw(binaryCollation(s.flavour));
   }
 
+  private get db() { return this.s.db; }
+
   async addUser(user: DirectoryUser, passwordHash: string | null): Promise<void> {
-    await this.write((db) => db.insertInto('directory_users').values({
+    await this.s.metadataWrite(MEMBERSHIP_CHANGES, ({ db }) => db.insertInto('directory_users').values({
       upn_key: key(user.upn), upn: user.upn, email_key: user.email ? key(user.email) : null, display_name: user.displayName,
       first_name: user.firstName, last_name: user.lastName, email: user.email, job_title: user.jobTitle,
       department: user.department, object_id: user.objectId, puid: user.puid, password_hash: passwordHash,
@@ -40,7 +44,7 @@ export class SqlDirectory implements Directory {
   }
 
   async addGroup(group: DirectoryGroup, members: string[]): Promise<void> {
-    await this.write(async (db) => {
+    await this.s.metadataWrite(MEMBERSHIP_CHANGES, async ({ db }) => {
       await db.insertInto('directory_groups').values({
         id: key(group.id), display_name: group.displayName, name_key: key(group.displayName), kind: group.kind, mail: group.mail,
       }).execute();
@@ -50,11 +54,13 @@ export class SqlDirectory implements Directory {
     });
   }
 
-  async findUser(upnOrEmail: string): Promise<DirectoryUser | undefined> {
+  findUser(upnOrEmail: string): Promise<DirectoryUser | undefined> {
     const k = key(upnOrEmail);
-    const row = await this.db.selectFrom('directory_users').selectAll()
-      .where((eb) => eb.or([eb('upn_key', '=', k), eb('email_key', '=', k)])).orderBy(sql`upn_key${this.binary}`).executeTakeFirst();
-    return row ? rowToUser(row) : undefined;
+    return this.s.cached('dir.users', k, async () => {
+      const row = await this.db.selectFrom('directory_users').selectAll()
+        .where((eb) => eb.or([eb('upn_key', '=', k), eb('email_key', '=', k)])).orderBy(sql`upn_key${this.binary}`).executeTakeFirst();
+      return row ? rowToUser(row) : undefined;
+    });
   }
 
   async listUsers(): Promise<DirectoryUser[]> {
@@ -66,11 +72,13 @@ export class SqlDirectory implements Directory {
     return row ? (row.password_hash ?? null) : undefined;
   }
 
-  async findGroup(idOrName: string): Promise<DirectoryGroup | undefined> {
+  findGroup(idOrName: string): Promise<DirectoryGroup | undefined> {
     const k = key(idOrName);
-    const row = await this.db.selectFrom('directory_groups').selectAll()
-      .where((eb) => eb.or([eb('id', '=', k), eb('name_key', '=', k)])).orderBy(sql`id${this.binary}`).executeTakeFirst();
-    return row ? rowToGroup(row) : undefined;
+    return this.s.cached('dir.groups', k, async () => {
+      const row = await this.db.selectFrom('directory_groups').selectAll()
+        .where((eb) => eb.or([eb('id', '=', k), eb('name_key', '=', k)])).orderBy(sql`id${this.binary}`).executeTakeFirst();
+      return row ? rowToGroup(row) : undefined;
+    });
   }
 
   async groupMembers(groupId: string): Promise<string[]> {
@@ -78,7 +86,11 @@ export class SqlDirectory implements Directory {
     return rows.map((r) => r.member as string);
   }
 
-  async groupsOf(upn: string): Promise<DirectoryGroup[]> {
+  groupsOf(upn: string): Promise<DirectoryGroup[]> {
+    return this.s.cached('dir.memberships', key(upn), () => this.walkGroupsOf(upn));
+  }
+
+  private async walkGroupsOf(upn: string): Promise<DirectoryGroup[]> {
     // Walk memberships upwards: groups that contain the user, then groups that contain those.
     const found = new Map<string, DirectoryGroup>();
     let frontier = [key(upn)];
@@ -98,14 +110,14 @@ export class SqlDirectory implements Directory {
   async setProfileProperty(upn: string, name: string, value: string | string[]): Promise<void> {
     const user = await this.findUser(upn);
     if (!user) return;
-    await this.write(async (db) => {
+    await this.s.metadataWrite([['dir.users']], async ({ db }) => {
       await db.updateTable('directory_users').set({ profile: JSON.stringify({ ...user.profile, [name]: value }) })
         .where('upn_key', '=', key(user.upn)).execute();
     });
   }
 
   async setSiteRoles(siteId: string, roles: SiteRole[]): Promise<void> {
-    await this.write(async (db) => {
+    await this.s.metadataWrite([['dir.roles', siteId]], async ({ db }) => {
       await db.deleteFrom('site_roles').where('site_id', '=', siteId).execute();
       let position = 0;
       for (const role of roles) {
@@ -114,9 +126,11 @@ export class SqlDirectory implements Directory {
     });
   }
 
-  async siteRoles(siteId: string): Promise<SiteRole[]> {
-    const rows = await this.db.selectFrom('site_roles').select(['role', 'principal']).where('site_id', '=', siteId).orderBy('position').execute();
-    return rows.map((r) => ({ role: r.role, principal: r.principal }));
+  siteRoles(siteId: string): Promise<SiteRole[]> {
+    return this.s.cached('dir.roles', siteId, async () => {
+      const rows = await this.db.selectFrom('site_roles').select(['role', 'principal']).where('site_id', '=', siteId).orderBy('position').execute();
+      return rows.map((r): SiteRole => ({ role: r.role, principal: r.principal }));
+    });
   }
 
   async getPhoto(upn: string): Promise<Photo | undefined> {
@@ -126,7 +140,7 @@ export class SqlDirectory implements Directory {
 
   async setPhoto(upn: string, photo: Photo): Promise<void> {
     const values = { content_type: photo.contentType, bytes: photo.bytes, updated: photo.updated };
-    await this.write(async (db) => {
+    await this.s.metadataWrite([], async ({ db }) => {
       await db.insertInto('user_photos').values({ upn_key: key(upn), ...values })
         .onConflict((oc) => oc.column('upn_key').doUpdateSet(values)).execute();
     });

@@ -57,7 +57,7 @@ async function referenceNames(list: List, fields: Field[], item: Item, ctx: ApiC
     const target = ids.length ? await lookupTarget(field, list, ctx) : undefined;
     if (!target) continue;
     const shown = info.reference === 'user' ? 'Title' : field.options.lookupField ?? 'Title';
-    const rows = await ctx.store.getItems(target.list, target.fields, ids);
+    const rows = await ctx.store.items.getMany(target.list, target.fields, ids);
     out.set(field.internalName, new Map(rows.map((r) => [r.id, String(stored(target.fields.find((f) => f.internalName === shown)!, r) ?? '')])));
   }
   return out;

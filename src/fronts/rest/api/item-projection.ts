@@ -52,11 +52,11 @@ export async function lookupTarget(field: Field, list: List, ctx: ApiContext): P
   const { store } = ctx;
   let target: List | undefined;
   if (FIELD_KINDS[field.kind].reference === 'user') {
-    target = (await store.getLists(ctx.site.rootWebId)).find((l) => l.baseTemplate === USER_INFO_LIST_TEMPLATE);
+    target = (await store.lists.inWeb(ctx.site.rootWebId)).find((l) => l.baseTemplate === USER_INFO_LIST_TEMPLATE);
   } else if (field.options.lookupListId) {
-    target = await store.getListById(list.webId, field.options.lookupListId);
+    target = await store.lists.byId(list.webId, field.options.lookupListId);
   }
-  return target ? { list: target, fields: await store.getFields(target) } : undefined;
+  return target ? { list: target, fields: await store.fields.of(target) } : undefined;
 }
 
 const findByWireName = (fields: Field[], name: string) => fields.find((f) => odataPropertyName(f.internalName) === name);
@@ -150,7 +150,7 @@ export async function renderItems(plan: ItemPlan, items: Item[], ctx: ApiContext
   }
   const loadedByTarget = new Map<number, Map<number, Item>>();
   for (const [rowId, { target, ids, load }] of idsByTarget) {
-    const rows = ids.size ? await ctx.store.getItems(target.list, target.fields, [...ids], load && [...load]) : [];
+    const rows = ids.size ? await ctx.store.items.getMany(target.list, target.fields, [...ids], load && [...load]) : [];
     loadedByTarget.set(rowId, new Map(rows.map((r) => [r.id, r])));
   }
   const loaded = new Map<string, Map<number, Item>>();

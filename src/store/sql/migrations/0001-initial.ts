@@ -4,7 +4,7 @@
 // are the database's own.
 
 import { sql, type ColumnDefinitionBuilder, type Kysely, type Migration } from 'kysely';
-import type { SqlFlavour } from '../flavour.ts';
+import type { Flavour as SqlFlavour } from './frozen.ts';
 
 /** An integer key the database assigns: SQLite's rowid alias, PostgreSQL's identity column. */
 const serialKey = (flavour: SqlFlavour) => (c: ColumnDefinitionBuilder) =>

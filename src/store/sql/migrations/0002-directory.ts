@@ -1,7 +1,7 @@
 // The tenant directory: users, groups, memberships, site roles and photos.
 
 import { sql, type Kysely, type Migration } from 'kysely';
-import type { SqlFlavour } from '../flavour.ts';
+import type { Flavour as SqlFlavour } from './frozen.ts';
 
 export const directory = (flavour: SqlFlavour): Migration => ({ up: (db) => up(db, flavour) });
 

@@ -1,10 +1,10 @@
 // One counter row, bumped in the same transaction as every metadata write (sites, lists,
 // fields, settings, the directory). Instances sharing a PostgreSQL database read it once per
 // request: a different number means another instance changed metadata, so their in-process
-// caches are dropped (cached-store.ts).
+// caches are dropped (SqlStore.sync in sql-store.ts).
 
 import { sql, type Kysely, type Migration } from 'kysely';
-import { columnType, type SqlFlavour } from '../flavour.ts';
+import { columnType, type Flavour as SqlFlavour } from './frozen.ts';
 
 export const metadataVersion = (flavour: SqlFlavour): Migration => ({ up: (db) => up(db, flavour) });
 

@@ -4,7 +4,7 @@
 // a new version (lists with versioning on), holding the item as it was before the update.
 
 import { sql, type Kysely, type Migration } from 'kysely';
-import { columnType, type SqlFlavour } from '../flavour.ts';
+import { columnType, type Flavour as SqlFlavour } from './frozen.ts';
 
 export const itemVersions = (flavour: SqlFlavour): Migration => ({ up: (db) => up(db, flavour) });
 

@@ -4,10 +4,8 @@
 // which the planner cannot read in that order, so every `$orderby` on them added a sort.
 // SQLite's indexes already order so: nothing to do there.
 
-import type { Kysely, Migration } from 'kysely';
-import type { FieldKind } from '../../../domain/field-kinds.ts';
-import type { SqlFlavour } from '../flavour.ts';
-import { createFieldIndex, createModifiedIndex, dropFieldIndex } from '../item-table.ts';
+import { sql, type Kysely, type Migration } from 'kysely';
+import { CASE_FOLDED_KINDS, type Flavour as SqlFlavour } from './frozen.ts';
 
 export const indexNullsFirst = (flavour: SqlFlavour): Migration => ({ up: (db) => up(db, flavour) });
 
@@ -19,13 +17,16 @@ async function up(db: Kysely<any>, flavour: SqlFlavour): Promise<void> {
     const table = String(list.table_name);
     // Same name, new definition; the migration's transaction keeps the swap atomic.
     await db.schema.dropIndex(`${table}_modified`).ifExists().execute();
-    await createModifiedIndex(db, flavour, table);
+    await sql`create index ${sql.id(`${table}_modified`)} on ${sql.id(table)} (modified nulls first, id)`.execute(db);
     const indexed = await db.selectFrom('fields').select(['column_name', 'kind'])
       .where('list_row_id', '=', list.row_id).where('indexed', '=', 1).execute();
     for (const f of indexed) {
-      const field = { column: String(f.column_name), kind: f.kind as FieldKind };
-      await dropFieldIndex(db, table, field);
-      await createFieldIndex(db, flavour, table, field);
+      const column = String(f.column_name);
+      const index = sql.id(`${table}_${column}_ix`);
+      // Text sorts case-folded by code point; other kinds by the column itself.
+      const key = CASE_FOLDED_KINDS.has(String(f.kind)) ? sql`lower(${sql.ref(column)}) collate "C"` : sql`${sql.ref(column)}`;
+      await sql`drop index if exists ${index}`.execute(db);
+      await sql`create index if not exists ${index} on ${sql.id(table)} (${key} nulls first, id)`.execute(db);
     }
   }
 }

@@ -105,17 +105,17 @@ function propsFromSchemaXml(xml: string): Properties {
 }
 
 async function addField(list: List, props: Properties, ctx: ApiContext, typeFromMetadata?: string): Promise<Outcome> {
-  const fields = await ctx.store.getFields(list);
+  const fields = await ctx.store.fields.of(list);
   const definition = fieldDefinition(props, fields, typeFromMetadata);
-  if (definition.options.lookupListId && !(await ctx.store.getListById(list.webId, definition.options.lookupListId))) {
+  if (definition.options.lookupListId && !(await ctx.store.lists.byId(list.webId, definition.options.lookupListId))) {
     throw errors.listNotFoundById();
   }
-  const field = await ctx.store.addField(list, definition);
+  const field = await ctx.store.fields.add(list, definition);
   return fieldOutcome(field, list, ctx, 201);
 }
 
 async function requireField(list: List, ctx: ApiContext, find: (fields: Field[]) => Field | undefined, name: string): Promise<Field> {
-  const field = find(await ctx.store.getFields(list));
+  const field = find(await ctx.store.fields.of(list));
   if (!field) throw errors.fieldNotFound(name);
   return field;
 }
@@ -162,7 +162,7 @@ export const fieldsType: ResourceType<{ kind: 'fields'; list: List }> = {
     },
   },
   async get(r, ctx) {
-    const fields = await ctx.store.getFields(r.list);
+    const fields = await ctx.store.fields.of(r.list);
     return entityCollection(fields.map((f) => fieldEntity(f, r.list, ctx)), fieldMetadataName, ctx);
   },
   async create(r, ctx) {
@@ -185,7 +185,7 @@ export const fieldType: ResourceType<{ kind: 'field'; list: List; field: Field }
     if (choices) options.choices = choices.map(String);
     const description = stringProp(props, 'Description');
     if (description !== undefined) options.description = description;
-    await ctx.store.updateField(r.list, r.field, {
+    await ctx.store.fields.update(r.list, r.field, {
       title: stringProp(props, 'Title'), required: boolProp(props, 'Required'), indexed: boolProp(props, 'Indexed'),
       hidden: boolProp(props, 'Hidden'), options,
     });
@@ -193,7 +193,7 @@ export const fieldType: ResourceType<{ kind: 'field'; list: List; field: Field }
   },
   async delete(r, ctx) {
     if (r.field.builtIn || r.list.baseTemplate === 112) throw errors.badArgument(`The field '${r.field.internalName}' cannot be deleted.`);
-    await ctx.store.deleteField(r.list, r.field);
+    await ctx.store.fields.delete(r.list, r.field);
     return emptyOk();
   },
 };

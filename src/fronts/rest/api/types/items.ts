@@ -76,12 +76,12 @@ async function filterLookups(ctx: ApiContext, list: List, fields: Field[]): Prom
 }
 
 async function queryItems(r: ItemsResource, ctx: ApiContext): Promise<Outcome> {
-  const fields = await ctx.store.getFields(r.list);
+  const fields = await ctx.store.fields.of(r.list);
   const plan = await planItemProjection(r.list, fields, ctx);
   const keys = sortKeys(ctx, fields);
   checkThreshold(ctx, r.list, fields, keys);
   const top = pageSize(ctx);
-  const page = await ctx.store.queryItems(r.list, fields, {
+  const page = await ctx.store.items.query(r.list, fields, {
     filter: ctx.query.filter, filterText: ctx.query.filterText, orderBy: keys, top,
     // Sort keys' values go into the next link's skiptoken, so they are read too.
     load: plan.load && [...new Set([...plan.load, ...keys.map((k) => k.field)])],
@@ -105,8 +105,8 @@ async function itemOutcome(list: List, fields: Field[], item: Item, ctx: ApiCont
 }
 
 async function loadItem(r: ItemResource, ctx: ApiContext): Promise<{ fields: Field[]; item: Item }> {
-  const fields = await ctx.store.getFields(r.list);
-  const item = await ctx.store.getItem(r.list, fields, r.id);
+  const fields = await ctx.store.fields.of(r.list);
+  const item = await ctx.store.items.get(r.list, fields, r.id);
   if (!item) throw errors.itemNotFound();
   return { fields, item };
 }
@@ -123,10 +123,10 @@ export const itemsType: ResourceType<ItemsResource> = {
   },
   get: queryItems,
   async create(r, ctx) {
-    const fields = await ctx.store.getFields(r.list);
+    const fields = await ctx.store.fields.of(r.list);
     const values = readItemValues(ctx, r.list, fields);
     checkRequired(fields, values, true);
-    const item = await ctx.store.createItem(r.list, fields, { values, actorId: ctx.principal.userId, now: ctx.now() });
+    const item = await ctx.store.items.create(r.list, fields, { values, actorId: ctx.principal.userId, now: ctx.now() });
     // The created item comes back whole, whatever `$select` the URL carried.
     return itemOutcome(r.list, fields, item, { ...ctx, query: { ...ctx.query, select: undefined, selectText: undefined, expand: [] } }, 201);
   },
@@ -163,32 +163,32 @@ export const itemType: ResourceType<ItemResource> = {
     recycle: {
       kind: 'action',
       async invoke(r, _args, ctx) {
-        const fields = await ctx.store.getFields(r.list);
-        const id = await ctx.store.recycleItem(r.list, fields, r.id, ctx.principal.userId, ctx.now());
+        const fields = await ctx.store.fields.of(r.list);
+        const id = await ctx.store.items.recycle(r.list, fields, r.id, ctx.principal.userId, ctx.now());
         if (!id) throw errors.itemNotFound();
         return ok({ kind: 'primitive', methodName: 'Recycle', edmType: 'Edm.Guid', value: id });
       },
     },
   },
   async get(r, ctx) {
-    const fields = await ctx.store.getFields(r.list);
+    const fields = await ctx.store.fields.of(r.list);
     const plan = await planItemProjection(r.list, fields, ctx);
-    const item = await ctx.store.getItem(r.list, fields, r.id, plan.load);
+    const item = await ctx.store.items.get(r.list, fields, r.id, plan.load);
     if (!item) throw errors.itemNotFound();
     return itemOutcome(r.list, fields, item, ctx, 200, plan);
   },
   async update(r, ctx, ifMatch) {
-    const fields = await ctx.store.getFields(r.list);
+    const fields = await ctx.store.fields.of(r.list);
     const values = readItemValues(ctx, r.list, fields);
     checkRequired(fields, values, false);
-    const result = await ctx.store.updateItem(r.list, fields, r.id, { values, actorId: ctx.principal.userId, now: ctx.now() }, versionFromIfMatch(ifMatch));
+    const result = await ctx.store.items.update(r.list, fields, r.id, { values, actorId: ctx.principal.userId, now: ctx.now() }, versionFromIfMatch(ifMatch));
     if (result === undefined) throw errors.itemNotFound();
     if (result === 'conflict') return conflict(r, ctx, ifMatch);
     return noContent({ ETag: `"${result.version}"` });
   },
   async delete(r, ctx, ifMatch) {
-    const fields = await ctx.store.getFields(r.list);
-    const result = await ctx.store.deleteItem(r.list, fields, r.id, versionFromIfMatch(ifMatch), ctx.now());
+    const fields = await ctx.store.fields.of(r.list);
+    const result = await ctx.store.items.delete(r.list, fields, r.id, versionFromIfMatch(ifMatch), ctx.now());
     if (result === undefined) throw errors.itemNotFound();
     if (result === 'conflict') return conflict(r, ctx, ifMatch);
     return emptyOk();

@@ -63,13 +63,13 @@ const SITE_PAGES = { title: 'Site Pages', relativeUrl: 'SitePages', baseTemplate
  */
 async function ensureLibrary(web: Web, library: typeof SITE_ASSETS, ctx: ApiContext): Promise<Outcome> {
   const url = `${urlPrefix(web.serverRelativeUrl)}/${library.relativeUrl}`;
-  let list = await ctx.store.getListByUrl(web.id, url);
+  let list = await ctx.store.lists.byUrl(web.id, url);
   if (!list) {
     requireRole(ctx.principal, 'member');
     list = await ctx.store.transaction(async (tx) => {
-      const existing = await tx.getListByUrl(web.id, url);
+      const existing = await tx.lists.byUrl(web.id, url);
       if (existing) return existing;
-      if (await tx.getListByTitle(web.id, library.title)) throw errors.listAlreadyExists();
+      if (await tx.lists.byTitle(web.id, library.title)) throw errors.listAlreadyExists();
       return createListWithFields(tx, web, { ...library, description: '' }, ctx.now());
     });
   }
@@ -79,14 +79,14 @@ async function ensureLibrary(web: Web, library: typeof SITE_ASSETS, ctx: ApiCont
 export const listsType: ResourceType<{ kind: 'lists'; web: Web }> = {
   key: async (r, args, ctx) => {
     const id = guidText(stringArgument(args));
-    return { kind: 'list', list: await requireList(ctx.store.getListById(r.web.id, id), errors.listNotFoundById) };
+    return { kind: 'list', list: await requireList(ctx.store.lists.byId(r.web.id, id), errors.listNotFoundById) };
   },
   methods: {
     getbytitle: {
       kind: 'function',
       async invoke(r, args, ctx) {
         const title = stringArgument(args, 'title');
-        const list = await requireList(ctx.store.getListByTitle(r.web.id, title),
+        const list = await requireList(ctx.store.lists.byTitle(r.web.id, title),
           () => errors.listNotFoundByTitle(title, absoluteUrl(ctx, r.web.serverRelativeUrl)));
         return { kind: 'list', list };
       },
@@ -95,14 +95,14 @@ export const listsType: ResourceType<{ kind: 'lists'; web: Web }> = {
       kind: 'function',
       async invoke(r, args, ctx) {
         const id = guidText(stringArgument(args, 'id'));
-        return { kind: 'list', list: await requireList(ctx.store.getListById(r.web.id, id), errors.listNotFoundById) };
+        return { kind: 'list', list: await requireList(ctx.store.lists.byId(r.web.id, id), errors.listNotFoundById) };
       },
     },
     ensuresiteassetslibrary: { kind: 'action', readOnly: true, invoke: (r, _args, ctx) => ensureLibrary(r.web, SITE_ASSETS, ctx) },
     ensuresitepageslibrary: { kind: 'action', readOnly: true, invoke: (r, _args, ctx) => ensureLibrary(r.web, SITE_PAGES, ctx) },
   },
   async get(r, ctx) {
-    const lists = await ctx.store.getLists(r.web.id);
+    const lists = await ctx.store.lists.inWeb(r.web.id);
     return entityCollection(lists.map((l) => withSecurableProperties(listEntity(l, r.web, ctx), ctx, false)), 'SP.ApiData.Lists', ctx);
   },
   async create(r, ctx) {
@@ -110,7 +110,7 @@ export const listsType: ResourceType<{ kind: 'lists'; web: Web }> = {
     const title = checkTitle(stringProp(props, 'Title'));
     const template = intProp(props, 'BaseTemplate') ?? 100;
     if (!isKnownTemplate(template) || template === 112) throw errors.badArgument(`The list template ${template} is not supported by spemu.`);
-    if (await ctx.store.getListByTitle(r.web.id, title)) throw errors.listAlreadyExists();
+    if (await ctx.store.lists.byTitle(r.web.id, title)) throw errors.listAlreadyExists();
     const list = await createListWithFields(ctx.store, r.web, {
       title, description: stringProp(props, 'Description') ?? '', baseTemplate: template,
       hidden: boolProp(props, 'Hidden'), enableVersioning: boolProp(props, 'EnableVersioning'),
@@ -135,7 +135,7 @@ export const listType: ResourceType<ListResource> = {
     reservelistitemid: {
       kind: 'action',
       async invoke(r, _args, ctx) {
-        const id = await ctx.store.reserveItemId(r.list);
+        const id = await ctx.store.items.reserveId(r.list);
         return ok({ kind: 'primitive', methodName: 'ReserveListItemId', edmType: 'Edm.Int32', value: id });
       },
     },
@@ -151,7 +151,7 @@ export const listType: ResourceType<ListResource> = {
     recycle: {
       kind: 'action',
       async invoke(r, _args, ctx) {
-        await ctx.store.deleteList(r.list);
+        await ctx.store.lists.delete(r.list);
         return { status: 200, payload: { kind: 'primitive', methodName: 'Recycle', edmType: 'Edm.Guid', value: r.list.id } };
       },
     },
@@ -163,9 +163,9 @@ export const listType: ResourceType<ListResource> = {
     if (expected !== null && expected !== r.list.version) throw errors.etagMismatch(ifMatch ?? '', `"${r.list.version}"`);
     const title = props.Title === undefined ? undefined : checkTitle(stringProp(props, 'Title'));
     if (title !== undefined && title.toLowerCase() !== r.list.title.toLowerCase()) {
-      if (await ctx.store.getListByTitle(r.list.webId, title)) throw errors.listAlreadyExists();
+      if (await ctx.store.lists.byTitle(r.list.webId, title)) throw errors.listAlreadyExists();
     }
-    const updated = await ctx.store.updateList(r.list, {
+    const updated = await ctx.store.lists.update(r.list, {
       title, description: stringProp(props, 'Description'), hidden: boolProp(props, 'Hidden'),
       enableVersioning: boolProp(props, 'EnableVersioning'),
     }, ctx.now());
@@ -174,7 +174,7 @@ export const listType: ResourceType<ListResource> = {
   async delete(r, ctx, ifMatch) {
     const expected = versionFromIfMatch(ifMatch);
     if (expected !== null && expected !== r.list.version) throw errors.etagMismatch(ifMatch ?? '', `"${r.list.version}"`);
-    await ctx.store.deleteList(r.list);
+    await ctx.store.lists.delete(r.list);
     return emptyOk();
   },
 };

@@ -40,7 +40,7 @@ async function records(ctx: ApiContext, items: Item[]): Promise<SiteUserRecord[]
 
 async function rowById(ctx: ApiContext, id: number): Promise<Item | undefined> {
   const { list, fields } = await userInfoList(ctx.store, ctx.site);
-  return ctx.store.getItem(list, fields, id);
+  return ctx.store.items.get(list, fields, id);
 }
 
 /** Every row, in id order, read a page at a time. */
@@ -49,7 +49,7 @@ async function allRows(ctx: ApiContext): Promise<Item[]> {
   const rows: Item[] = [];
   let after: { id: number; values: [] } | undefined;
   for (;;) {
-    const page = await ctx.store.queryItems(list, fields, { orderBy: [], top: 5000, after, lookups: new Map() });
+    const page = await ctx.store.items.query(list, fields, { orderBy: [], top: 5000, after, lookups: new Map() });
     rows.push(...page.items);
     if (!page.hasMore || page.items.length === 0) return rows;
     after = { id: page.items[page.items.length - 1]!.id, values: [] };
@@ -58,7 +58,7 @@ async function allRows(ctx: ApiContext): Promise<Item[]> {
 
 async function rowByEmail(ctx: ApiContext, email: string): Promise<Item | undefined> {
   const { list, fields } = await userInfoList(ctx.store, ctx.site);
-  const page = await ctx.store.queryItems(list, fields, {
+  const page = await ctx.store.items.query(list, fields, {
     filter: { kind: 'compare', op: 'eq', left: { kind: 'member', path: ['EMail'] }, right: { kind: 'literal', type: 'string', value: email } },
     orderBy: [], top: 1, lookups: new Map(),
   });

@@ -58,7 +58,7 @@ async function referenceNames(list: List, fields: Field[], versions: Item[], ctx
     if (!target) continue;
     const shownField = info.reference === 'user' ? 'Title' : field.options.lookupField ?? 'Title';
     const shown = target.fields.find((f) => f.internalName === shownField);
-    const rows = await ctx.store.getItems(target.list, target.fields, [...ids]);
+    const rows = await ctx.store.items.getMany(target.list, target.fields, [...ids]);
     out.set(field.internalName, new Map(rows.map((r) => [r.id, {
       value: shown ? String(storedOf(shown, r) ?? '') : '',
       ...(info.reference === 'user' ? { email: typeof r.values.EMail === 'string' ? r.values.EMail : null } : {}),
@@ -124,10 +124,10 @@ function navigations(list: List, item: Item, ctx: ApiContext): Record<string, Na
 
 /** The item (404 if gone) and its versions, current first. */
 async function loadVersions(list: List, id: number, ctx: ApiContext): Promise<{ fields: Field[]; current: Item; versions: Item[] }> {
-  const fields = await ctx.store.getFields(list);
-  const current = await ctx.store.getItem(list, fields, id);
+  const fields = await ctx.store.fields.of(list);
+  const current = await ctx.store.items.get(list, fields, id);
   if (!current) throw errors.itemNotFound();
-  const past = (await ctx.store.getItemVersions(list, id)).filter((v) => v.uiVersion < current.uiVersion);
+  const past = (await ctx.store.versions.of(list, id)).filter((v) => v.uiVersion < current.uiVersion);
   return { fields, current, versions: [current, ...past] };
 }
 
@@ -170,11 +170,11 @@ export const itemVersionType: ResourceType<VersionResource> = {
   },
   /** A past version can be deleted (DeleteVersions, which Edit has); the current one only by deleting the item. */
   async delete(r, ctx) {
-    const fields = await ctx.store.getFields(r.list);
-    const current = await ctx.store.getItem(r.list, fields, r.id);
+    const fields = await ctx.store.fields.of(r.list);
+    const current = await ctx.store.items.get(r.list, fields, r.id);
     if (!current) throw errors.itemNotFound();
     if (r.uiVersion === current.uiVersion) throw errors.currentVersionDelete();
-    if (!(await ctx.store.deleteItemVersion(r.list, r.id, r.uiVersion))) throw errors.versionNotFound();
+    if (!(await ctx.store.versions.delete(r.list, r.id, r.uiVersion))) throw errors.versionNotFound();
     return emptyOk();
   },
 };

@@ -32,7 +32,7 @@ export const webType: ResourceType<WebResource> = {
     roledefinitions: async () => ({ kind: 'roleDefinitions' }),
     /** The site's Documents library ("Shared Documents"), else its first document library. */
     defaultdocumentlibrary: async (r, ctx) => {
-      const lists = await ctx.store.getLists(r.web.id);
+      const lists = await ctx.store.lists.inWeb(r.web.id);
       const base = urlPrefix(r.web.serverRelativeUrl);
       const list = lists.find((l) => l.serverRelativeUrl.toLowerCase() === `${base}/shared documents`.toLowerCase())
         ?? lists.find((l) => l.baseTemplate === 101);
@@ -50,7 +50,7 @@ export const webType: ResourceType<WebResource> = {
         const url = stringArgument(args, 'strUrl');
         // Absolute URLs work too: only their path counts.
         const path = /^https?:\/\//i.test(url) ? new URL(url).pathname : url;
-        const list = await ctx.store.getListByUrl(r.web.id, decodeURIComponent(path));
+        const list = await ctx.store.lists.byUrl(r.web.id, decodeURIComponent(path));
         if (!list) throw errors.listNotFoundByUrl();
         return { kind: 'list', list };
       },

@@ -1,0 +1,63 @@
+// A list's items: pages compiled to SQL over the list's own table, point reads, and writes
+// that keep the list's counters (ItemCount, next id, dates) in the same transaction.
+
+import type { Expression } from '../query/ast.ts';
+import type { Field, Item, List, StoredValue } from '../domain/model.ts';
+
+export interface SortKey {
+  field: Field;
+  descending: boolean;
+}
+
+/** A page request over a list's items, compiled to SQL by the store. */
+export interface ItemQuery {
+  filter?: Expression | undefined;
+  orderBy: SortKey[];
+  /** Page size (already clamped by the caller). */
+  top: number;
+  /** Keyset position from `$skiptoken`: values of the order keys and the ID of the last row seen. */
+  after?: { id: number; values: Array<StoredValue> } | undefined;
+  /** `PagedPrev=TRUE`: walk backwards from `after`. */
+  backwards?: boolean | undefined;
+  /** The `$filter` text as sent, for error messages. */
+  filterText?: string | undefined;
+  /** The fields whose values to load (default: all). Fewer columns read faster on wide lists. */
+  load?: Field[] | undefined;
+  /** `$expand`ed lookup/user fields by internal name, with their target list: the filter may reach into these. */
+  lookups: Map<string, { list: List; fields: Field[] }>;
+}
+
+export interface ItemPage {
+  items: Item[];
+  /** True when more rows follow this page in the same direction. */
+  hasMore: boolean;
+}
+
+export interface ItemWrite {
+  values: Record<string, StoredValue>;
+  actorId: number;
+  now: string;
+  /** Fixtures may state history; otherwise `now` and the actor are used. */
+  created?: string | undefined;
+  modified?: string | undefined;
+  authorId?: number | undefined;
+}
+
+export interface ItemRepository {
+  query(list: List, fields: Field[], query: ItemQuery): Promise<ItemPage>;
+  /** `load` names the fields whose values to read (default: all of `fields`). */
+  get(list: List, fields: Field[], id: number, load?: Field[]): Promise<Item | undefined>;
+  getMany(list: List, fields: Field[], ids: number[], load?: Field[]): Promise<Item[]>;
+  create(list: List, fields: Field[], write: ItemWrite): Promise<Item>;
+  /**
+   * Applies `write` if the item's version still equals `expectedVersion` (null: any); with
+   * versioning on, the item as it was becomes a past version in the same transaction.
+   * Undefined if the item is gone.
+   */
+  update(list: List, fields: Field[], id: number, write: ItemWrite, expectedVersion: number | null): Promise<Item | 'conflict' | undefined>;
+  delete(list: List, fields: Field[], id: number, expectedVersion: number | null, now: string): Promise<'deleted' | 'conflict' | undefined>;
+  /** Moves an item (with its past versions) to the site's recycle bin; returns the recycle-bin item's id. */
+  recycle(list: List, fields: Field[], id: number, actorId: number, now: string): Promise<string | undefined>;
+  /** Takes the next id from the list's item counter without creating an item (ReserveListItemId). */
+  reserveId(list: List): Promise<number>;
+}

@@ -1,0 +1,147 @@
+// Items on SQL, in their list's own table. Every write is one unit of work with the list's
+// counters (ItemCount, next id, dates) and, for updates with versioning on, the past version
+// it supersedes; since ItemCount and the dates are part of the cached list record, each
+// write names its web's list entry.
+
+import { randomUUID } from 'node:crypto';
+import { sql, type RawBuilder } from 'kysely';
+import type { Field, Item, List } from '../../domain/model.ts';
+import { listContentTypeId } from '../../domain/templates.ts';
+import type { ItemPage, ItemQuery, ItemRepository, ItemWrite } from '../items.ts';
+import { compileFilter } from './filter-compiler.ts';
+import { rowToItem, selectColumns, sortExpression, valuesToColumns } from './item-table.ts';
+import { keysetCondition } from './keyset.ts';
+import { listEntry, SqlLists } from './lists.ts';
+import type { SqlSession } from './session.ts';
+import { SqlSites } from './sites.ts';
+import { encodeRecycled } from './snapshots.ts';
+import { SqlVersions } from './versions.ts';
+
+export class SqlItems implements ItemRepository {
+  constructor(private readonly s: SqlSession) {}
+
+  async query(list: List, fields: Field[], query: ItemQuery): Promise<ItemPage> {
+    const flavour = this.s.flavour;
+    const idKey = fields.find((f) => f.internalName === 'ID')!;
+    const conditions: RawBuilder<unknown>[] = [];
+    if (query.filter) {
+      conditions.push(compileFilter(query.filter, {
+        fields, lookups: query.lookups, flavour, text: query.filterText ?? '',
+      }).condition);
+    }
+    // Walking backwards (PagedPrev) flips every direction, then the page is reversed.
+    const effective = query.orderBy.map((k) => ({ ...k, descending: query.backwards ? !k.descending : k.descending }));
+    const idDescending = query.backwards ?? false;
+    if (query.after) conditions.push(keysetCondition(effective, query.after, idDescending, flavour));
+    let builder = this.s.db.selectFrom(list.tableName).select(selectColumns(query.load ?? fields));
+    if (conditions.length) builder = builder.where(sql<boolean>`${sql.join(conditions, sql` and `)}`);
+    for (const key of effective) builder = builder.orderBy(sql`${sortExpression(key.field, flavour)} ${sql.raw(key.descending ? 'desc nulls last' : 'asc nulls first')}`);
+    builder = builder.orderBy(sql`${sql.ref(idKey.column)} ${sql.raw(idDescending ? 'desc' : 'asc')}`);
+    const rows = await builder.limit(query.top + 1).execute();
+    const hasMore = rows.length > query.top;
+    const items = rows.slice(0, query.top).map((r) => rowToItem(r, query.load ?? fields));
+    if (query.backwards) items.reverse();
+    return { items, hasMore };
+  }
+
+  async get(list: List, fields: Field[], id: number, load: Field[] = fields): Promise<Item | undefined> {
+    // Ids are whole numbers an integer column holds (PostgreSQL refuses to compare with others).
+    if (!Number.isSafeInteger(id)) return undefined;
+    const row = await this.s.db.selectFrom(list.tableName).select(selectColumns(load)).where('id', '=', id).executeTakeFirst();
+    return row ? rowToItem(row, load) : undefined;
+  }
+
+  async getMany(list: List, fields: Field[], ids: number[], load: Field[] = fields): Promise<Item[]> {
+    ids = ids.filter(Number.isSafeInteger);
+    if (ids.length === 0) return [];
+    const rows = await this.s.db.selectFrom(list.tableName).select(selectColumns(load)).where('id', 'in', ids).execute();
+    return rows.map((r) => rowToItem(r, load));
+  }
+
+  create(list: List, fields: Field[], write: ItemWrite): Promise<Item> {
+    return this.s.write([listEntry(list)], async (s) => {
+      // The per-list counter hands out ids under the row lock: never reused, even after deletes.
+      const counter = await s.db.updateTable('lists')
+        .set({ next_item_id: sql`next_item_id + 1`, item_count: sql`item_count + 1`, last_item_modified: write.now })
+        .where('row_id', '=', list.rowId).returning(['next_item_id']).executeTakeFirstOrThrow();
+      const id = Number(counter.next_item_id) - 1;
+      const created = write.created ?? write.now;
+      const row = {
+        id, guid: randomUUID(), content_type_id: listContentTypeId(list.baseTemplate, list.id), created, modified: write.modified ?? created,
+        author_id: write.authorId ?? write.actorId, editor_id: write.actorId, version: 1, ui_version: 1,
+        ...valuesToColumns(fields, write.values),
+      };
+      await s.db.insertInto(list.tableName).values(row).execute();
+      return (await new SqlItems(s).get(list, fields, id))!;
+    });
+  }
+
+  update(list: List, fields: Field[], id: number, write: ItemWrite, expectedVersion: number | null) {
+    return this.s.write([listEntry(list)], async (s): Promise<Item | 'conflict' | undefined> => {
+      if (!Number.isSafeInteger(id)) return undefined;
+      const items = new SqlItems(s);
+      const set = {
+        ...valuesToColumns(fields, write.values),
+        modified: write.modified ?? write.now, editor_id: write.actorId,
+        version: sql`version + 1`, ui_version: list.enableVersioning ? sql`ui_version + 1` : sql`ui_version`,
+      };
+      await new SqlLists(s).lock(list);
+      // With versioning on, the item as it was becomes a past version, in this same unit of work.
+      const before = list.enableVersioning ? await items.get(list, fields, id) : undefined;
+      let update = s.db.updateTable(list.tableName).set(set).where('id', '=', id);
+      if (expectedVersion !== null) update = update.where('version', '=', expectedVersion);
+      const result = await update.executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 0) return (await items.exists(list, id)) ? 'conflict' : undefined;
+      if (before) await new SqlVersions(s).keep(list, before);
+      await s.db.updateTable('lists').set({ last_item_modified: write.now }).where('row_id', '=', list.rowId).execute();
+      return items.get(list, fields, id);
+    });
+  }
+
+  delete(list: List, fields: Field[], id: number, expectedVersion: number | null, now: string) {
+    void fields;
+    return this.s.write([listEntry(list)], async (s): Promise<'deleted' | 'conflict' | undefined> => {
+      if (!Number.isSafeInteger(id)) return undefined;
+      await new SqlLists(s).lock(list);
+      let del = s.db.deleteFrom(list.tableName).where('id', '=', id);
+      if (expectedVersion !== null) del = del.where('version', '=', expectedVersion);
+      const result = await del.executeTakeFirst();
+      if (Number(result.numDeletedRows) === 0) return (await new SqlItems(s).exists(list, id)) ? 'conflict' : undefined;
+      await new SqlVersions(s).dropAll(list, id);
+      await s.db.updateTable('lists').set({ item_count: sql`item_count - 1`, last_item_deleted: now })
+        .where('row_id', '=', list.rowId).execute();
+      return 'deleted';
+    });
+  }
+
+  recycle(list: List, fields: Field[], id: number, actorId: number, now: string): Promise<string | undefined> {
+    return this.s.write([listEntry(list)], async (s) => {
+      const items = new SqlItems(s);
+      await new SqlLists(s).lock(list);
+      const item = await items.get(list, fields, id);
+      if (!item) return undefined;
+      // The item goes to the recycle bin with its version history, as SharePoint recycles both together.
+      const versions = await new SqlVersions(s).of(list, id);
+      await items.delete(list, fields, id, null, now);
+      const web = await new SqlSites(s).web(list.webId);
+      const recycleId = randomUUID();
+      await s.db.insertInto('recycle_bin').values({
+        id: recycleId, site_id: web!.siteId, list_id: list.id, item_id: id, title: item.values.Title ?? null,
+        deleted_by: actorId, deleted: now, data: encodeRecycled(item, versions),
+      }).execute();
+      return recycleId;
+    });
+  }
+
+  async reserveId(list: List): Promise<number> {
+    // The same counter `create` takes ids from, under the same row lock: a reserved id is never
+    // handed out again. One statement: atomic without a transaction of its own.
+    const counter = await this.s.db.updateTable('lists').set({ next_item_id: sql`next_item_id + 1` })
+      .where('row_id', '=', list.rowId).returning(['next_item_id']).executeTakeFirstOrThrow();
+    return Number(counter.next_item_id) - 1;
+  }
+
+  private async exists(list: List, id: number): Promise<boolean> {
+    return !!(await this.s.db.selectFrom(list.tableName).select('id').where('id', '=', id).executeTakeFirst());
+  }
+}

@@ -1,0 +1,114 @@
+// Lists on SQL. A list's record is read on nearly every request, so a web's lists are cached
+// as one entry (look-ups by id, title and URL search it) — except where other instances
+// write too: ItemCount and the dates move with every item write, on any instance.
+
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import type { List, NewList, Web } from '../../domain/model.ts';
+import { templateInfo } from '../../domain/templates.ts';
+import { urlPrefix } from '../../domain/names.ts';
+import type { ListPatch, ListRepository } from '../lists.ts';
+import { createItemTable, itemTableName } from './item-table.ts';
+import { rowToList, urlKey } from './rows.ts';
+import type { CacheName, SqlSession } from './session.ts';
+
+/** What a change to one list's record changes in the cache: its web's list entry. */
+export const listEntry = (list: { webId: string }): CacheName => ['lists', list.webId];
+
+export class SqlLists implements ListRepository {
+  constructor(private readonly s: SqlSession) {}
+
+  create(web: Web, input: NewList, now: string): Promise<List> {
+    return this.s.metadataWrite([listEntry({ webId: web.id })], async (s) => {
+      const serverRelativeUrl = `${urlPrefix(web.serverRelativeUrl)}/${input.relativeUrl}`;
+      const inserted = await s.db.insertInto('lists').values({
+        id: randomUUID(), web_id: web.id, title: input.title, title_key: input.title.toLowerCase(), description: input.description,
+        base_template: input.baseTemplate, base_type: templateInfo(input.baseTemplate).baseType,
+        server_relative_url: serverRelativeUrl, url_key: urlKey(serverRelativeUrl), entity_type_name: input.entityTypeName,
+        hidden: input.hidden ? 1 : 0, enable_versioning: input.enableVersioning ? 1 : 0, created: now,
+        last_item_modified: now, last_item_deleted: now, item_count: 0, next_item_id: 1, version: 1, table_name: '',
+      }).returning('row_id').executeTakeFirstOrThrow();
+      const rowId = Number(inserted.row_id);
+      const table = itemTableName(rowId);
+      await s.db.updateTable('lists').set({ table_name: table }).where('row_id', '=', rowId).execute();
+      await createItemTable(s.db, s.flavour, table);
+      return (await new SqlLists(s).byRowId(rowId))!;
+    });
+  }
+
+  inWeb(webId: string): Promise<List[]> {
+    return this.s.cachedUnlessShared('lists', webId, async () => {
+      const rows = await this.s.db.selectFrom('lists').selectAll().where('web_id', '=', webId).orderBy('row_id').execute();
+      return rows.map(rowToList);
+    });
+  }
+
+  /** One list of a web: from the cached entry where there is one, else by an indexed query. */
+  private async find(webId: string, column: 'id' | 'title_key' | 'url_key', value: string, matches: (l: List) => boolean) {
+    if (this.s.options.shared || this.s.inTransaction) {
+      const row = await this.s.db.selectFrom('lists').selectAll().where('web_id', '=', webId).where(column, '=', value).executeTakeFirst();
+      return row ? rowToList(row) : undefined;
+    }
+    return (await this.inWeb(webId)).find(matches);
+  }
+
+  byId(webId: string, id: string): Promise<List | undefined> {
+    const lower = id.toLowerCase();
+    return this.find(webId, 'id', lower, (l) => l.id === lower);
+  }
+
+  byTitle(webId: string, title: string): Promise<List | undefined> {
+    const lower = title.toLowerCase();
+    return this.find(webId, 'title_key', lower, (l) => l.title.toLowerCase() === lower);
+  }
+
+  byUrl(webId: string, serverRelativeUrl: string): Promise<List | undefined> {
+    const key = urlKey(serverRelativeUrl);
+    return this.find(webId, 'url_key', key, (l) => urlKey(l.serverRelativeUrl) === key);
+  }
+
+  async byRowId(rowId: number): Promise<List | undefined> {
+    const row = await this.s.db.selectFrom('lists').selectAll().where('row_id', '=', rowId).executeTakeFirst();
+    return row ? rowToList(row) : undefined;
+  }
+
+  update(list: List, patch: ListPatch, now: string): Promise<List> {
+    const set: Record<string, unknown> = { version: sql`version + 1` };
+    if (patch.title !== undefined) Object.assign(set, { title: patch.title, title_key: patch.title.toLowerCase() });
+    if (patch.description !== undefined) set.description = patch.description;
+    if (patch.hidden !== undefined) set.hidden = patch.hidden ? 1 : 0;
+    if (patch.enableVersioning !== undefined) set.enable_versioning = patch.enableVersioning ? 1 : 0;
+    void now;
+    return this.s.metadataWrite([listEntry(list)], async (s) => {
+      await s.db.updateTable('lists').set(set).where('row_id', '=', list.rowId).execute();
+      return (await new SqlLists(s).byRowId(list.rowId))!;
+    });
+  }
+
+  async delete(list: List): Promise<void> {
+    await this.s.metadataWrite([listEntry(list), ['fields', String(list.rowId)]], async (s) => {
+      await new SqlLists(s).lock(list);
+      await s.db.deleteFrom('item_versions').where('list_row_id', '=', list.rowId).execute();
+      await s.db.deleteFrom('fields').where('list_row_id', '=', list.rowId).execute();
+      await s.db.deleteFrom('lists').where('row_id', '=', list.rowId).execute();
+      await s.db.schema.dropTable(list.tableName).ifExists().execute();
+    });
+    this.s.schemaChanged();
+  }
+
+  /**
+   * PostgreSQL locks rows and tables where SQLite has one writer: every write that touches a
+   * list's item table and its row in `lists` takes the row first (item counters do, schema
+   * changes do through `touch`), so two such writers never wait on each other in opposite
+   * orders (a deadlock). SQLite needs no such statement.
+   */
+  async lock(list: List): Promise<void> {
+    if (this.s.flavour !== 'postgres') return;
+    await this.s.db.updateTable('lists').set({ next_item_id: sql`next_item_id` }).where('row_id', '=', list.rowId).execute();
+  }
+
+  /** A schema change of the list: its version (the list's etag) moves. */
+  async touch(list: List): Promise<void> {
+    await this.s.db.updateTable('lists').set({ version: sql`version + 1` }).where('row_id', '=', list.rowId).execute();
+  }
+}

@@ -1,0 +1,37 @@
+// Which SQL class implements each aggregate of the Store (store.ts `Repositories`). A session
+// builds them all: the store's own outside a transaction, a transaction's inside one.
+
+import type { Repositories } from '../store.ts';
+import type { PdTable } from './projectdata-store.ts';
+import { SqlProjectDataStore } from './projectdata-store.ts';
+import { SqlDirectory } from './sql-directory.ts';
+import { SqlFields } from './fields.ts';
+import { SqlItems } from './items.ts';
+import { SqlLists } from './lists.ts';
+import type { SqlSession } from './session.ts';
+import { SqlSettings } from './settings.ts';
+import { SqlSites } from './sites.ts';
+import { SqlVersions } from './versions.ts';
+
+/** What a repository may keep beyond its session: memory that outlives one transaction. */
+export interface RepositoryMemory {
+  /** ProjectData's known data tables (never kept inside a transaction: a rollback would undo one). */
+  pdTables?: Map<string, PdTable> | undefined;
+}
+
+export const REPOSITORIES: { [K in keyof Repositories]: (session: SqlSession, memory: RepositoryMemory) => Repositories[K] } = {
+  settings: (s) => new SqlSettings(s),
+  sites: (s) => new SqlSites(s),
+  lists: (s) => new SqlLists(s),
+  fields: (s) => new SqlFields(s),
+  items: (s) => new SqlItems(s),
+  versions: (s) => new SqlVersions(s),
+  directory: (s) => new SqlDirectory(s),
+  projectData: (s, memory) => new SqlProjectDataStore(s, memory.pdTables),
+};
+
+export function buildRepositories(session: SqlSession, memory: RepositoryMemory): Repositories {
+  const out = {} as Record<keyof Repositories, unknown>;
+  for (const name of Object.keys(REPOSITORIES) as Array<keyof Repositories>) out[name] = REPOSITORIES[name](session, memory);
+  return out as Repositories;
+}

@@ -1,0 +1,107 @@
+// What every SQL repository works through: the connection (or the open transaction), the
+// flavour, the shared read cache and, inside a transaction, its unit of work.
+//
+// Reads of cached metadata go through `cached` (outside a transaction only: inside one they
+// could see rows that later roll back). Writes go through `write` or `metadataWrite`, which
+// join the open transaction or open one, and name the cache entries they change.
+
+import { sql, type Kysely } from 'kysely';
+import type { ReadThroughCache } from '../cache.ts';
+import type { UnitOfWork } from '../unit-of-work.ts';
+import type { SqlFlavour } from './flavour.ts';
+
+/** A cache entry a write changes: a scope and a key, or a whole scope. */
+export type CacheName = readonly [scope: string, key?: string];
+
+export interface SessionOptions {
+  flavour: SqlFlavour;
+  cache: ReadThroughCache;
+  /** Other instances write to the same database (PostgreSQL): records they change on every item write are not cached. */
+  shared: boolean;
+  /** After DDL: SQLite's compiled statements are dropped (connect.ts). */
+  onSchemaChange: () => void;
+}
+
+/** The unit of work of one SQL transaction. */
+class TransactionWork implements UnitOfWork {
+  private readonly held: CacheName[] = [];
+  private readonly commitHooks: Array<() => void> = [];
+
+  constructor(private readonly cache: ReadThroughCache) {}
+
+  changes(scope: string, key?: string): void {
+    this.cache.hold(scope, key);
+    this.held.push([scope, key]);
+  }
+
+  afterCommit(fn: () => void): void {
+    this.commitHooks.push(fn);
+  }
+
+  /** The transaction ended: release what it held; after a commit, run its hooks. */
+  end(committed: boolean): void {
+    for (const [scope, key] of this.held) this.cache.settle(scope, key);
+    if (committed) for (const hook of this.commitHooks) hook();
+  }
+}
+
+export class SqlSession {
+  constructor(
+    readonly db: Kysely<any>,
+    readonly options: SessionOptions,
+    /** Set inside a transaction. */
+    readonly work?: UnitOfWork,
+  ) {}
+
+  get flavour(): SqlFlavour { return this.options.flavour; }
+  get inTransaction(): boolean { return this.work !== undefined; }
+
+  /** Runs `fn` in the open transaction, or in a new one with its own unit of work. */
+  async transaction<T>(fn: (session: SqlSession) => Promise<T>): Promise<T> {
+    if (this.work) return fn(this);
+    const work = new TransactionWork(this.options.cache);
+    let committed = false;
+    try {
+      const result = await this.db.transaction().execute((trx) => fn(new SqlSession(trx, this.options, work)));
+      committed = true;
+      return result;
+    } finally {
+      work.end(committed);
+    }
+  }
+
+  /** A write in one transaction that changes the named cache entries. */
+  write<T>(changes: readonly CacheName[], fn: (session: SqlSession) => Promise<T>): Promise<T> {
+    return this.transaction((session) => {
+      for (const [scope, key] of changes) session.work!.changes(scope, key);
+      return fn(session);
+    });
+  }
+
+  /**
+   * A metadata write: `write`, plus a bump of the metadata counter other instances watch
+   * (SqlStore.sync). The bump comes first so that concurrent metadata writers queue on that
+   * one row (a single lock order).
+   */
+  metadataWrite<T>(changes: readonly CacheName[], fn: (session: SqlSession) => Promise<T>): Promise<T> {
+    return this.write(changes, async (session) => {
+      await session.db.updateTable('metadata_version').set({ version: sql`version + 1` }).where('id', '=', 1).execute();
+      return fn(session);
+    });
+  }
+
+  /** Reads `scope`/`key` through the cache (straight from the database inside a transaction). */
+  cached<V>(scope: string, key: string, load: () => Promise<V>): Promise<V> {
+    return this.work ? load() : this.options.cache.read(scope, key, load);
+  }
+
+  /** As `cached`, but only where this process is the database's only writer (see SessionOptions.shared). */
+  cachedUnlessShared<V>(scope: string, key: string, load: () => Promise<V>): Promise<V> {
+    return this.options.shared ? load() : this.cached(scope, key, load);
+  }
+
+  /** After DDL (SQLite's compiled statements of the changed table must be made anew). */
+  schemaChanged(): void {
+    this.options.onSchemaChange();
+  }
+}
