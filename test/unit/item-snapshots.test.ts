@@ -1,0 +1,45 @@
+// The stored format of past versions and recycled items: numbered, field by field, and
+// still reading what spemu wrote before the format had a number.
+
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { Item } from '../../src/domain/model.ts';
+import { decodeItemSnapshot, decodeRecycled, encodeItemSnapshot, encodeRecycled } from '../../src/store/sql/snapshots.ts';
+
+const item = (uiVersion: number, title: string): Item => ({
+  id: 7, guid: '0f8fad5b-d9cb-469f-a165-70867728950e', contentTypeId: '0x0100ABC', created: '2024-01-01T00:00:00Z',
+  modified: `2024-01-0${uiVersion}T00:00:00Z`, authorId: 6, editorId: 11, version: uiVersion + 2, uiVersion,
+  values: { Title: title, Amount: 12.5, Due: null },
+});
+
+describe('item snapshots', () => {
+  it('write format 1 with every field named, and read it back equal', () => {
+    const text = encodeItemSnapshot(item(2, 'Two'));
+    const stored = JSON.parse(text);
+    assert.equal(stored.format, 1);
+    assert.deepEqual(Object.keys(stored).sort(),
+      ['authorId', 'contentTypeId', 'created', 'editorId', 'format', 'guid', 'id', 'modified', 'uiVersion', 'values', 'version']);
+    assert.deepEqual(decodeItemSnapshot(text), item(2, 'Two'));
+  });
+
+  it('leave out whatever else an in-memory record carries', () => {
+    const extra = { ...item(1, 'One'), transient: 'not stored' } as Item;
+    assert.equal('transient' in JSON.parse(encodeItemSnapshot(extra)), false);
+  });
+
+  it('read rows written before the format had a number (the Item record as JSON)', () => {
+    const legacy = JSON.stringify(item(3, 'Legacy'));
+    assert.deepEqual(decodeItemSnapshot(legacy), item(3, 'Legacy'));
+  });
+
+  it('refuse a format they do not know rather than guess', () => {
+    assert.throws(() => decodeItemSnapshot(JSON.stringify({ ...item(1, 'x'), format: 2 })), /unknown item snapshot format 2/);
+  });
+
+  it('recycled items keep their past versions, newest first, in both the new and the legacy form', () => {
+    const versions = [item(2, 'Two'), item(1, 'One')];
+    assert.deepEqual(decodeRecycled(encodeRecycled(item(3, 'Three'), versions)), { item: item(3, 'Three'), versions });
+    assert.deepEqual(decodeRecycled(JSON.stringify({ ...item(3, 'Three'), versions })), { item: item(3, 'Three'), versions });
+    assert.deepEqual(decodeRecycled(JSON.stringify(item(3, 'Three'))), { item: item(3, 'Three'), versions: [] });
+  });
+});
