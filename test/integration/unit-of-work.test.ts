@@ -107,3 +107,30 @@ describe('a unit of work', () => {
     assert.equal(await b.store.settings.get('uow-test'), undefined);
   });
 });
+
+describe('instances sharing one database', () => {
+  test('a metadata write on one drops, on the other, just the entries it changed; pruned history drops everything', async () => {
+    const { SqlStore } = await import('../../src/store/sql/sql-store.ts');
+    const a = new SqlStore(b.db, b.flavour, { shared: true });
+    const other = new SqlStore(b.db, b.flavour, { shared: true });
+    await a.sync();
+    const aTasks = (await a.lists.byTitle(web.id, 'Tasks'))!;
+    const aNotes = (await a.lists.byTitle(web.id, 'Notes'))!;
+    const titleOn = async (list: List) => (await a.fields.of(list)).find((f) => f.internalName === 'Title')!.title;
+    const cachedNotesTitle = await titleOn(aNotes);
+    await titleOn(aTasks);
+    await renameBehindTheStore(notes, 'Title', 'Notes title, changed behind both');
+
+    await other.fields.add(tasks, { internalName: 'FromOther', title: 'From the other', kind: 'Text', required: false, indexed: false, hidden: false, options: {} });
+    await a.sync();
+    assert.ok((await a.fields.of(aTasks)).some((f) => f.internalName === 'FromOther'), 'the changed entry is read again');
+    assert.equal(await titleOn(aNotes), cachedNotesTitle, 'an entry no write named stays cached');
+
+    // History this instance has not read was pruned: it cannot know what changed, so it drops all.
+    await other.settings.set('uow-shared', '1');
+    await sql`delete from cache_changes`.execute(b.db);
+    await a.sync();
+    assert.equal(await titleOn(aNotes), 'Notes title, changed behind both');
+    assert.equal(await a.settings.get('uow-shared'), '1');
+  });
+});

@@ -10,6 +10,7 @@ import { metadataVersion } from './migrations/0003-metadata-version.ts';
 import { projectData } from './migrations/0004-projectdata.ts';
 import { itemVersions } from './migrations/0005-item-versions.ts';
 import { indexNullsFirst } from './migrations/0006-index-nulls-first.ts';
+import { cacheChanges } from './migrations/0007-cache-changes.ts';
 import type { SqlFlavour } from './flavour.ts';
 
 /** Every migration, by name (Kysely applies them in name order); exported for `spemu migrate` and import. */
@@ -20,6 +21,7 @@ export const migrations = (flavour: SqlFlavour): Record<string, Migration> => ({
   '0004-projectdata': projectData,
   '0005-item-versions': itemVersions(flavour),
   '0006-index-nulls-first': indexNullsFirst(flavour),
+  '0007-cache-changes': cacheChanges(flavour),
 });
 
 export async function migrateToLatest(db: Kysely<any>, flavour: SqlFlavour): Promise<void> {

@@ -81,11 +81,14 @@ export class SqlSession {
   /**
    * A metadata write: `write`, plus a bump of the metadata counter other instances watch
    * (SqlStore.sync). The bump comes first so that concurrent metadata writers queue on that
-   * one row (a single lock order).
+   * one row (a single lock order). Where other instances share the database, the entries the
+   * write changes are recorded under the counter's new value, for them to drop just those.
    */
   metadataWrite<T>(changes: readonly CacheName[], fn: (session: SqlSession) => Promise<T>): Promise<T> {
     return this.write(changes, async (session) => {
-      await session.db.updateTable('metadata_version').set({ version: sql`version + 1` }).where('id', '=', 1).execute();
+      const bump = session.db.updateTable('metadata_version').set({ version: sql`version + 1` }).where('id', '=', 1);
+      if (!this.options.shared) await bump.execute();
+      else await recordChanges(session.db, Number((await bump.returning('version').executeTakeFirstOrThrow()).version), changes);
       return fn(session);
     });
   }
@@ -104,4 +107,26 @@ export class SqlSession {
   schemaChanged(): void {
     this.options.onSchemaChange();
   }
+}
+
+/** Rows of `cache_changes` kept: an instance further behind than this drops its whole cache. */
+export const CACHE_CHANGES_KEPT = 10_000;
+
+/** What a metadata write changed, under its counter value (a write that names nothing records one empty row, so every value has rows). */
+async function recordChanges(db: Kysely<any>, version: number, changes: readonly CacheName[]): Promise<void> {
+  const rows = (changes.length ? changes : [['']] as const).map(([scope, key]) => ({ version, scope, key: key ?? '' }));
+  await db.insertInto('cache_changes').values(rows).execute();
+  if (version % 100 === 0) await db.deleteFrom('cache_changes').where('version', '<=', version - CACHE_CHANGES_KEPT).execute();
+}
+
+/**
+ * Drops what other instances changed between counter values `known` (exclusive) and `now`
+ * (inclusive): the recorded entries, or everything when some of those values have no rows
+ * any more (pruned: this instance was too far behind).
+ */
+export async function applyForeignChanges(db: Kysely<any>, cache: ReadThroughCache, known: number, now: number): Promise<void> {
+  const rows = await db.selectFrom('cache_changes').select(['version', 'scope', 'key'])
+    .where('version', '>', known).where('version', '<=', now).execute();
+  if (new Set(rows.map((r) => Number(r.version))).size !== now - known) return cache.clear();
+  for (const r of rows) if (r.scope) cache.invalidate(String(r.scope), r.key === '' ? undefined : String(r.key));
 }

@@ -8,7 +8,7 @@ import type { Store } from '../store.ts';
 import type { UnitOfWork } from '../unit-of-work.ts';
 import type { SqlFlavour } from './flavour.ts';
 import { buildRepositories, type RepositoryMemory } from './repositories.ts';
-import { SqlSession } from './session.ts';
+import { applyForeignChanges, SqlSession } from './session.ts';
 
 export interface SqlStoreOptions {
   /**
@@ -53,15 +53,19 @@ export class SqlStore extends SessionStore {
     }));
   }
 
-  /** Drops the cache if another instance changed metadata since the last call (shared mode; one cheap query). */
+  /**
+   * Drops what other instances changed since the last call (shared mode): one cheap read of
+   * the metadata counter, and when it moved, the entries recorded under the new values.
+   */
   override async sync(): Promise<void> {
-    if (!this.session.options.shared) return;
+    const { shared, cache } = this.session.options;
+    if (!shared) return;
     const row = await this.session.db.selectFrom('metadata_version').select('version').where('id', '=', 1).executeTakeFirst();
     const version = Number(row?.version ?? 0);
-    if (version !== this.knownVersion) {
-      this.session.options.cache.clear();
-      this.knownVersion = version;
-    }
+    if (version === this.knownVersion) return;
+    if (this.knownVersion === undefined || version < this.knownVersion) cache.clear();
+    else await applyForeignChanges(this.session.db, cache, this.knownVersion, version);
+    this.knownVersion = version;
   }
 
   override async close(): Promise<void> {
