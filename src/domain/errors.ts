@@ -43,5 +43,7 @@ export const fail = {
   accessDenied: failure('forbidden', 'accessDenied', () => 'Access denied. You do not have permission to perform this action or access this resource.'),
   digestInvalid: failure('forbidden', 'digestInvalid', () => 'The security validation for this page is invalid.'),
   digestExpired: failure('forbidden', 'digestExpired', () => 'The security validation for this page has timed out.'),
+  /** A request body larger than the server accepts (`--body-limit`). */
+  bodyTooLarge: failure('limitExceeded', 'bodyTooLarge', (limit: number) => `The request body is larger than the limit of ${limit} bytes.`),
   serviceUnavailable: failure('unavailable', 'serviceUnavailable', (_retryAfterSeconds: number) => 'The server is busy. Try again later.'),
 } as const;

@@ -3,6 +3,7 @@
 
 import type { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
+import { RequestBody } from './body.ts';
 
 /** A request as the fronts take it: from an HTTP route, or one part of a `$batch`. */
 export interface ApiRequest {
@@ -13,7 +14,8 @@ export interface ApiRequest {
   origin: string;
   /** Header names in lower case. */
   headers: Record<string, string | undefined>;
-  body: Buffer | undefined;
+  /** Not read yet: each front reads it once it knows how (pipeline/body.ts). */
+  body: RequestBody | undefined;
 }
 
 export interface ApiResponse {
@@ -31,12 +33,13 @@ export function firstHeader(req: FastifyRequest, name: string): string | undefin
   return Array.isArray(v) ? v[0] : v;
 }
 
-export function describeRequest(req: FastifyRequest): ApiRequest {
+/** `bodyLimit`: the most bytes the body may have (read later, counted as they come). */
+export function describeRequest(req: FastifyRequest, bodyLimit: number): ApiRequest {
   const headers: Record<string, string | undefined> = {};
   for (const name of Object.keys(req.headers)) headers[name] = firstHeader(req, name);
   return {
     method: req.method, url: req.url, origin: `${req.protocol}://${headers.host ?? 'localhost'}`, headers,
-    body: Buffer.isBuffer(req.body) ? req.body : undefined,
+    body: RequestBody.fromRequest(req.body, headers['content-length'], bodyLimit),
   };
 }
 

@@ -49,9 +49,11 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     clientErrorHandler,
   });
   app.addHttpMethod('MERGE', { hasBody: true });
-  // Bodies are read raw: JSON parsing and its errors are each front's, not fastify's.
+  // Bodies are not read here: each front gets the request stream and reads it once it knows
+  // how (pipeline/body.ts) — the REST front after the path has resolved to a handler that
+  // declares JSON, raw bytes or a stream. The body limit is counted there as bytes arrive.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+  app.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
 
   // The fronts. Those at fixed paths add routes; those below a site's path claim requests
   // through `sitePaths`, asked in this order, SharePoint REST last (it takes the rest).

@@ -5,12 +5,15 @@
 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Authenticator } from '../../pipeline/authenticate.ts';
+import { RequestBody } from '../../pipeline/body.ts';
 import { issueSession, readCookie, SESSION_COOKIE, SESSION_SECONDS, sessionCookieHeader, verifySession } from '../../identity/sessions.ts';
 
 export interface LoginOptions {
   authenticator: Authenticator;
   secret: Uint8Array;
   clock: () => Date;
+  /** Largest request body, in bytes. */
+  bodyLimit: number;
 }
 
 const FAILED = 'The user name or password is incorrect.';
@@ -79,9 +82,9 @@ const PAGE_HEADERS = {
 const cookieHeader = (req: FastifyRequest, value: string, maxAge: number) => sessionCookieHeader(value, maxAge, req.protocol === 'https');
 
 /** upn, password and returnUrl from a form or JSON body. */
-function readForm(req: FastifyRequest): { json: boolean; fields: Record<string, unknown> } {
+async function readForm(req: FastifyRequest, bodyLimit: number): Promise<{ json: boolean; fields: Record<string, unknown> }> {
   const contentType = String(req.headers['content-type'] ?? '').toLowerCase();
-  const text = Buffer.isBuffer(req.body) ? req.body.toString('utf8') : '';
+  const text = (await RequestBody.fromRequest(req.body, req.headers['content-length'], bodyLimit)?.bytes())?.toString('utf8') ?? '';
   if (contentType.includes('json')) {
     try {
       const parsed: unknown = JSON.parse(text);
@@ -104,7 +107,7 @@ export function registerLogin(app: FastifyInstance, options: LoginOptions): void
   });
 
   app.post('/_spemu/login', async (req: FastifyRequest, reply: FastifyReply) => {
-    const { json, fields } = readForm(req);
+    const { json, fields } = await readForm(req, options.bodyLimit);
     const upn = typeof fields.upn === 'string' ? fields.upn.trim() : '';
     const password = typeof fields.password === 'string' ? fields.password : '';
     const query = req.query as Record<string, unknown>;

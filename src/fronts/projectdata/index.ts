@@ -27,7 +27,7 @@ export const projectDataFront: FastifyPluginAsync<{ deps: FrontDeps; sitePaths: 
 async function handle(req: FastifyRequest, reply: FastifyReply, deps: FrontDeps): Promise<void> {
   const started = process.hrtime.bigint();
   // describe: the request as plain data.
-  const request = describeRequest(req);
+  const request = describeRequest(req, deps.bodyLimit);
   const split = splitApiUrl(request.url.split('?', 1)[0]!)!;
   let response: ApiResponse;
   try {

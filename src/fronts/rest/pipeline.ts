@@ -24,6 +24,7 @@ import { describeRequest, rawQueryOf, splitApiUrl, type ApiRequest, type ApiResp
 import { executeBatch } from './batch/execute.ts';
 import { newResponseBoundary, writeBatchResponse, type PartResponse } from './batch/write.ts';
 import { urlPrefix } from '../../domain/names.ts';
+import { DomainError } from '../../domain/errors.ts';
 
 const VERBS: ReadonlySet<string> = new Set(['GET', 'POST', 'MERGE', 'PATCH', 'PUT', 'DELETE']);
 
@@ -45,21 +46,20 @@ export type BodyFields = Pick<ApiContext, 'body' | 'verboseBody' | 'rawBody' | '
  * untouched (PnPjs labels an image `application/json`: no parse, no content-type check);
  * `stream`: a Readable (over the buffered body until the parser streams); `none`: ignored.
  */
-export function readBody(kind: BodyKind, req: ApiRequest): BodyFields {
+export async function readBody(kind: BodyKind, req: ApiRequest): Promise<BodyFields> {
   switch (kind) {
     case 'none': return { body: undefined, verboseBody: false };
-    case 'raw': return { body: undefined, verboseBody: false, rawBody: req.body };
-    case 'stream': return { body: undefined, verboseBody: false, bodyStream: Readable.from(req.body ? [req.body] : []) };
+    case 'raw': return { body: undefined, verboseBody: false, rawBody: await req.body?.bytes() };
+    case 'stream': return { body: undefined, verboseBody: false, bodyStream: req.body?.stream() ?? Readable.from([]) };
     case 'json': {
-      const { body, verbose } = deserializeBody(req);
+      const { body, verbose } = deserializeBody(req, await req.body?.bytes());
       return { body, verboseBody: verbose };
     }
   }
 }
 
 /** The body as JSON: undefined when empty; SharePoint's errors for anything else. */
-function deserializeBody(req: ApiRequest): { body: unknown; verbose: boolean } {
-  const raw = req.body;
+function deserializeBody(req: ApiRequest, raw: Buffer | undefined): { body: unknown; verbose: boolean } {
   const contentType = String(req.headers['content-type'] ?? '').toLowerCase();
   const verbose = /odata\s*=\s*verbose/.test(contentType);
   // A UTF-8 byte order mark (as .NET and PowerShell clients write it) is not part of the JSON.
@@ -75,6 +75,16 @@ function deserializeBody(req: ApiRequest): { body: unknown; verbose: boolean } {
   }
 }
 
+/** A `$batch` envelope, read whole: over the limit is the batch's own error (SharePoint answers 400, not 413). */
+async function batchBody(request: ApiRequest, limit: number): Promise<Buffer | undefined> {
+  try {
+    return await request.body?.bytes();
+  } catch (e) {
+    if (e instanceof DomainError && e.reason === 'bodyTooLarge') throw errors.batchTooLarge(limit);
+    throw e;
+  }
+}
+
 /** Who sends the request (the batch's user for its parts), and whether it is a `$batch` part. */
 interface Caller {
   identity: Identity;
@@ -84,7 +94,7 @@ interface Caller {
 export async function handleApi(req: FastifyRequest, reply: FastifyReply, options: FrontDeps): Promise<void> {
   const started = process.hrtime.bigint();
   // 1. describe: the request as plain data (method, URL, headers, body), as a `$batch` part is too.
-  const request = describeRequest(req);
+  const request = describeRequest(req, options.bodyLimit);
   let response: ApiResponse;
   try {
     // 2. authenticate: who is asking (401 when nobody provably is), before anything about the tenant is revealed.
@@ -146,7 +156,7 @@ async function respond(request: ApiRequest, caller: Caller, options: FrontDeps, 
         return { status: response.status, headers: partHeaders(response.headers), body: response.body as string | Buffer | undefined };
       };
       const parts = await executeBatch(
-        { body: request.body, contentType: request.headers['content-type'], origin: request.origin, siteUrl: site.url },
+        { body: await batchBody(request, options.bodyLimit), contentType: request.headers['content-type'], origin: request.origin, siteUrl: site.url },
         {
           run: async (part) => {
             const response = await respond(part, { identity: caller.identity, inBatch: true }, options, log);
@@ -174,7 +184,7 @@ async function respond(request: ApiRequest, caller: Caller, options: FrontDeps, 
     const plan = await resolve(segments, verb, request.headers['if-match'], ctx);
 
     // deserialize, execute: the body as the handler declares it (JSON, raw bytes, none), then the handler.
-    const outcome = await plan.run({ ...ctx, ...readBody(plan.body, request) });
+    const outcome = await plan.run({ ...ctx, ...(await readBody(plan.body, request)) });
 
     // serialize: the payload in the client's dialect, with SharePoint's headers; bytes as they are.
     return outcomeResponse(outcome, requestId, dialect, { apiUrl: ctx.apiUrl, select: query.selectText });

@@ -6,6 +6,7 @@
 
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FrontDeps } from '../../pipeline/deps.ts';
+import { RequestBody } from '../../pipeline/body.ts';
 import { issueSession, SESSION_COOKIE, SESSION_SECONDS, sessionCookieHeader } from '../../identity/sessions.ts';
 import { newRequestId, SHAREPOINT_BUILD } from '../../wire/headers.ts';
 
@@ -48,7 +49,7 @@ export async function serveLogin(req: FastifyRequest, reply: FastifyReply, deps:
     MicrosoftSharePointTeamServices: `16.0.0.${SHAREPOINT_BUILD}`, 'Cache-Control': 'private, max-age=0',
     'Content-Type': 'text/xml; charset=utf-8',
   });
-  const xml = Buffer.isBuffer(req.body) ? req.body.toString('utf8') : '';
+  const xml = (await RequestBody.fromRequest(req.body, req.headers['content-length'], deps.bodyLimit)?.bytes())?.toString('utf8') ?? '';
   const login = /<(?:[\w.-]+:)?Login[\s>]/.test(xml) ? { username: elementText(xml, 'username'), password: elementText(xml, 'password') } : undefined;
   if (!login || login.username === undefined || login.password === undefined) {
     reply.code(500).send(fault('Server did not recognize the value of HTTP Header SOAPAction, or the request has no Login element with username and password.'));

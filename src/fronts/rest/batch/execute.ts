@@ -7,16 +7,11 @@ import { errors, SpError } from '../../../wire/errors.ts';
 import { BatchParseError, MAX_BATCH_REQUESTS, parseBatch, type BatchRequest } from './parse.ts';
 import type { PartResponse } from './write.ts';
 import { urlPrefix } from '../../../domain/names.ts';
+import { RequestBody } from '../../../pipeline/body.ts';
+import type { ApiRequest } from '../../../pipeline/request.ts';
 
-/** A request as the pipeline takes it (app.ts's ApiRequest): raw path and query, lower-case header names. */
-export interface PartRequest {
-  method: string;
-  /** Path and query as written, relative to `origin`. */
-  url: string;
-  origin: string;
-  headers: Record<string, string | undefined>;
-  body: Buffer | undefined;
-}
+/** A part as the pipeline takes any request (raw path and query, lower-case header names), its body already in memory. */
+export type PartRequest = ApiRequest;
 
 export interface BatchEnvelope {
   body: Buffer | undefined;
@@ -63,7 +58,7 @@ function toPartRequest(part: BatchRequest, envelope: BatchEnvelope): PartRequest
   const [origin, url] = absolute ? [absolute[0], part.target.slice(absolute[0].length) || '/']
     : part.target.startsWith('/') ? [envelope.origin, part.target]
     : [envelope.origin, `${base}/_api/${part.target}`];
-  return { method: part.method, url, origin, headers: part.headers, body: part.body };
+  return { method: part.method, url, origin, headers: part.headers, body: RequestBody.of(part.body) };
 }
 
 /** A part must address the batch's own site, and may not be a `$batch` itself. */
