@@ -44,7 +44,7 @@ export type BodyFields = Pick<ApiContext, 'body' | 'verboseBody' | 'rawBody' | '
  * Stage "deserialize": the body as the resolved handler takes it (resource.ts `BodyKind`).
  * `json`: parsed, undefined when empty, SharePoint's errors for anything else; `raw`: the bytes
  * untouched (PnPjs labels an image `application/json`: no parse, no content-type check);
- * `stream`: a Readable (over the buffered body until the parser streams); `none`: ignored.
+ * `stream`: the request as it arrives (pipeline/body.ts); `none`: not read at all.
  */
 export async function readBody(kind: BodyKind, req: ApiRequest): Promise<BodyFields> {
   switch (kind) {

@@ -48,9 +48,8 @@ export type ResourceOf<K extends Resource['kind']> = Extract<Resource, { kind: K
 /**
  * How a handler takes the request body, read by the pipeline once the path is resolved:
  * `json` parsed (`ctx.body`, `ctx.verboseBody`), `raw` the bytes as sent (`ctx.rawBody`: no
- * parse, no content-type check), `stream` the body as a Readable (`ctx.bodyStream`; today
- * over the buffered body, later the request itself, for uploads too large to hold), `none`
- * ignored.
+ * parse, no content-type check), `stream` the body as a Readable (`ctx.bodyStream`: the
+ * request itself as it arrives, never held whole — for uploads), `none` ignored (never read).
  */
 export type BodyKind = 'none' | 'json' | 'raw' | 'stream';
 
