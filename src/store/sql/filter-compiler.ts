@@ -1,15 +1,20 @@
-// Compiles a `$filter` syntax tree into a parameterised SQL condition on a list's item
-// table. One compiler for SQLite and PostgreSQL: values are always bound parameters and
-// the SQL used (lower, substr, like … escape, in (select …)) means the same in both.
+// SharePoint's item `$filter` over the query core (query/condition.ts): what its comparisons,
+// functions and members mean on a list's item table. The core does the connectives, limits
+// and `in` lists. One compiler for SQLite and PostgreSQL: values are always bound parameters
+// and the SQL used (lower, substr, text matches, in (select …)) means the same in both.
 
 import { sql, type RawBuilder } from 'kysely';
-import type { ComparisonOperator, Expression, Literal, LogicalExpression } from '../../query/ast.ts';
+import type { ComparisonOperator, Expression, Literal, MemberExpression } from '../../query/ast.ts';
 import { FIELD_KINDS, type StorageType } from '../../domain/field-kinds.ts';
 import type { Field, List } from '../../domain/model.ts';
 import { normaliseDateTime } from '../../domain/values.ts';
 import { findField } from '../../domain/fields.ts';
 import { fail } from '../../domain/errors.ts';
-import { binaryCollation, type SqlFlavour } from './flavour.ts';
+import type { SqlFlavour } from './flavour.ts';
+import { ConditionCompiler, type Leaves } from './query/condition.ts';
+import { foldedText, textMatch } from './query/text.ts';
+
+export { balanced, chainOperands, MAX_FILTER_TERMS } from './query/condition.ts';
 
 /** What a filter can see: the list's fields, and for expanded lookups the target's. */
 export interface FilterScope {
@@ -51,41 +56,18 @@ const DATE_PARTS: Record<string, [number, number]> = {
   year: [1, 4], month: [6, 2], day: [9, 2], hour: [12, 2], minute: [15, 2], second: [18, 2],
 };
 
-/**
- * SQLite refuses expressions nested over 1000 deep and statements with over 32766 parameters
- * (PostgreSQL: 65535). and/or chains become balanced trees, nested log2(length) deep, so a
- * filter of thousands of `or`s runs; one beyond these limits is refused before any SQL runs.
- */
-export const MAX_FILTER_TERMS = 10_000;
-const MAX_SQL_NESTING = 500;
-
 export function compileFilter(ast: Expression, scope: FilterScope): CompiledFilter {
   const fieldsUsed = new Set<Field>();
-  const condition = new Compiler(scope, fieldsUsed).condition(ast);
+  const condition = new ConditionCompiler(new ItemLeaves(scope, fieldsUsed)).condition(ast);
   return { condition, fieldsUsed };
 }
 
-class Compiler {
-  /** Comparisons and predicates compiled so far: each binds a parameter. */
-  private terms = 0;
-
+/** SharePoint's leaves: comparisons with a literal, startswith/substringof, date parts, a bare Boolean. */
+class ItemLeaves implements Leaves {
   constructor(private readonly scope: FilterScope, private readonly used: Set<Field>) {}
 
-  /** `depth`: how deep in the SQL expression this node lands. */
-  condition(node: Expression, depth = 0): RawBuilder<unknown> {
-    if (depth > MAX_SQL_NESTING) throw tooComplex();
-    if (node.kind !== 'logical' && node.kind !== 'not' && ++this.terms > MAX_FILTER_TERMS) throw tooComplex();
+  leaf(node: Expression): RawBuilder<unknown> {
     switch (node.kind) {
-      case 'logical': {
-        const operands = chainOperands(node);
-        const list = node.op === 'or' ? this.inList(operands) : undefined;
-        if (list) return list;
-        const levels = Math.ceil(Math.log2(operands.length));
-        const parts = operands.map((e) => this.condition(e, depth + levels));
-        return balanced(parts, sql.raw(node.op === 'and' ? ' and ' : ' or '));
-      }
-      case 'not':
-        return sql`(not ${this.condition(node.operand, depth + 1)})`;
       case 'compare':
         return this.comparison(node.op, node.left, node.right);
       case 'call':
@@ -126,7 +108,7 @@ class Compiler {
     }
     const sqlOp = sql.raw(SQL_OPERATORS[op]);
     if (operand.storage === 'text' && operand.kind !== 'DateTime') {
-      return through(operand, sql`(lower(${operand.sql})${sql.raw(binaryCollation(this.scope.flavour))} ${sqlOp} lower(${value}))`);
+      return through(operand, sql`(${foldedText(operand.sql, this.scope.flavour)} ${sqlOp} lower(${value}))`);
     }
     return through(operand, sql`(${operand.sql} ${sqlOp} ${value})`);
   }
@@ -136,24 +118,13 @@ class Compiler {
    * included), which SQLite plans in linear time, where a long `or` of comparisons on the
    * rowid or an indexed column costs it quadratic time (a second for 5000 `ID eq`).
    */
-  private inList(operands: Expression[]): RawBuilder<unknown> | undefined {
-    const head = operands[0];
-    if (head?.kind !== 'compare' || head.left.kind !== 'member') return undefined;
-    const name = head.left.path.join('/');
-    const literals: Literal[] = [];
-    for (const e of operands) {
-      if (e.kind !== 'compare' || e.op !== 'eq' || e.left.kind !== 'member' || e.left.path.join('/') !== name
-        || e.right.kind !== 'literal' || e.right.type === 'null') return undefined;
-      literals.push(e.right);
-    }
-    const operand = this.member(head.left.path);
+  inList(member: MemberExpression, literals: Literal[]): RawBuilder<unknown> | undefined {
+    const operand = this.member(member.path);
     if (operand.kind === 'DateTime') return undefined; // fractions of a second: see comparison()
-    this.terms += literals.length;
-    if (this.terms > MAX_FILTER_TERMS) throw tooComplex();
     const values = literals.map((l) => this.coerce(operand, l));
     if (operand.storage === 'text') {
       const lowered = values.map((v) => sql`lower(${v})`);
-      return through(operand, sql`(lower(${operand.sql})${sql.raw(binaryCollation(this.scope.flavour))} in (${sql.join(lowered)}))`);
+      return through(operand, sql`(${foldedText(operand.sql, this.scope.flavour)} in (${sql.join(lowered)}))`);
     }
     return through(operand, sql`(${operand.sql} in (${sql.join(values)}))`);
   }
@@ -164,9 +135,7 @@ class Compiler {
       if (args.length !== 2 || memberArg?.kind !== 'member' || textArg?.kind !== 'literal' || textArg.type !== 'string') throw this.invalid();
       const operand = this.member(memberArg.path);
       if (operand.storage !== 'text') throw this.invalid();
-      const escaped = textArg.value.replace(/[\\%_]/g, (c) => `\\${c}`);
-      const pattern = name === 'startswith' ? `${escaped}%` : `%${escaped}%`;
-      return through(operand, sql`(lower(${operand.sql}) like lower(${pattern}) escape '\\')`);
+      return through(operand, textMatch(operand.sql, textArg.value, name === 'startswith' ? 'startswith' : 'contains', this.scope.flavour));
     }
     throw unsupportedFunction(name);
   }
@@ -262,40 +231,11 @@ class Compiler {
   }
 }
 
-/**
- * The operands of an and/or chain, in order. Long chains are trees thousands deep (left-leaning
- * from the parser, either way when built), so they are gathered with a loop, not recursion.
- */
-export function chainOperands(node: LogicalExpression): Expression[] {
-  const operands: Expression[] = [];
-  const stack: Expression[] = [node];
-  while (stack.length) {
-    const e = stack.pop()!;
-    if (e.kind === 'logical' && e.op === node.op) stack.push(e.right, e.left);
-    else operands.push(e);
-  }
-  return operands;
-}
-
-/**
- * `(a or b or … )` as a balanced tree of parenthesised halves: the database parses a flat
- * chain into a tree as deep as it is long, and SQLite refuses trees deeper than 1000.
- */
-export function balanced(parts: RawBuilder<unknown>[], op: RawBuilder<unknown>): RawBuilder<unknown> {
-  if (parts.length === 1) return parts[0]!;
-  const half = parts.length >> 1;
-  return sql`(${balanced(parts.slice(0, half), op)}${op}${balanced(parts.slice(half), op)})`;
-}
-
 const literalText = (literal: Literal): string | undefined =>
   literal.type === 'datetime' || literal.type === 'string' ? literal.value : undefined;
 
 /** A date literal with a non-zero fraction of a second (`…T10:00:05.500Z`). */
 const fractionOfSecond = (literal: Literal): boolean => /:\d{2}\.\d*[1-9]/.test(literalText(literal) ?? '');
-
-function tooComplex() {
-  return fail.badArgument('The query is too complex.');
-}
 
 function unsupportedFunction(name: string) {
   return fail.badArgument(`The function '${name}' is not supported in a SharePoint $filter.`);

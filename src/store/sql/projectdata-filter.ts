@@ -1,5 +1,7 @@
-// Compiles an OData v3 `$filter` into a parameterised SQL condition on a ProjectData table
-// (projectdata-store.ts), with WCF Data Services' typing rules and error messages.
+// ProjectData's OData v3 `$filter` over the query core (query/condition.ts): what its
+// comparisons, functions and members mean on a ProjectData table (projectdata-store.ts), with
+// WCF Data Services' typing rules and error messages. The core does the connectives, limits
+// and `in` lists.
 //
 // Choices, and why:
 // - Comparisons are two-valued, as in the LINQ that WCF DS runs: a null never equals a
@@ -10,13 +12,14 @@
 //   (SharePoint lets that pass); any other mismatch is WCF DS's "incompatible" error.
 
 import { sql, type RawBuilder } from 'kysely';
-import type { ComparisonOperator, Expression, Literal } from '../../query/ast.ts';
+import type { ComparisonOperator, Expression, Literal, MemberExpression } from '../../query/ast.ts';
 import type { EdmType, PdEntitySet, PdProperty, PdValue } from '../../domain/projectdata/model.ts';
 import { NAMESPACE } from '../../domain/projectdata/model.ts';
 import { parseProjectDate } from '../../domain/projectdata/values.ts';
 import { fail } from '../../domain/errors.ts';
-import { balanced, chainOperands, MAX_FILTER_TERMS } from './filter-compiler.ts';
-import { binaryCollation, type SqlFlavour } from './flavour.ts';
+import type { SqlFlavour } from './flavour.ts';
+import { ConditionCompiler, type Leaves } from './query/condition.ts';
+import { foldedText, textMatch, type TextMatch } from './query/text.ts';
 
 export interface PdFilterScope {
   set: PdEntitySet;
@@ -43,16 +46,13 @@ const DATE_PARTS: Record<string, [sqlite: string, postgres: string]> = {
 };
 /** WCF DS functions this compiler does not translate: a clear 400 rather than "unknown". */
 const UNSUPPORTED = new Set(['indexof', 'replace', 'substring', 'concat', 'isof', 'cast']);
-/** Deeper SQL than this is refused (SQLite stops at 1000); see filter-compiler.ts. */
-const MAX_SQL_NESTING = 500;
-
 export function compilePdFilter(ast: Expression, scope: PdFilterScope): RawBuilder<unknown> {
-  return new Compiler(scope).condition(ast);
+  return new PdLeaves(scope).core.condition(ast);
 }
 
 /** What ORDER BY, keysets and comparisons use for a property: text goes through lower(). */
 export function pdSortExpression(type: EdmType, column: string, flavour: SqlFlavour): RawBuilder<unknown> {
-  return type === 'Edm.String' ? sql`lower(${sql.ref(column)})${sql.raw(binaryCollation(flavour))}` : sql.ref(column);
+  return type === 'Edm.String' ? foldedText(sql.ref(column), flavour) : sql.ref(column);
 }
 
 /** A stored value to compare with pdSortExpression (or the bare column, for non-text). */
@@ -80,29 +80,18 @@ function positionOf(text: string, name: string): number | undefined {
   return undefined;
 }
 
-class Compiler {
-  /** Terms compiled so far, each binding a parameter: capped like the SharePoint compiler. */
-  private terms = 0;
+/** WCF DS's leaves: typed comparisons (two-valued), its functions, Boolean members and literals. */
+class PdLeaves implements Leaves {
+  /** The skeleton over these leaves; a condition used as a value recurses through it. */
+  readonly core = new ConditionCompiler(this);
   private readonly properties: Map<string, PdProperty>;
 
   constructor(private readonly scope: PdFilterScope) {
     this.properties = new Map(scope.set.properties.map((p) => [p.name, p]));
   }
 
-  condition(node: Expression, depth = 0): RawBuilder<unknown> {
-    if (depth > MAX_SQL_NESTING) throw tooComplex();
-    if (node.kind !== 'logical' && node.kind !== 'not' && ++this.terms > MAX_FILTER_TERMS) throw tooComplex();
+  leaf(node: Expression, depth: number): RawBuilder<unknown> {
     switch (node.kind) {
-      case 'logical': {
-        // Chains thousands long are gathered with a loop and emitted as a balanced tree.
-        const operands = chainOperands(node);
-        const list = node.op === 'or' ? this.inList(operands) : undefined;
-        if (list) return list;
-        const levels = Math.ceil(Math.log2(operands.length));
-        return balanced(operands.map((e) => this.condition(e, depth + levels)), sql.raw(node.op === 'and' ? ' and ' : ' or '));
-      }
-      case 'not':
-        return sql`(not ${this.condition(node.operand, depth + 1)})`;
       case 'compare':
         return this.comparison(node.op, node.left, node.right, depth);
       case 'literal':
@@ -124,7 +113,7 @@ class Compiler {
       case 'call': return this.call(node.name, node.args, depth);
       default:
         // A condition used as a value (`(A eq 1) eq true`): 1 or 0, never null.
-        return { sql: sql`(case when ${this.condition(node, depth + 1)} then 1 else 0 end)`, type: 'Edm.Boolean', nullable: false };
+        return { sql: sql`(case when ${this.core.condition(node, depth + 1)} then 1 else 0 end)`, type: 'Edm.Boolean', nullable: false };
     }
   }
 
@@ -141,7 +130,7 @@ class Compiler {
     }
     const b: Operand = 'kind' in right ? this.literal(op, left.type, right) : right;
     if (!comparable(op, left.type, b.type)) throw incompatible(op, left.type, b.type);
-    const lhs = left.type === 'Edm.String' ? sql`lower(${left.sql})${sql.raw(binaryCollation(this.scope.flavour))}` : left.sql;
+    const lhs = left.type === 'Edm.String' ? foldedText(left.sql, this.scope.flavour) : left.sql;
     const rhs = b.type === 'Edm.String' ? sql`lower(${b.sql})` : b.sql;
     if (op === 'ne') return sql`(not ${this.equal([left, b], lhs, rhs)})`;
     const test = sql`${lhs} ${sql.raw(SQL_OPERATORS[op])} ${rhs}`;
@@ -159,24 +148,13 @@ class Compiler {
    * `X eq a or X eq b or …` on one property as `X in (a, b, …)`: SQLite plans a long `or` on
    * an indexed column in quadratic time, an `in` list in linear time.
    */
-  private inList(operands: Expression[]): RawBuilder<unknown> | undefined {
-    const head = operands[0];
-    if (head?.kind !== 'compare' || head.left.kind !== 'member' || operands.length < 2) return undefined;
-    const name = head.left.path.join('/');
-    const literals: Literal[] = [];
-    for (const e of operands) {
-      if (e.kind !== 'compare' || e.op !== 'eq' || e.left.kind !== 'member' || e.left.path.join('/') !== name
-        || e.right.kind !== 'literal' || e.right.type === 'null') return undefined;
-      literals.push(e.right);
-    }
-    const operand = this.member(head.left.path);
-    this.terms += literals.length;
-    if (this.terms > MAX_FILTER_TERMS) throw tooComplex();
+  inList(member: MemberExpression, literals: Literal[]): RawBuilder<unknown> | undefined {
+    const operand = this.member(member.path);
     const values = literals.map((l) => this.literal('eq', operand.type, l));
     const bad = values.find((v) => !comparable('eq', operand.type, v.type));
     if (bad) throw incompatible('eq', operand.type, bad.type);
     if (operand.type === 'Edm.String') {
-      return guarded([operand], sql`lower(${operand.sql})${sql.raw(binaryCollation(this.scope.flavour))} in (${sql.join(values.map((v) => sql`lower(${v.sql})`))})`);
+      return guarded([operand], sql`${foldedText(operand.sql, this.scope.flavour)} in (${sql.join(values.map((v) => sql`lower(${v.sql})`))})`);
     }
     return guarded([operand], sql`${operand.sql} in (${sql.join(values.map((v) => v.sql))})`);
   }
@@ -208,9 +186,9 @@ class Compiler {
         // substringof(needle, haystack): the arguments the other way round.
         const [target, needle] = name === 'substringof' ? [operands[1], operands[0]] : [operands[0], operands[1]];
         if (!target || 'kind' in target || target.type !== 'Edm.String') throw noSignature();
-        const pattern = this.pattern(name, needle);
-        if (!pattern) throw noSignature();
-        const test = guarded([target], sql`lower(${target.sql}) like lower(${pattern}) escape '\\'`);
+        if (!needle || !('kind' in needle) || needle.type !== 'string') throw noSignature();
+        const match: TextMatch = name === 'substringof' ? 'contains' : name;
+        const test = guarded([target], textMatch(target.sql, needle.value, match, this.scope.flavour));
         return { sql: sql`(case when ${test} then 1 else 0 end)`, type: 'Edm.Boolean', nullable: false };
       }
       case 'tolower': case 'toupper': case 'trim': {
@@ -240,13 +218,6 @@ class Compiler {
         throw fail.badArgument(`Unknown function '${name}'.`);
       }
     }
-  }
-
-  /** The LIKE pattern of startswith/endswith/substringof: the literal text, with %, _ and \ escaped. */
-  private pattern(name: string, needle: Operand | Literal | undefined): string | undefined {
-    if (!needle || !('kind' in needle) || needle.type !== 'string') return undefined;
-    const escaped = needle.value.replace(/[\\%_]/g, (c) => `\\${c}`);
-    return name === 'startswith' ? `${escaped}%` : name === 'endswith' ? `%${escaped}` : `%${escaped}%`;
   }
 
   /** A literal as a bound value of the other side's type, or its own type when it cannot be one. */
@@ -343,4 +314,3 @@ function compareLiterals(op: ComparisonOperator, a: Literal, b: Literal): boolea
 const incompatible = (op: ComparisonOperator, a: EdmType, b: EdmType) =>
   fail.badArgument(`Operator '${op}' incompatible with operand types '${a}' and '${b}'.`);
 const notBoolean = (text: string) => fail.badArgument(`The expression '${text}' is not of type 'Edm.Boolean'.`);
-const tooComplex = () => fail.badArgument('The query is too complex.');
