@@ -53,3 +53,31 @@ export const EMPTY_PERMISSIONS: BasePermissions = { high: 0, low: 0 };
 /** What a holder of `role` may do on the site, its lists and items (spemu has no unique permissions below the site). */
 export const permissionsOfRole = (role: SiteRoleName): BasePermissions =>
   role === 'none' ? EMPTY_PERMISSIONS : ROLE_LEVEL[role].permissions;
+
+/**
+ * SP.PermissionKind: SharePoint's base permissions by name, each the 1-based number of its bit
+ * in an SP.BasePermissions mask (bits 1–32 in `low`, 33–64 in `high`), as Microsoft numbers them.
+ */
+export const PERMISSION_KINDS = {
+  ViewListItems: 1, AddListItems: 2, EditListItems: 3, DeleteListItems: 4, ApproveItems: 5, OpenItems: 6,
+  ViewVersions: 7, DeleteVersions: 8, CancelCheckout: 9, ManagePersonalViews: 10, ManageLists: 12, ViewFormPages: 13,
+  AnonymousSearchAccessList: 14, Open: 17, ViewPages: 18, AddAndCustomizePages: 19, ApplyThemeAndBorder: 20,
+  ApplyStyleSheets: 21, ViewUsageData: 22, CreateSSCSite: 23, ManageSubwebs: 24, CreateGroups: 25, ManagePermissions: 26,
+  BrowseDirectories: 27, BrowseUserInfo: 28, AddDelPrivateWebParts: 29, UpdatePersonalWebParts: 30, ManageWeb: 31,
+  AnonymousSearchAccessWebLists: 32, UseClientIntegration: 37, UseRemoteAPIs: 38, ManageAlerts: 39, CreateAlerts: 40,
+  EditMyUserInfo: 41, EnumeratePermissions: 63,
+} as const;
+
+export type PermissionKind = keyof typeof PERMISSION_KINDS;
+
+/** Whether `mask` grants `kind`. */
+export function grants(mask: BasePermissions, kind: PermissionKind): boolean {
+  const bit = PERMISSION_KINDS[kind] - 1;
+  return bit < 32 ? ((mask.low >>> bit) & 1) === 1 : ((mask.high >>> (bit - 32)) & 1) === 1;
+}
+
+/** Site roles from weakest to strongest (the order of their permission levels). */
+const ROLE_ORDER: readonly SiteRoleName[] = ['none', 'visitor', 'member', 'owner'];
+
+/** The stronger of two site roles. */
+export const strongerRole = (a: SiteRoleName, b: SiteRoleName): SiteRoleName => (ROLE_ORDER.indexOf(a) >= ROLE_ORDER.indexOf(b) ? a : b);

@@ -1,14 +1,16 @@
-// What each site role may do, as SharePoint's default permission levels: owners have Full
-// Control, members Edit (items, and EnsureUser), visitors Read. Anyone else is refused.
+// The one place a caller's permissions are checked: the base permission an operation needs
+// (SP.PermissionKind, declared by the operation) against the mask of the caller's permission
+// level on the site (owners Full Control, members Edit, visitors Read; spemu's lists and items
+// inherit the web's). The REST resolver calls it for every method and verb it plans.
 
-import type { Principal, SiteRoleName } from '../domain/model.ts';
+import type { Principal } from '../domain/model.ts';
 import { fail } from '../domain/errors.ts';
+import { grants, permissionsOfRole, type PermissionKind } from '../domain/permissions.ts';
 
-const RANK: Record<SiteRoleName, number> = { none: 0, visitor: 1, member: 2, owner: 3 };
+/** Whether the principal's permission level on the site grants `kind`. */
+export const hasPermission = (principal: Principal, kind: PermissionKind): boolean => grants(permissionsOfRole(principal.role), kind);
 
-/** Throws SharePoint's 403 unless the principal holds at least `needed` on the site. */
-export function requireRole(principal: Principal, needed: Exclude<SiteRoleName, 'none'>): void {
-  if (RANK[principal.role] < RANK[needed]) throw fail.accessDenied();
+/** Throws SharePoint's 403 (access denied) unless the principal's permission level grants `kind`. */
+export function requirePermission(principal: Principal, kind: PermissionKind): void {
+  if (!hasPermission(principal, kind)) throw fail.accessDenied();
 }
-
-export const atLeast = (principal: Principal, role: Exclude<SiteRoleName, 'none'>): boolean => RANK[principal.role] >= RANK[role];

@@ -2,9 +2,8 @@
 // directly or to any group the user is in, nested groups included (directory.groupsOf).
 
 import type { SiteRoleName } from '../domain/model.ts';
+import { strongerRole } from '../domain/permissions.ts';
 import type { Directory } from '../store/directory.ts';
-
-const RANK: Record<SiteRoleName, number> = { none: 0, visitor: 1, member: 2, owner: 3 };
 
 export async function siteRoleOf(directory: Directory, siteId: string, upn: string): Promise<SiteRoleName> {
   const roles = await directory.siteRoles(siteId);
@@ -12,7 +11,7 @@ export async function siteRoleOf(directory: Directory, siteId: string, upn: stri
   const holders = new Set([upn.toLowerCase(), ...(await directory.groupsOf(upn)).map((g) => g.id.toLowerCase())]);
   let best: SiteRoleName = 'none';
   for (const { role, principal } of roles) {
-    if (holders.has(principal.toLowerCase()) && RANK[role] > RANK[best]) best = role;
+    if (holders.has(principal.toLowerCase())) best = strongerRole(best, role);
   }
   return best;
 }

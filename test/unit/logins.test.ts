@@ -2,6 +2,8 @@
 
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { resolve } from '../../src/fronts/rest/api/resolve.ts';
+import { parseApiPath } from '../../src/odata/path.ts';
 import { parseLogin } from '../../src/identity/logins.ts';
 import { webPrincipalMethods } from '../../src/fronts/rest/api/types/principals.ts';
 import type { ApiContext } from '../../src/fronts/rest/api/context.ts';
@@ -31,10 +33,11 @@ describe('parseLogin', () => {
 });
 
 describe('EnsureUser permissions', () => {
-  it('a visitor gets SharePoint\'s 403 before anything is looked up', async () => {
-    const ctx = { principal: { userId: 4, loginName: 'i:0#.f|membership|dave@contoso.com', upn: 'dave@contoso.com', role: 'visitor', via: 'basic' },
-      body: { logonName: 'alice@contoso.com' }, verboseBody: false } as unknown as ApiContext;
-    await assert.rejects(webPrincipalMethods.ensureuser.invoke(undefined, [], ctx), (e: unknown) => {
+  it('a visitor gets SharePoint\'s 403 while the path resolves, before anything is looked up or read', async () => {
+    const ctx = { web: { id: 'w' }, principal: { userId: 4, loginName: 'i:0#.f|membership|dave@contoso.com', upn: 'dave@contoso.com', role: 'visitor', via: 'basic' },
+      body: undefined, verboseBody: false } as unknown as ApiContext;
+    assert.equal(webPrincipalMethods.ensureuser.permission, 'AddListItems');
+    await assert.rejects(resolve(parseApiPath('web/ensureuser', new Map()), 'POST', undefined, ctx), (e: unknown) => {
       assert.ok(isReportable(e));
       assert.equal(toSpError(e).status, 403);
       assert.equal(toSpError(e).code, '-2147024891, System.UnauthorizedAccessException');

@@ -8,7 +8,8 @@ import type { ApiContext } from './context.ts';
 import type { Outcome } from './outcome.ts';
 import type { BodyKind, MethodDef, Resource, ResourceType, VerbHandlerName } from './resource.ts';
 import { RESOURCE_TYPES } from './types/index.ts';
-import { requireRole } from '../../../identity/permissions.ts';
+import { requirePermission } from '../../../identity/permissions.ts';
+import { fail } from '../../../domain/errors.ts';
 
 /** Names of SharePoint endpoints spemu knows of but does not serve yet: a uniform 501. */
 const NOT_YET: ReadonlySet<string> = new Set([
@@ -77,8 +78,8 @@ export async function resolve(segments: PathSegment[], verb: Verb, ifMatch: stri
     if (!method) unknownSegment(segment);
     const last = i === rest.length - 1;
     if (method.kind === 'action' && (!last || verb !== 'POST')) throw errors.methodNotAllowed(verb);
-    // A write ends here: Edit (members) unless the method only reads.
-    if (last && verb !== 'GET') requireRole(ctx.principal, method.readOnly ? 'visitor' : 'member');
+    // authorize: the permission the method declares, before it runs.
+    requirePermission(ctx.principal, method.permission ?? 'Open');
     const args = segment.args ?? [];
     if (method.kind === 'action') {
       // An action ends the path and takes the body: it runs once the body is read.
@@ -109,6 +110,9 @@ function verbPlan(resource: Resource, verb: Verb, ifMatch: string | undefined, c
   const name = VERB_HANDLERS[verb];
   const handler = type[name];
   if (!handler) throw errors.methodNotAllowed(verb);
-  if (verb !== 'GET') requireRole(ctx.principal, type.writeRole ?? 'member');
+  // authorize: the permission the verb's handler declares (a write that declares none is refused).
+  const permission = type.permissions?.[name] ?? (name === 'get' ? 'Open' : undefined);
+  if (!permission) throw fail.accessDenied();
+  requirePermission(ctx.principal, permission);
   return { body: type.bodies?.[name] ?? DEFAULT_BODIES[name], run: (withBody) => handler(resource, withBody, ifMatch) };
 }

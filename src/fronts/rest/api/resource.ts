@@ -8,7 +8,7 @@ import type { ApiContext } from './context.ts';
 import type { Outcome } from './outcome.ts';
 import type { SiteUserRecord } from './principal-entities.ts';
 import type { SiteGroupDef } from '../../../identity/site-groups.ts';
-import type { RoleDefinition } from '../../../domain/permissions.ts';
+import type { PermissionKind, RoleDefinition } from '../../../domain/permissions.ts';
 
 export type Resource =
   | { kind: 'site' }
@@ -56,27 +56,43 @@ export type BodyKind = 'none' | 'json' | 'raw' | 'stream';
 /** The handlers of a resource type that answer an HTTP verb. */
 export type VerbHandlerName = 'get' | 'create' | 'update' | 'delete';
 
-export interface MethodDef<R extends Resource> {
-  /** Functions can be read with GET and navigated through; actions need POST and end the path. */
-  kind: 'function' | 'action';
-  /** A POST that only reads (GetItems, contextinfo-like queries): visitors may call it. Otherwise POST needs Edit (members). */
-  readOnly?: boolean;
+/**
+ * Authorization is data: every method and every verb handler names the SharePoint base
+ * permission (SP.PermissionKind) it needs, and the resolver checks it against the caller's
+ * permission level before anything runs (identity/permissions.ts). No handler checks roles.
+ */
+export type MethodDef<R extends Resource> = FunctionDef<R> | ActionDef<R>;
+
+interface MethodBase<R extends Resource> {
+  invoke(resource: R, args: Argument[], ctx: ApiContext): Promise<Resource | Outcome>;
+}
+
+/** Can be read with GET and navigated through. */
+interface FunctionDef<R extends Resource> extends MethodBase<R> {
+  kind: 'function';
+  /** What calling it needs, whatever the verb (default `Open`: anyone with access to the site). */
+  permission?: PermissionKind;
+  body?: undefined;
+}
+
+/** Needs POST and ends the path. */
+interface ActionDef<R extends Resource> extends MethodBase<R> {
+  kind: 'action';
+  /** What calling it needs: every action says (a write says which write). */
+  permission: PermissionKind;
   /**
    * The body an action takes (default `json`). Functions take none: they address, and run
    * while the path is resolved, before the body is read.
    */
   body?: BodyKind;
-  invoke(resource: R, args: Argument[], ctx: ApiContext): Promise<Resource | Outcome>;
 }
 
 export interface ResourceType<R extends Resource> {
   /**
-   * The role its POST/MERGE/PATCH/PUT/DELETE need (identity/permissions.ts). Default `member`:
-   * SharePoint's Edit level adds, edits and deletes items and manages lists and fields.
-   * `owner` (Full Control) for what Edit cannot change (the web's own properties);
-   * `visitor` for POSTs that only read (contextinfo).
+   * What each write verb needs (a type with `create`, `update` or `delete` declares it for
+   * each: a missing one is refused, never allowed). GET needs `Open` unless said otherwise.
    */
-  writeRole?: 'visitor' | 'member' | 'owner';
+  permissions?: Partial<Record<VerbHandlerName, PermissionKind>>;
   navigation?: Record<string, (resource: R, ctx: ApiContext) => Promise<Resource>>;
   /** `items(5)`, `lists(guid'…')`: addressing an element of a collection. */
   key?: (resource: R, args: Argument[], ctx: ApiContext) => Promise<Resource>;

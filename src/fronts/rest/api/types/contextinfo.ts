@@ -9,7 +9,8 @@ import { urlPrefix } from '../../../../domain/names.ts';
 
 export const contextInfoType: ResourceType<{ kind: 'contextInfo' }> = {
   // Anyone who may read the site may ask for a digest (it needs none itself: see app.ts).
-  writeRole: 'visitor',
+  /** A POST that only reads: anyone with access to the site. */
+  permissions: { create: 'Open' },
   async create(_r, ctx) {
     if (!ctx.formDigest) throw new Error('contextinfo needs a digest issuer');
     const { value, timeoutSeconds } = ctx.formDigest();

@@ -121,6 +121,7 @@ async function requireField(list: List, ctx: ApiContext, find: (fields: Field[])
 }
 
 export const fieldsType: ResourceType<{ kind: 'fields'; list: List }> = {
+  permissions: { create: 'ManageLists' },
   key: async (r, args, ctx) => {
     const id = guidText(stringArgument(args));
     return { kind: 'field', list: r.list, field: await requireField(r.list, ctx, (fs) => fs.find((f) => f.id === id), id) };
@@ -149,11 +150,11 @@ export const fieldsType: ResourceType<{ kind: 'fields'; list: List }> = {
       },
     },
     addfield: {
-      kind: 'action',
+      kind: 'action', permission: 'ManageLists',
       invoke: (r, _args, ctx) => addField(r.list, readParameters(ctx, 'SP.FieldCreationInformation'), ctx),
     },
     createfieldasxml: {
-      kind: 'action',
+      kind: 'action', permission: 'ManageLists',
       async invoke(r, _args, ctx) {
         const params = readParameters(ctx, 'SP.XmlSchemaFieldCreationInformation');
         if (typeof params.SchemaXml !== 'string') throw errors.badArgument('SchemaXml is required.');
@@ -173,6 +174,7 @@ export const fieldsType: ResourceType<{ kind: 'fields'; list: List }> = {
 };
 
 export const fieldType: ResourceType<{ kind: 'field'; list: List; field: Field }> = {
+  permissions: { update: 'ManageLists', delete: 'ManageLists' },
   get: async (r, ctx) => fieldOutcome(r.field, r.list, ctx),
   async update(r, ctx) {
     const props = readEntityBody(ctx, 'SP.Field', (t) => /^SP\.Field\w*$/.test(t));

@@ -117,6 +117,7 @@ async function conflict(r: ItemResource, ctx: ApiContext, ifMatch: string | unde
 }
 
 export const itemsType: ResourceType<ItemsResource> = {
+  permissions: { create: 'AddListItems' },
   key: async (r, args) => ({ kind: 'item', list: r.list, id: integerArgument(args) }),
   methods: {
     getbyid: { kind: 'function', invoke: async (r, args) => ({ kind: 'item', list: r.list, id: integerArgument(args, 'id') }) },
@@ -133,6 +134,7 @@ export const itemsType: ResourceType<ItemsResource> = {
 };
 
 export const itemType: ResourceType<ItemResource> = {
+  permissions: { update: 'EditListItems', delete: 'DeleteListItems' },
   navigation: {
     parentlist: async (r) => ({ kind: 'list', list: r.list }),
     fieldvaluesastext: async (r) => ({ kind: 'itemFieldValues', list: r.list, id: r.id, as: 'text' }),
@@ -152,7 +154,7 @@ export const itemType: ResourceType<ItemResource> = {
      * 0 view, 1 edit, 2 mobile view, 3 interactive preview.
      */
     getwopiframeurl: {
-      kind: 'action', readOnly: true,
+      kind: 'action', permission: 'ViewListItems',
       async invoke(r, args, ctx) {
         const action = args.length ? integerArgument(args, 'action') : 0;
         if (action > 3) throw errors.badArgument(`The value ${action} is not a valid SPWOPIFrameAction (0 view, 1 edit, 2 mobileView, 3 interactivePreview).`);
@@ -161,7 +163,7 @@ export const itemType: ResourceType<ItemResource> = {
       },
     },
     recycle: {
-      kind: 'action',
+      kind: 'action', permission: 'DeleteListItems',
       async invoke(r, _args, ctx) {
         const fields = await ctx.store.fields.of(r.list);
         const id = await ctx.store.items.recycle(r.list, fields, r.id, ctx.principal.userId, ctx.now());

@@ -9,7 +9,7 @@ import { absoluteUrl, folderEntity, listEditLink, listEntity, webEntity } from '
 import { projectEntity } from '../expand.ts';
 import { boolProp, intProp, readEntityBody, stringProp, type Properties } from '../body.ts';
 import { noContent, ok, type Outcome } from '../outcome.ts';
-import { requireRole } from '../../../../identity/permissions.ts';
+import { requirePermission } from '../../../../identity/permissions.ts';
 import { getUserEffectivePermissions, securableNavigation, withSecurableProperties } from './security.ts';
 import type { ResourceType } from '../resource.ts';
 import { emptyOk, entityCollection, guidText, singleEntity, stringArgument, versionFromIfMatch } from './shared.ts';
@@ -65,7 +65,8 @@ async function ensureLibrary(web: Web, library: typeof SITE_ASSETS, ctx: ApiCont
   const url = `${urlPrefix(web.serverRelativeUrl)}/${library.relativeUrl}`;
   let list = await ctx.store.lists.byUrl(web.id, url);
   if (!list) {
-    requireRole(ctx.principal, 'member');
+    // Making it is managing lists; finding it is reading.
+    requirePermission(ctx.principal, 'ManageLists');
     list = await ctx.store.transaction(async (tx) => {
       const existing = await tx.lists.byUrl(web.id, url);
       if (existing) return existing;
@@ -77,6 +78,7 @@ async function ensureLibrary(web: Web, library: typeof SITE_ASSETS, ctx: ApiCont
 }
 
 export const listsType: ResourceType<{ kind: 'lists'; web: Web }> = {
+  permissions: { create: 'ManageLists' },
   key: async (r, args, ctx) => {
     const id = guidText(stringArgument(args));
     return { kind: 'list', list: await requireList(ctx.store.lists.byId(r.web.id, id), errors.listNotFoundById) };
@@ -98,8 +100,8 @@ export const listsType: ResourceType<{ kind: 'lists'; web: Web }> = {
         return { kind: 'list', list: await requireList(ctx.store.lists.byId(r.web.id, id), errors.listNotFoundById) };
       },
     },
-    ensuresiteassetslibrary: { kind: 'action', readOnly: true, invoke: (r, _args, ctx) => ensureLibrary(r.web, SITE_ASSETS, ctx) },
-    ensuresitepageslibrary: { kind: 'action', readOnly: true, invoke: (r, _args, ctx) => ensureLibrary(r.web, SITE_PAGES, ctx) },
+    ensuresiteassetslibrary: { kind: 'action', permission: 'ViewListItems', invoke: (r, _args, ctx) => ensureLibrary(r.web, SITE_ASSETS, ctx) },
+    ensuresitepageslibrary: { kind: 'action', permission: 'ViewListItems', invoke: (r, _args, ctx) => ensureLibrary(r.web, SITE_PAGES, ctx) },
   },
   async get(r, ctx) {
     const lists = await ctx.store.lists.inWeb(r.web.id);
@@ -122,6 +124,7 @@ export const listsType: ResourceType<{ kind: 'lists'; web: Web }> = {
 type ListResource = { kind: 'list'; list: List };
 
 export const listType: ResourceType<ListResource> = {
+  permissions: { update: 'ManageLists', delete: 'ManageLists' },
   navigation: {
     items: async (r) => ({ kind: 'items', list: r.list }),
     fields: async (r) => ({ kind: 'fields', list: r.list }),
@@ -133,7 +136,7 @@ export const listType: ResourceType<ListResource> = {
     getusereffectivepermissions: getUserEffectivePermissions,
     /** A new item id, taken from the list's counter so that no item added later gets it. */
     reservelistitemid: {
-      kind: 'action',
+      kind: 'action', permission: 'AddListItems',
       async invoke(r, _args, ctx) {
         const id = await ctx.store.items.reserveId(r.list);
         return ok({ kind: 'primitive', methodName: 'ReserveListItemId', edmType: 'Edm.Int32', value: id });
@@ -149,7 +152,7 @@ export const listType: ResourceType<ListResource> = {
       },
     },
     recycle: {
-      kind: 'action',
+      kind: 'action', permission: 'ManageLists',
       async invoke(r, _args, ctx) {
         await ctx.store.lists.delete(r.list);
         return { status: 200, payload: { kind: 'primitive', methodName: 'Recycle', edmType: 'Edm.Guid', value: r.list.id } };

@@ -2,9 +2,9 @@
 // site's Owners, Visitors and Members) and EnsureUser.
 
 import type { Item } from '../../../../domain/model.ts';
+import type { Expression } from '../../../../query/ast.ts';
 import { errors } from '../../../../wire/errors.ts';
 import { resolveLogin } from '../../../../identity/logins.ts';
-import { requireRole } from '../../../../identity/permissions.ts';
 import {
   directRoles, groupMembers, groupsOfPrincipal, siteGroupById, siteGroupByName, siteGroupOfRole, siteGroups, type SiteGroupDef,
 } from '../../../../identity/site-groups.ts';
@@ -76,17 +76,29 @@ async function ensureRow(ctx: ApiContext, who: SitePrincipal, actorId?: number):
   return ctx.store.transaction((tx) => ensureSiteUser(tx, ctx.site, who, { siteAdmin, now: ctx.now(), ...(actorId !== undefined ? { actorId } : {}) }));
 }
 
-/** A group's members as site users, each given a row on first use (by the System Account, as SharePoint adds them). */
+/**
+ * A group's members as site users, in the order the site lists them: their rows, read in one
+ * query. A GET writes nothing: the tenant load gives every role holder a row, and a holder
+ * without one (never loaded, never seen) is not listed until something gives it one.
+ */
 async function groupUsers(ctx: ApiContext, group: SiteGroupDef): Promise<SiteUserRecord[]> {
-  const users: SiteUserRecord[] = [];
+  const logins = (await groupMembers(ctx.store, ctx.site, group)).map(loginNameOf);
+  if (logins.length === 0) return [];
+  const { list, fields } = await userInfoList(ctx.store, ctx.site);
+  const byName: Expression = logins.map((login): Expression => ({
+    kind: 'compare', op: 'eq', left: { kind: 'member', path: ['Name'] }, right: { kind: 'literal', type: 'string', value: login },
+  })).reduce((left, right) => ({ kind: 'logical', op: 'or', left, right }));
+  const page = await ctx.store.items.query(list, fields, { filter: byName, orderBy: [], top: logins.length, lookups: new Map() });
+  const rows = new Map(page.items.map((row) => [String(row.values.Name).toLowerCase(), row]));
   const seen = new Set<number>();
-  for (const who of await groupMembers(ctx.store, ctx.site, group)) {
-    const row = await ensureRow(ctx, who);
-    if (seen.has(row.id)) continue;
+  const found: Item[] = [];
+  for (const login of logins) {
+    const row = rows.get(login.toLowerCase());
+    if (!row || seen.has(row.id)) continue;
     seen.add(row.id);
-    users.push(await record(ctx, row));
+    found.push(row);
   }
-  return users;
+  return records(ctx, found);
 }
 
 // ---- Lookups ---------------------------------------------------------------------------
@@ -156,7 +168,6 @@ function logonNameOf(args: Argument[], ctx: ApiContext): string {
 }
 
 async function ensureUser(args: Argument[], ctx: ApiContext): Promise<Outcome> {
-  requireRole(ctx.principal, 'member');
   const logonName = logonNameOf(args, ctx);
   const who = await resolveLogin(ctx.store, logonName);
   if (!who) throw errors.ensureUserNotFound(logonName);
@@ -167,6 +178,8 @@ async function ensureUser(args: Argument[], ctx: ApiContext): Promise<Outcome> {
 // ---- Resource types --------------------------------------------------------------------
 
 export const siteUsersType: ResourceType<SiteUsersResource> = {
+  /** Adding a site user (EnsureUser by another name) adds a row to the User Information List. */
+  permissions: { create: 'AddListItems' },
   /** `siteusers(@v)?@v='i:0#.f|membership|…'` (PnPjs's getByLoginName); a number is taken as an id. */
   key: async (r, args, ctx) => {
     const v = argument(args);
@@ -186,7 +199,6 @@ export const siteUsersType: ResourceType<SiteUsersResource> = {
   /** `POST siteusers {"LoginName":…}` (PnPjs's siteUsers.add): EnsureUser by another name. */
   async create(r, ctx) {
     if (r.group) throw errors.notImplemented('SP.Group.Users.Add');
-    requireRole(ctx.principal, 'member');
     const props = readEntityBody(ctx, 'SP.User');
     const login = props.LoginName;
     if (typeof login !== 'string' || login.trim() === '') throw errors.badArgument('The LoginName property is required and must not be empty.');
@@ -198,6 +210,7 @@ export const siteUsersType: ResourceType<SiteUsersResource> = {
 };
 
 export const siteUserType: ResourceType<SiteUserResource> = {
+  permissions: { update: 'EditListItems', delete: 'DeleteListItems' },
   navigation: {
     groups: async (r) => ({ kind: 'siteGroups', memberOf: r.user }),
   },
@@ -211,6 +224,7 @@ function groupOutcome(group: SiteGroupDef, ctx: ApiContext): Outcome {
 }
 
 export const siteGroupsType: ResourceType<SiteGroupsResource> = {
+  permissions: { create: 'CreateGroups' },
   key: async (r, args, ctx) => ({ kind: 'siteGroup', group: requireGroup(await groupIn(ctx, r, integerArgument(args))) }),
   methods: {
     getbyid: {
@@ -246,6 +260,7 @@ async function groupIn(ctx: ApiContext, r: SiteGroupsResource, id: number): Prom
 }
 
 export const siteGroupType: ResourceType<SiteGroupResource> = {
+  permissions: { update: 'ManagePermissions', delete: 'ManagePermissions' },
   navigation: {
     users: async (r) => ({ kind: 'siteUsers', group: r.group }),
     owner: async (_r, ctx) => ({ kind: 'siteGroup', group: siteGroupOfRole(ctx.site, 'owner') }),
@@ -287,6 +302,8 @@ export const webPrincipalMethods = {
   },
   ensureuser: {
     kind: 'action' as const,
+    /** Gives the person a row in the User Information List (Edit may, Read may not). */
+    permission: 'AddListItems' as const,
     invoke: (_r: unknown, args: Argument[], ctx: ApiContext): Promise<Outcome> => ensureUser(args, ctx),
   },
 };

@@ -7,7 +7,7 @@ import type { Argument } from '../../../../odata/path.ts';
 import { SpError } from '../../../../wire/errors.ts';
 import type { DirectoryUser } from '../../../../store/directory.ts';
 import type { Entity, Value } from '../../../../wire/values.ts';
-import { requireRole, atLeast } from '../../../../identity/permissions.ts';
+import { hasPermission } from '../../../../identity/permissions.ts';
 import { userLogin } from '../../../../identity/site-users.ts';
 import {
   absolutePhotoUrl, findProfileUser, MAX_PICTURE_BYTES, originOf, personalUrl, personUrl, profileProperties,
@@ -110,9 +110,8 @@ async function propertiesOutcome(user: DirectoryUser | undefined, methodName: st
 
 /** Who may write `user`'s profile: the user, or an owner of the site the request addresses. */
 function requireProfileWriter(user: DirectoryUser, ctx: ApiContext): void {
-  requireRole(ctx.principal, 'visitor');
   const own = ctx.principal.upn !== null && ctx.principal.upn.toLowerCase() === user.upn.toLowerCase();
-  if (!own && !atLeast(ctx.principal, 'owner')) throw profileErrors.noProfile();
+  if (!own && !hasPermission(ctx.principal, 'ManageWeb')) throw profileErrors.noProfile();
 }
 
 /** The name a property is stored under: the spelling already in use (any case), else as sent. */
@@ -146,26 +145,23 @@ async function setProperty(ctx: ApiContext, method: string, multi: boolean): Pro
 export const peopleManagerType: ResourceType<{ kind: 'peopleManager' }> = {
   methods: {
     getpropertiesfor: {
-      kind: 'function', readOnly: true,
+      kind: 'function',
       async invoke(_r, args, ctx) {
-        requireRole(ctx.principal, 'visitor');
         const account = stringParameter(args, 0, 'accountName', 'GetPropertiesFor');
         return propertiesOutcome(await findProfileUser(ctx.store, account), 'GetPropertiesFor', ctx);
       },
     },
     // A function, so GET and POST both work (gosip POSTs it, reference §4.1).
     getmyproperties: {
-      kind: 'function', readOnly: true,
+      kind: 'function',
       async invoke(_r, _args, ctx) {
-        requireRole(ctx.principal, 'visitor');
         const user = ctx.principal.upn ? await ctx.store.directory.findUser(ctx.principal.upn) : undefined;
         return propertiesOutcome(user, 'GetMyProperties', ctx);
       },
     },
     getuserprofilepropertyfor: {
-      kind: 'function', readOnly: true,
+      kind: 'function',
       async invoke(_r, args, ctx) {
-        requireRole(ctx.principal, 'visitor');
         const account = stringParameter(args, 0, 'accountName', 'GetUserProfilePropertyFor');
         const name = stringParameter(args, 1, 'propertyName', 'GetUserProfilePropertyFor');
         const user = await findProfileUser(ctx.store, account);
@@ -178,20 +174,19 @@ export const peopleManagerType: ResourceType<{ kind: 'peopleManager' }> = {
     },
     setsinglevalueprofileproperty: {
       // The site is not written: profileWriter/own-photo checks decide who may change a profile (visitors included).
-      kind: 'action', readOnly: true,
+      kind: 'action', permission: 'Open',
       invoke: (_r, _args, ctx) => setProperty(ctx, 'SetSingleValueProfileProperty', false),
     },
     setmultivaluedprofileproperty: {
       // The site is not written: profileWriter/own-photo checks decide who may change a profile (visitors included).
-      kind: 'action', readOnly: true,
+      kind: 'action', permission: 'Open',
       invoke: (_r, _args, ctx) => setProperty(ctx, 'SetMultiValuedProfileProperty', true),
     },
     setmyprofilepicture: {
       // The site is not written: profileWriter/own-photo checks decide who may change a profile (visitors included).
       // The body is the image itself (PnPjs labels it `application/json`): raw, never parsed.
-      kind: 'action', readOnly: true, body: 'raw',
+      kind: 'action', permission: 'Open', body: 'raw',
       async invoke(_r, _args, ctx) {
-        requireRole(ctx.principal, 'visitor');
         // "Users can only upload a picture to their own profile" (reference §4.1).
         const user = ctx.principal.upn ? await ctx.store.directory.findUser(ctx.principal.upn) : undefined;
         if (!user) throw profileErrors.noProfile();

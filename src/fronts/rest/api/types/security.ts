@@ -87,7 +87,7 @@ function definitionIn(r: { binding?: { group: SiteGroupDef } | undefined }, matc
 const ROLE_DEFINITIONS_METADATA = 'SP.ApiData.RoleDefinitions';
 
 export const roleDefinitionsType: ResourceType<{ kind: 'roleDefinitions'; binding?: { base: string; group: SiteGroupDef } | undefined }> = {
-  writeRole: 'owner',
+  permissions: { create: 'ManagePermissions' },
   key: async (r, args) => definitionIn(r, (d) => d.id === integerArgument(args)),
   methods: {
     getbyid: { kind: 'function', invoke: async (r, args) => definitionIn(r, (d) => d.id === integerArgument(args, 'id')) },
@@ -105,7 +105,7 @@ export const roleDefinitionsType: ResourceType<{ kind: 'roleDefinitions'; bindin
 };
 
 export const roleDefinitionType: ResourceType<{ kind: 'roleDefinition'; definition: RoleDefinition }> = {
-  writeRole: 'owner',
+  permissions: { update: 'ManagePermissions', delete: 'ManagePermissions' },
   get: async (r, ctx) => singleEntity(definitionEntity(r.definition, ctx), ROLE_DEFINITIONS_METADATA, ctx),
   update: async () => { throw errors.notImplemented('SP.RoleDefinition.Update'); },
   delete: async () => { throw errors.notImplemented('SP.RoleDefinition.DeleteObject'); },
@@ -142,7 +142,7 @@ function assignmentOf(ctx: ApiContext, base: string, principalId: number): Resou
 const ROLE_ASSIGNMENTS_METADATA = 'SP.ApiData.RoleAssignments';
 
 export const roleAssignmentsType: ResourceType<{ kind: 'roleAssignments'; base: string }> = {
-  writeRole: 'owner',
+  permissions: { create: 'ManagePermissions' },
   key: async (r, args, ctx) => assignmentOf(ctx, r.base, integerArgument(args)),
   methods: {
     getbyprincipalid: { kind: 'function', invoke: async (r, args, ctx) => assignmentOf(ctx, r.base, integerArgument(args, 'principalId')) },
@@ -157,7 +157,7 @@ export const roleAssignmentsType: ResourceType<{ kind: 'roleAssignments'; base: 
 };
 
 export const roleAssignmentType: ResourceType<{ kind: 'roleAssignment'; base: string; group: SiteGroupDef }> = {
-  writeRole: 'owner',
+  permissions: { delete: 'ManagePermissions' },
   navigation: {
     member: async (r) => ({ kind: 'siteGroup', group: r.group }),
     roledefinitionbindings: async (r) => ({ kind: 'roleDefinitions', binding: { base: r.base, group: r.group } }),

@@ -17,7 +17,7 @@ type WebResource<K extends string> = { kind: K; web: Web };
 // ---- Subwebs -----------------------------------------------------------------------------
 
 export const websType: ResourceType<WebResource<'webs'>> = {
-  writeRole: 'owner',
+  permissions: { create: 'ManageSubwebs' },
   get: async (_r, ctx) => entityCollection([], 'SP.ApiData.Webs', ctx),
   create: async () => { throw errors.notImplemented('SP.WebCollection.Add'); },
 };
@@ -44,7 +44,7 @@ function propertyBag(web: Web, ctx: ApiContext): Array<[string, string]> {
 }
 
 export const propertyValuesType: ResourceType<WebResource<'propertyValues'>> = {
-  writeRole: 'owner',
+  permissions: { update: 'ManageWeb' },
   get: async (r, ctx) => {
     const entity: Entity = {
       type: 'SP.PropertyValues', id: `${ctx.apiUrl}Web/AllProperties`, editLink: 'Web/AllProperties',
@@ -83,7 +83,7 @@ function timeZoneEntity(link: string, ctx: ApiContext): Entity {
 }
 
 export const regionalSettingsType: ResourceType<WebResource<'regionalSettings'>> = {
-  writeRole: 'owner',
+  permissions: { update: 'ManageWeb' },
   navigation: {
     timezone: async (r) => ({ kind: 'timeZone', web: r.web }),
     timezones: async (r) => ({ kind: 'timeZones', web: r.web }),
@@ -117,16 +117,15 @@ function dateArgument(args: Parameters<typeof stringArgument>[0], name: string):
 const isoSeconds = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 export const timeZoneType: ResourceType<WebResource<'timeZone'>> = {
-  writeRole: 'owner',
   methods: {
     utctolocaltime: {
-      kind: 'function', readOnly: true,
+      kind: 'function',
       invoke: async (_r, args) => ok({ kind: 'primitive', methodName: 'UTCToLocalTime', edmType: 'Edm.DateTime',
         // Local time carries no zone (spemu's sites are on UTC).
         value: isoSeconds(dateArgument(args, 'date')).replace(/Z$/, '') }),
     },
     localtimetoutc: {
-      kind: 'function', readOnly: true,
+      kind: 'function',
       invoke: async (_r, args) => ok({ kind: 'primitive', methodName: 'LocalTimeToUTC', edmType: 'Edm.DateTime',
         value: isoSeconds(dateArgument(args, 'date')) }),
     },
@@ -135,14 +134,13 @@ export const timeZoneType: ResourceType<WebResource<'timeZone'>> = {
 };
 
 export const timeZonesType: ResourceType<WebResource<'timeZones'>> = {
-  writeRole: 'owner',
   key: async (r, args) => {
     if (integerArgument(args) !== UTC_ZONE.id) throw errors.resourceNotFound();
     return { kind: 'timeZone', web: r.web };
   },
   methods: {
     getbyid: {
-      kind: 'function', readOnly: true,
+      kind: 'function',
       async invoke(_r, args, ctx) {
         if (integerArgument(args, 'id') !== UTC_ZONE.id) throw errors.resourceNotFound();
         return ok({ kind: 'entity', metadataName: 'SP.TimeZone', entity: timeZoneEntity(`Web/RegionalSettings/TimeZones(${UTC_ZONE.id})`, ctx) });

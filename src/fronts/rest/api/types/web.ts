@@ -10,8 +10,6 @@ import type { Web } from '../../../../domain/model.ts';
 import { urlPrefix } from '../../../../domain/names.ts';
 
 export const siteType: ResourceType<{ kind: 'site' }> = {
-  // The site's and web's own properties need Full Control (Manage Web Site), as in SharePoint.
-  writeRole: 'owner',
   navigation: {
     rootweb: async (_r, ctx) => ({ kind: 'web', web: ctx.web }),
   },
@@ -21,7 +19,8 @@ export const siteType: ResourceType<{ kind: 'site' }> = {
 type WebResource = { kind: 'web'; web: Web };
 
 export const webType: ResourceType<WebResource> = {
-  writeRole: 'owner',
+  // The web's own properties need Manage Web Site (Full Control), as in SharePoint.
+  permissions: { update: 'ManageWeb' },
   navigation: {
     lists: async (r) => ({ kind: 'lists', web: r.web }),
     ...webPrincipalNavigation,

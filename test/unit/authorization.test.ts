@@ -1,0 +1,80 @@
+// Authorization is data: every method and write verb of the REST resource model declares the
+// SharePoint base permission it needs, and the one check grants it by the caller's permission
+// level's mask. This walks the whole table, so a new endpoint cannot forget.
+
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { RESOURCE_TYPES } from '../../src/fronts/rest/api/types/index.ts';
+import type { MethodDef, Resource, ResourceType } from '../../src/fronts/rest/api/resource.ts';
+import { grants, PERMISSION_KINDS, permissionsOfRole, ROLE_LEVEL, type PermissionKind } from '../../src/domain/permissions.ts';
+import { hasPermission, requirePermission } from '../../src/identity/permissions.ts';
+import type { Principal, SiteRoleName } from '../../src/domain/model.ts';
+import { DomainError } from '../../src/domain/errors.ts';
+
+const types = Object.entries(RESOURCE_TYPES) as Array<[string, ResourceType<Resource>]>;
+const READ = ROLE_LEVEL.visitor.permissions;
+
+/** Actions a Read-level user may call, each for a reason: they read, or they write only what is the caller's own. */
+const READING_ACTIONS: Record<string, string> = {
+  'item.getwopiframeurl': 'answers a URL, changes nothing',
+  'lists.ensuresiteassetslibrary': 'finds the library; making it needs ManageLists, checked when it must be made',
+  'lists.ensuresitepageslibrary': 'as ensuresiteassetslibrary',
+  'peopleManager.setsinglevalueprofileproperty': "a user's own profile (another's needs ManageWeb, checked by the rule)",
+  'peopleManager.setmultivaluedprofileproperty': 'as setsinglevalueprofileproperty',
+  'peopleManager.setmyprofilepicture': "the caller's own picture",
+};
+
+const principal = (role: SiteRoleName): Principal => ({ userId: 7, loginName: 'x', upn: 'x@contoso.com', role, via: 'bearer' });
+
+describe('authorization as data', () => {
+  it('every write verb a type answers declares its permission, and none is granted by Read (but contextinfo\'s POST, which reads)', () => {
+    for (const [kind, type] of types) {
+      for (const verb of ['create', 'update', 'delete'] as const) {
+        if (!type[verb]) continue;
+        const permission = type.permissions?.[verb];
+        assert.ok(permission, `${kind}.${verb} declares no permission`);
+        if (kind !== 'contextInfo') assert.equal(grants(READ, permission), false, `${kind}.${verb} needs ${permission}, which visitors have`);
+      }
+    }
+  });
+
+  it('every action declares a permission; those Read grants are exactly the listed reading actions', () => {
+    const readable: string[] = [];
+    for (const [kind, type] of types) {
+      for (const [name, method] of Object.entries(type.methods ?? {}) as Array<[string, MethodDef<Resource>]>) {
+        if (method.kind !== 'action') continue;
+        assert.ok(method.permission in PERMISSION_KINDS, `${kind}.${name}: ${String(method.permission)}`);
+        if (grants(READ, method.permission)) readable.push(`${kind}.${name}`);
+      }
+    }
+    assert.deepEqual(readable.sort(), Object.keys(READING_ACTIONS).sort());
+  });
+
+  it('the check grants by the permission level: Read views, Edit manages lists, only Full Control manages the web and permissions', () => {
+    const cases: Array<[PermissionKind, SiteRoleName[]]> = [
+      ['ViewListItems', ['visitor', 'member', 'owner']],
+      ['Open', ['visitor', 'member', 'owner']],
+      ['AddListItems', ['member', 'owner']],
+      ['DeleteVersions', ['member', 'owner']],
+      ['ManageLists', ['member', 'owner']],
+      ['ManageWeb', ['owner']],
+      ['ManagePermissions', ['owner']],
+      ['EnumeratePermissions', ['owner']],
+    ];
+    for (const [kind, allowed] of cases) {
+      for (const role of ['none', 'visitor', 'member', 'owner'] as const) {
+        assert.equal(hasPermission(principal(role), kind), allowed.includes(role), `${role} ${kind}`);
+        if (!allowed.includes(role)) {
+          assert.throws(() => requirePermission(principal(role), kind), (e: unknown) => e instanceof DomainError && e.reason === 'accessDenied');
+        }
+      }
+    }
+    assert.deepEqual(permissionsOfRole('none'), { high: 0, low: 0 });
+  });
+
+  it('reads bits above 32 from the high half (EnumeratePermissions is bit 63)', () => {
+    assert.equal(grants({ high: 1 << 30, low: 0 }, 'EnumeratePermissions'), true);
+    assert.equal(grants({ high: 0, low: 0xffffffff }, 'EnumeratePermissions'), false);
+    assert.equal(grants({ high: 0, low: 1 << 30 }, 'ManageWeb'), true);
+  });
+});
