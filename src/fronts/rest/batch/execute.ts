@@ -7,16 +7,7 @@ import { errors, SpError } from '../../../wire/errors.ts';
 import { BatchParseError, MAX_BATCH_REQUESTS, parseBatch, type BatchRequest } from './parse.ts';
 import type { PartResponse } from './write.ts';
 import { urlPrefix } from '../../../domain/names.ts';
-
-/** A request as the pipeline takes it (app.ts's ApiRequest): raw path and query, lower-case header names. */
-export interface PartRequest {
-  method: string;
-  /** Path and query as written, relative to `origin`. */
-  url: string;
-  origin: string;
-  headers: Record<string, string | undefined>;
-  body: Buffer | undefined;
-}
+import type { ApiRequest } from '../../../pipeline/request.ts';
 
 export interface BatchEnvelope {
   body: Buffer | undefined;
@@ -29,7 +20,7 @@ export interface BatchEnvelope {
 
 export interface BatchRunner {
   /** The pipeline after authentication, for one part. Never throws: errors come back as responses. */
-  run(part: PartRequest): Promise<PartResponse>;
+  run(part: ApiRequest): Promise<PartResponse>;
   /** The error response for a part that never reached the pipeline, in the dialect of its own Accept. */
   fail(error: SpError, headers: Record<string, string | undefined>): PartResponse;
 }
@@ -57,7 +48,7 @@ export async function executeBatch(envelope: BatchEnvelope, runner: BatchRunner)
 }
 
 /** Absolute (`https://host/sites/s/_api/web`), origin-relative (`/sites/s/_api/web`) or relative to the site's `_api/` (`web`). */
-function toPartRequest(part: BatchRequest, envelope: BatchEnvelope): PartRequest {
+function toPartRequest(part: BatchRequest, envelope: BatchEnvelope): ApiRequest {
   const absolute = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(part.target);
   const base = urlPrefix(envelope.siteUrl);
   const [origin, url] = absolute ? [absolute[0], part.target.slice(absolute[0].length) || '/']
@@ -67,7 +58,7 @@ function toPartRequest(part: BatchRequest, envelope: BatchEnvelope): PartRequest
 }
 
 /** A part must address the batch's own site, and may not be a `$batch` itself. */
-function checkTarget(request: PartRequest, siteUrl: string, target: string): SpError | undefined {
+function checkTarget(request: ApiRequest, siteUrl: string, target: string): SpError | undefined {
   const path = request.url.split('?')[0]!;
   const m = /^(.*?)\/_api(?:\/(.*))?$/i.exec(path);
   let sitePath: string | undefined;
