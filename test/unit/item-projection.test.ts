@@ -9,24 +9,9 @@ import { findSiteUser, userLogin } from '../../src/identity/site-users.ts';
 import { SpError } from '../../src/wire/errors.ts';
 import type { Entity, ExpandedValue, Value } from '../../src/wire/values.ts';
 import { useApiFixture } from '../helpers/api-context.ts';
-import { minimalTenant } from '../helpers/server.ts';
+import { MARK, OLIVIA, referencesTenant } from '../helpers/fixtures.ts';
 
-const OLIVIA = 'olivia@fabrikam.onmicrosoft.com';
-const MARK = 'mark@fabrikam.onmicrosoft.com';
-
-const use = useApiFixture(minimalTenant({
-  lists: [
-    { title: 'Refs', url: 'Lists/Refs', fields: [{ name: 'Code', type: 'Text' }], items: [{ Title: 'R1', Code: 'C1' }, { Title: 'R2', Code: 'C2' }] },
-    {
-      title: 'Tasks', url: 'Lists/Tasks',
-      fields: [
-        { name: 'Owner', type: 'User' }, { name: 'Watchers', type: 'UserMulti' }, { name: 'Ref', type: 'Lookup', lookupList: 'Refs' },
-        { name: 'Size', type: 'Number' },
-      ],
-      items: [{ Title: 'T1', Owner: OLIVIA, Watchers: [OLIVIA, MARK], Ref: 2, Size: 3, author: MARK, editor: OLIVIA }],
-    },
-  ],
-}));
+const use = useApiFixture(referencesTenant());
 
 /** Plans `query` (a query string) for the Tasks list and renders its item 1. */
 async function project(query: string) {
@@ -59,7 +44,7 @@ it('without $select: every default property in SharePoint\'s order, user and loo
   assert.equal(plan.load, undefined);
   assert.deepEqual(names(entity), [
     'FileSystemObjectType', 'Id', 'ServerRedirectedEmbedUri', 'ServerRedirectedEmbedUrl', 'ContentTypeId', 'Title', 'ComplianceAssetId',
-    'OwnerId', 'OwnerStringId', 'WatchersId', 'WatchersStringId', 'RefId', 'Size',
+    'OwnerId', 'OwnerStringId', 'WatchersId', 'WatchersStringId', 'RefId', 'RefCodeId', 'RefMultiId', 'Size',
     'ID', 'Modified', 'Created', 'AuthorId', 'EditorId', 'OData__UIVersionString', 'Attachments', 'GUID',
   ]);
   const olivia = await siteUserId(OLIVIA);

@@ -8,29 +8,9 @@ import { referenceNames } from '../../src/fronts/rest/api/reference-names.ts';
 import { findSiteUser, userLogin } from '../../src/identity/site-users.ts';
 import type { ComplexValue, Entity, Payload, Value } from '../../src/wire/values.ts';
 import { useApiFixture } from '../helpers/api-context.ts';
-import { minimalTenant } from '../helpers/server.ts';
+import { MARK, OLIVIA, referencesTenant } from '../helpers/fixtures.ts';
 
-const OLIVIA = 'olivia@fabrikam.onmicrosoft.com';
-const MARK = 'mark@fabrikam.onmicrosoft.com';
-
-const use = useApiFixture(minimalTenant({
-  lists: [
-    { title: 'Refs', url: 'Lists/Refs', fields: [{ name: 'Code', type: 'Text' }], items: [{ Title: 'R1', Code: 'C1' }, { Title: 'R2', Code: 'C2' }] },
-    {
-      title: 'Tasks', url: 'Lists/Tasks',
-      fields: [
-        { name: 'Owner', type: 'User' }, { name: 'Watchers', type: 'UserMulti' },
-        { name: 'Ref', type: 'Lookup', lookupList: 'Refs' }, { name: 'RefCode', type: 'Lookup', lookupList: 'Refs', lookupField: 'Code' },
-        { name: 'RefMulti', type: 'LookupMulti', lookupList: 'Refs' },
-      ],
-      items: [
-        { Title: 'T1', Owner: OLIVIA, Watchers: [OLIVIA, MARK], Ref: 2, RefCode: 1, RefMulti: [1, 2], author: OLIVIA },
-        { Title: 'T2', Owner: MARK, Ref: 1, author: MARK },
-        { Title: 'T3' },
-      ],
-    },
-  ],
-}));
+const use = useApiFixture(referencesTenant());
 
 /** Author and Editor are item columns, as the callers' tables of system columns say. */
 const storedOf = (f: Field, i: Item): StoredValue =>
@@ -59,7 +39,7 @@ it('users are named by their Title, with their email; lookups by the lookup fiel
   assert.deepEqual(names.get('RefCode'), new Map([[1, { value: 'C1', email: null }]]));
   assert.deepEqual([...names.get('RefMulti')!.values()].map((n) => n.value).sort(), ['R1', 'R2']);
   // Author is read through storedOf: the item's column, not a stored value.
-  assert.deepEqual(names.get('Author'), new Map([[olivia, olive]]));
+  assert.deepEqual(names.get('Author'), new Map([[mark, { value: 'Mark Member', email: 'mark@fabrikam.com' }]]));
 });
 
 it('the ids of every item are gathered per field; fields with no reference in any item have no entry', async () => {
