@@ -7,6 +7,14 @@ import { parseLiteral, scanLiteral } from './literal.ts';
 
 export type ArgumentValue = Literal | { kind: 'alias'; name: string; value: Literal };
 
+/**
+ * The literal an argument stands for: a parameter alias's value (`getbyid(@v)?@v=5` → 5) or
+ * the literal written in place. Handlers read this; only a protocol that refuses aliases
+ * (ProjectData) looks at the alias itself.
+ */
+export const argumentLiteral = (value: ArgumentValue | undefined): Literal | undefined =>
+  value?.kind === 'alias' ? value.value : value;
+
 /** `name` is present for `name=value` arguments, as written. */
 export interface Argument {
   name?: string;

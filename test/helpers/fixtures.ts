@@ -31,3 +31,32 @@ export function kindsTenant(options: { body: string; moreItems: object[] }) {
     ],
   });
 }
+
+export const OLIVIA = 'olivia@fabrikam.onmicrosoft.com';
+export const MARK = 'mark@fabrikam.onmicrosoft.com';
+
+/**
+ * Tasks whose User and Lookup fields point at people and at Refs (one lookup shows Refs' Code
+ * rather than its Title): T1 has every reference, written by Mark and edited by Olivia; T2 a
+ * few; T3 none.
+ */
+export function referencesTenant() {
+  return minimalTenant({
+    lists: [
+      { title: 'Refs', url: 'Lists/Refs', fields: [{ name: 'Code', type: 'Text' }], items: [{ Title: 'R1', Code: 'C1' }, { Title: 'R2', Code: 'C2' }] },
+      {
+        title: 'Tasks', url: 'Lists/Tasks',
+        fields: [
+          { name: 'Owner', type: 'User' }, { name: 'Watchers', type: 'UserMulti' },
+          { name: 'Ref', type: 'Lookup', lookupList: 'Refs' }, { name: 'RefCode', type: 'Lookup', lookupList: 'Refs', lookupField: 'Code' },
+          { name: 'RefMulti', type: 'LookupMulti', lookupList: 'Refs' }, { name: 'Size', type: 'Number' },
+        ],
+        items: [
+          { Title: 'T1', Owner: OLIVIA, Watchers: [OLIVIA, MARK], Ref: 2, RefCode: 1, RefMulti: [1, 2], Size: 3, author: MARK, editor: OLIVIA },
+          { Title: 'T2', Owner: MARK, Ref: 1, author: MARK },
+          { Title: 'T3' },
+        ],
+      },
+    ],
+  });
+}

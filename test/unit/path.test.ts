@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ODataSyntaxError } from '../../src/odata/errors.ts';
 import { parseLiteral } from '../../src/odata/literal.ts';
-import { parseApiPath } from '../../src/odata/path.ts';
+import { argumentLiteral, parseApiPath } from '../../src/odata/path.ts';
 import type { Literal } from '../../src/query/ast.ts';
 
 const none = new Map<string, string>();
@@ -86,6 +86,17 @@ test('aliases are resolved from the map', () => {
   assert.deepEqual(parseApiPath('items(@id)', new Map([['@id', '7']])), [
     { ...seg('items'), args: [{ value: { kind: 'alias', name: '@id', value: num(7) } }] },
   ]);
+});
+
+test('argumentLiteral: an alias stands for its value, a literal for itself', () => {
+  const [segment] = parseApiPath("getbyid(@v, 'x', @w)", new Map([['@v', '5'], ['@w', "guid'" + G1 + "'"]]));
+  const values = segment!.args!.map((a) => a.value);
+  assert.equal(values[0]!.kind, 'alias');
+  assert.deepEqual(values.map(argumentLiteral), [num(5), str('x'), guid(G1)]);
+  // The alias's own value object, not a copy; and nothing for a missing argument.
+  assert.equal(argumentLiteral(values[0]), (values[0] as { value: Literal }).value);
+  assert.equal(argumentLiteral(undefined), undefined);
+  assert.deepEqual(argumentLiteral({ kind: 'alias', name: '@n', value: { kind: 'literal', type: 'null' } }), { kind: 'literal', type: 'null' });
 });
 
 test('slashes inside literals do not split', () => {

@@ -5,6 +5,7 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { FrontDeps } from '../../pipeline/deps.ts';
 import { describeRequest, splitApiUrl, type ApiResponse } from '../../pipeline/request.ts';
+import { sendResponse } from '../../pipeline/send.ts';
 import type { SitePathRouter } from '../../pipeline/site-paths.ts';
 import { errorDialect } from '../../wire/dialect.ts';
 import { errorResponse } from '../../wire/error-response.ts';
@@ -38,9 +39,7 @@ async function handle(req: FastifyRequest, reply: FastifyReply, deps: FrontDeps)
   } catch (e) {
     response = errorResponse(e, newRequestId(), errorDialect(request.headers.accept, request.headers['odata-version']), req.log, request.url);
   }
-  reply.code(response.status).headers(response.headers).send(response.body);
-  const ms = Number(process.hrtime.bigint() - started) / 1e6;
-  req.log.info({ requestId: response.requestId, method: req.method, url: req.url.split('?')[0], status: response.status, ms: Math.round(ms * 10) / 10 }, 'request');
+  sendResponse(req, reply, response, started);
 }
 
 function decodeSitePath(path: string): string {

@@ -21,6 +21,7 @@ import { newRequestId, standardHeaders } from '../../wire/headers.ts';
 import type { Identity } from '../../pipeline/authenticate.ts';
 import type { FrontDeps } from '../../pipeline/deps.ts';
 import { describeRequest, rawQueryOf, splitApiUrl, type ApiRequest, type ApiResponse } from '../../pipeline/request.ts';
+import { sendResponse } from '../../pipeline/send.ts';
 import { executeBatch } from './batch/execute.ts';
 import { newResponseBoundary, writeBatchResponse, type PartResponse } from './batch/write.ts';
 import { urlPrefix } from '../../domain/names.ts';
@@ -104,9 +105,7 @@ export async function handleApi(req: FastifyRequest, reply: FastifyReply, option
   } catch (e) {
     response = errorResponse(e, newRequestId(), errorDialect(request.headers.accept, request.headers['odata-version']), req.log, request.url);
   }
-  reply.code(response.status).headers(response.headers).send(response.body);
-  const ms = Number(process.hrtime.bigint() - started) / 1e6;
-  req.log.info({ requestId: response.requestId, method: req.method, url: req.url.split('?')[0], status: response.status, ms: Math.round(ms * 10) / 10 }, 'request');
+  sendResponse(req, reply, response, started);
 }
 
 /**

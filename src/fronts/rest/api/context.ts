@@ -41,7 +41,6 @@ export interface ApiContext {
   /** Absolute URL of the request as sent, for `__next` links. */
   requestUrl: URL;
   query: QueryOptions;
-  /** Query parameters besides OData options, by name as written (aliases already applied). */
   settings: ApiSettings;
   /**
    * The request body, as the handler's declared kind (resource.ts `BodyKind`) had it read: set

@@ -2,12 +2,11 @@
 // text SharePoint shows for it: display names for people and lookups, en-US dates and
 // numbers (spemu's sites use UTC and the en-US locale), Yes/No for booleans.
 
-import { FIELD_KINDS } from '../../../domain/field-kinds.ts';
 import type { Field, Item, List, StoredValue } from '../../../domain/model.ts';
 import { storedArray } from '../../../domain/values.ts';
 import type { Entity } from '../../../wire/values.ts';
 import type { ApiContext } from './context.ts';
-import { lookupTarget } from './item-projection.ts';
+import { referenceNames, type ReferenceName } from './reference-names.ts';
 
 export type FieldValuesForm = 'text' | 'html' | 'edit';
 
@@ -31,7 +30,7 @@ const number = new Intl.NumberFormat('en-US', { maximumFractionDigits: 15 });
 const currency = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
 const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
-function text(field: Field, value: StoredValue, names: Map<number, string> | undefined): string {
+function text(field: Field, value: StoredValue, names: Map<number, ReferenceName> | undefined): string {
   if (value === null || value === '') return '';
   switch (field.kind) {
     case 'Boolean': case 'Attachments': return Number(value) === 1 ? 'Yes' : 'No';
@@ -40,31 +39,14 @@ function text(field: Field, value: StoredValue, names: Map<number, string> | und
     case 'Currency': return currency.format(Number(value));
     case 'MultiChoice': return storedArray<string>(value).join('; ');
     case 'URL': { const u = JSON.parse(String(value)) as { Url: string; Description: string }; return `${u.Url}, ${u.Description}`; }
-    case 'User': case 'Lookup': return names?.get(Number(value)) ?? '';
-    case 'UserMulti': case 'LookupMulti': return storedArray<number>(value).map((id) => names?.get(id) ?? '').join('; ');
+    case 'User': case 'Lookup': return names?.get(Number(value))?.value ?? '';
+    case 'UserMulti': case 'LookupMulti': return storedArray<number>(value).map((id) => names?.get(id)?.value ?? '').join('; ');
     default: return String(value);
   }
 }
 
-/** Display values of the people and items an item's User/Lookup fields point at. */
-async function referenceNames(list: List, fields: Field[], item: Item, ctx: ApiContext): Promise<Map<string, Map<number, string>>> {
-  const out = new Map<string, Map<number, string>>();
-  for (const field of fields) {
-    const info = FIELD_KINDS[field.kind];
-    if (!info.reference) continue;
-    const v = stored(field, item);
-    const ids = info.multi ? storedArray<number>(v) : v === null ? [] : [Number(v)];
-    const target = ids.length ? await lookupTarget(field, list, ctx) : undefined;
-    if (!target) continue;
-    const shown = info.reference === 'user' ? 'Title' : field.options.lookupField ?? 'Title';
-    const rows = await ctx.store.items.getMany(target.list, target.fields, ids);
-    out.set(field.internalName, new Map(rows.map((r) => [r.id, String(stored(target.fields.find((f) => f.internalName === shown)!, r) ?? '')])));
-  }
-  return out;
-}
-
 export async function fieldValuesEntity(list: List, fields: Field[], item: Item, form: FieldValuesForm, link: string, ctx: ApiContext): Promise<Entity> {
-  const names = await referenceNames(list, fields, item, ctx);
+  const names = await referenceNames(list, fields, [item], stored, ctx);
   const props: Array<[string, string]> = fields.map((f) => {
     const value = text(f, stored(f, item), names.get(f.internalName));
     return [propertyName(f.internalName), form === 'html' ? escapeHtml(value) : value];

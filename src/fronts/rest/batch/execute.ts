@@ -10,9 +10,6 @@ import { urlPrefix } from '../../../domain/names.ts';
 import { RequestBody } from '../../../pipeline/body.ts';
 import type { ApiRequest } from '../../../pipeline/request.ts';
 
-/** A part as the pipeline takes any request (raw path and query, lower-case header names), its body already in memory. */
-export type PartRequest = ApiRequest;
-
 export interface BatchEnvelope {
   body: Buffer | undefined;
   contentType: string | undefined;
@@ -24,7 +21,7 @@ export interface BatchEnvelope {
 
 export interface BatchRunner {
   /** The pipeline after authentication, for one part. Never throws: errors come back as responses. */
-  run(part: PartRequest): Promise<PartResponse>;
+  run(part: ApiRequest): Promise<PartResponse>;
   /** The error response for a part that never reached the pipeline, in the dialect of its own Accept. */
   fail(error: SpError, headers: Record<string, string | undefined>): PartResponse;
 }
@@ -52,7 +49,7 @@ export async function executeBatch(envelope: BatchEnvelope, runner: BatchRunner)
 }
 
 /** Absolute (`https://host/sites/s/_api/web`), origin-relative (`/sites/s/_api/web`) or relative to the site's `_api/` (`web`). */
-function toPartRequest(part: BatchRequest, envelope: BatchEnvelope): PartRequest {
+function toPartRequest(part: BatchRequest, envelope: BatchEnvelope): ApiRequest {
   const absolute = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(part.target);
   const base = urlPrefix(envelope.siteUrl);
   const [origin, url] = absolute ? [absolute[0], part.target.slice(absolute[0].length) || '/']
@@ -62,7 +59,7 @@ function toPartRequest(part: BatchRequest, envelope: BatchEnvelope): PartRequest
 }
 
 /** A part must address the batch's own site, and may not be a `$batch` itself. */
-function checkTarget(request: PartRequest, siteUrl: string, target: string): SpError | undefined {
+function checkTarget(request: ApiRequest, siteUrl: string, target: string): SpError | undefined {
   const path = request.url.split('?')[0]!;
   const m = /^(.*?)\/_api(?:\/(.*))?$/i.exec(path);
   let sitePath: string | undefined;

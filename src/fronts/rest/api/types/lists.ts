@@ -14,6 +14,7 @@ import { getUserEffectivePermissions, securableNavigation, withSecurableProperti
 import type { ResourceType } from '../resource.ts';
 import { emptyOk, entityCollection, guidText, singleEntity, stringArgument, versionFromIfMatch } from './shared.ts';
 import { urlPrefix } from '../../../../domain/names.ts';
+import { argumentLiteral } from '../../../../odata/path.ts';
 
 /** SP.List properties a client may set; known but inert ones are accepted and ignored. */
 const SETTABLE = new Set(['Title', 'Description', 'BaseTemplate', 'Hidden', 'EnableVersioning', 'AllowContentTypes',
@@ -145,8 +146,7 @@ export const listType: ResourceType<ListResource> = {
     getitembyid: {
       kind: 'function',
       async invoke(r, args) {
-        const v = args[0]?.value;
-        const literal = v?.kind === 'alias' ? v.value : v;
+        const literal = argumentLiteral(args[0]?.value);
         if (literal?.type !== 'number') throw errors.resourceNotFound();
         return { kind: 'item', list: r.list, id: literal.value };
       },

@@ -11,7 +11,7 @@ import {
 import {
   directoryPrincipal, ensureSiteUser, findSiteUser, loginNameOf, SYSTEM_ACCOUNT_ID, userInfoList, type SitePrincipal,
 } from '../../../../identity/site-users.ts';
-import type { Argument } from '../../../../odata/path.ts';
+import { argumentLiteral, type Argument } from '../../../../odata/path.ts';
 import type { ApiContext } from '../context.ts';
 import { readEntityBody, type Properties } from '../body.ts';
 import {
@@ -146,8 +146,7 @@ function requireGroup(group: SiteGroupDef | undefined): SiteGroupDef {
 function logonNameOf(args: Argument[], ctx: ApiContext): string {
   let value: unknown;
   if (args.length > 0) {
-    const v = argument(args, 'logonName');
-    const literal = v && v.kind === 'alias' ? v.value : v;
+    const literal = argumentLiteral(argument(args, 'logonName'));
     if (!literal || literal.type === 'null') value = undefined;
     else if (literal.type !== 'string') throw errors.invalidPropertyValue('Edm.String');
     else value = literal.value;
@@ -182,8 +181,7 @@ export const siteUsersType: ResourceType<SiteUsersResource> = {
   permissions: { create: 'AddListItems' },
   /** `siteusers(@v)?@v='i:0#.f|membership|…'` (PnPjs's getByLoginName); a number is taken as an id. */
   key: async (r, args, ctx) => {
-    const v = argument(args);
-    const literal = v && v.kind === 'alias' ? v.value : v;
+    const literal = argumentLiteral(argument(args));
     if (literal?.type === 'number') return byId(ctx, r, integerArgument(args));
     return byLoginName(ctx, r, stringArgument(args));
   },

@@ -3,7 +3,7 @@
 // SetMultiValuedProfileProperty) and the caller's photo (SetMyProfilePicture). Reference §4.
 
 import { randomUUID } from 'node:crypto';
-import type { Argument } from '../../../../odata/path.ts';
+import { argumentLiteral, type Argument } from '../../../../odata/path.ts';
 import { SpError } from '../../../../wire/errors.ts';
 import type { DirectoryUser } from '../../../../store/directory.ts';
 import type { Entity, Value } from '../../../../wire/values.ts';
@@ -46,7 +46,7 @@ function stringParameter(args: Argument[], position: number, name: string, metho
   const arg = args.every((a) => a.name === undefined)
     ? args[position]
     : args.find((a) => a.name !== undefined && a.name.toLowerCase() === name.toLowerCase());
-  const literal = arg && (arg.value.kind === 'alias' ? arg.value.value : arg.value);
+  const literal = argumentLiteral(arg?.value);
   if (!literal || literal.type !== 'string') throw profileErrors.missingParameter(name, method);
   return literal.value;
 }

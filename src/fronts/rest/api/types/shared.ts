@@ -1,7 +1,7 @@
 // Helpers the resource types share: collection responses for fixed-shape entities, etags
 // and key arguments.
 
-import type { Argument } from '../../../../odata/path.ts';
+import { argumentLiteral, type Argument } from '../../../../odata/path.ts';
 import { errors } from '../../../../wire/errors.ts';
 import type { Entity } from '../../../../wire/values.ts';
 import type { ApiContext } from '../context.ts';
@@ -40,8 +40,7 @@ export function argument(args: Argument[], ...names: string[]): Argument['value'
 }
 
 export function stringArgument(args: Argument[], ...names: string[]): string {
-  const v = argument(args, ...names);
-  const literal = v && v.kind === 'alias' ? v.value : v;
+  const literal = argumentLiteral(argument(args, ...names));
   if (!literal || (literal.type !== 'string' && literal.type !== 'guid')) throw errors.resourceNotFound();
   return literal.value;
 }
@@ -50,8 +49,7 @@ export function stringArgument(args: Argument[], ...names: string[]): string {
 export const guidText = (text: string): string => text.trim().replace(/^\{(.*)\}$/, '$1').toLowerCase();
 
 export function integerArgument(args: Argument[], ...names: string[]): number {
-  const v = argument(args, ...names);
-  const literal = v && v.kind === 'alias' ? v.value : v;
+  const literal = argumentLiteral(argument(args, ...names));
   if (literal?.type === 'number' && Number.isInteger(literal.value) && literal.value >= 0) return literal.value;
   if (literal?.type === 'string' && /^\d+$/.test(literal.value)) return Number(literal.value);
   throw errors.resourceNotFound();

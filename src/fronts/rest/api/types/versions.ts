@@ -15,7 +15,7 @@ import type { ApiContext } from '../context.ts';
 import { listEditLink } from '../entities.ts';
 import { projectedCollection, projectedEntity, type Navigation } from '../expand.ts';
 import { wireValue } from '../item-wire.ts';
-import { lookupTarget } from '../item-projection.ts';
+import { referenceNames, type ReferenceName as Shown } from '../reference-names.ts';
 import { userEntity } from '../principal-entities.ts';
 import type { ResourceType } from '../resource.ts';
 import { emptyOk, integerArgument } from './shared.ts';
@@ -39,33 +39,6 @@ const SKIPPED = new Set(['Created']);
  * name is one of them (a custom "VersionLabel" column) is left out rather than written over them.
  */
 const OWN = new Set(['created', 'iscurrentversion', 'versionid', 'versionlabel', 'createdby', 'fields', 'fileversion']);
-
-interface Shown { value: string; email?: string | null }
-
-/** Display values of the people and items the versions' User/Lookup fields point at: one query per target list. */
-async function referenceNames(list: List, fields: Field[], versions: Item[], ctx: ApiContext): Promise<Map<string, Map<number, Shown>>> {
-  const out = new Map<string, Map<number, Shown>>();
-  for (const field of fields) {
-    const info = FIELD_KINDS[field.kind];
-    if (!info.reference || SKIPPED.has(field.internalName)) continue;
-    const ids = new Set<number>();
-    for (const v of versions) {
-      const stored = storedOf(field, v);
-      if (info.multi) storedArray<number>(stored).forEach((id) => ids.add(id));
-      else if (stored !== null) ids.add(Number(stored));
-    }
-    const target = ids.size ? await lookupTarget(field, list, ctx) : undefined;
-    if (!target) continue;
-    const shownField = info.reference === 'user' ? 'Title' : field.options.lookupField ?? 'Title';
-    const shown = target.fields.find((f) => f.internalName === shownField);
-    const rows = await ctx.store.items.getMany(target.list, target.fields, [...ids]);
-    out.set(field.internalName, new Map(rows.map((r) => [r.id, {
-      value: shown ? String(storedOf(shown, r) ?? '') : '',
-      ...(info.reference === 'user' ? { email: typeof r.values.EMail === 'string' ? r.values.EMail : null } : {}),
-    }])));
-  }
-  return out;
-}
 
 function referenceValue(field: Field, id: number, names: Map<number, Shown> | undefined): Value {
   const shown = names?.get(id);
@@ -144,7 +117,7 @@ export const itemVersionsType: ResourceType<VersionsResource> = {
   },
   async get(r, ctx) {
     const { fields, current, versions } = await loadVersions(r.list, r.id, ctx);
-    const names = await referenceNames(r.list, fields, versions, ctx);
+    const names = await referenceNames(r.list, fields, versions, storedOf, ctx);
     const entities = versions.map((v) => versionEntity(r.list, fields, v, v === current, names, ctx));
     const byId = new Map(versions.map((v) => [versionId(v.uiVersion), v]));
     return projectedCollection(entities,
@@ -153,7 +126,6 @@ export const itemVersionsType: ResourceType<VersionsResource> = {
 };
 
 export const itemVersionType: ResourceType<VersionResource> = {
-  permissions: { delete: 'DeleteVersions' },
   navigation: {
     createdby: async (r, ctx) => {
       const { versions } = await loadVersions(r.list, r.id, ctx);
@@ -166,7 +138,7 @@ export const itemVersionType: ResourceType<VersionResource> = {
     const { fields, current, versions } = await loadVersions(r.list, r.id, ctx);
     const version = versions.find((v) => v.uiVersion === r.uiVersion);
     if (!version) throw errors.versionNotFound();
-    const names = await referenceNames(r.list, fields, [version], ctx);
+    const names = await referenceNames(r.list, fields, [version], storedOf, ctx);
     return projectedEntity(versionEntity(r.list, fields, version, version === current, names, ctx), navigations(r.list, version, ctx), METADATA, ctx);
   },
   /** A past version can be deleted (DeleteVersions, which Edit has); the current one only by deleting the item. */
