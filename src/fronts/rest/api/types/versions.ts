@@ -126,6 +126,7 @@ export const itemVersionsType: ResourceType<VersionsResource> = {
 };
 
 export const itemVersionType: ResourceType<VersionResource> = {
+  permissions: { delete: 'DeleteVersions' },
   navigation: {
     createdby: async (r, ctx) => {
       const { versions } = await loadVersions(r.list, r.id, ctx);
