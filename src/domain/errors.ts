@@ -43,6 +43,17 @@ export const fail = {
   accessDenied: failure('forbidden', 'accessDenied', () => 'Access denied. You do not have permission to perform this action or access this resource.'),
   digestInvalid: failure('forbidden', 'digestInvalid', () => 'The security validation for this page is invalid.'),
   digestExpired: failure('forbidden', 'digestExpired', () => 'The security validation for this page has timed out.'),
+  /** A write whose If-Match names another version than the current one. */
+  etagMismatch: failure('preconditionFailed', 'etagMismatch', (sent: string, current: string) =>
+    `The request ETag value '${sent}' does not match the object's ETag value '${current}'.`),
+  listAlreadyExists: failure('conflict', 'listAlreadyExists', () => 'A list with the specified title already exists in this web.'),
+  listNotFoundById: failure('notFound', 'listNotFoundById', () => 'List does not exist.'),
+  itemNotFound: failure('notFound', 'itemNotFound', () => 'Item does not exist. It may have been deleted by another user.'),
+  fieldNotFound: failure('notFound', 'fieldNotFound', (name: string) => `Field '${name}' does not exist.`),
+  versionNotFound: failure('notFound', 'versionNotFound', () => 'Version does not exist.'),
+  currentVersionDelete: failure('invalid', 'currentVersionDelete', () => 'The current version of an item cannot be deleted. Delete the item instead.'),
+  /** A value a field refuses (required, range, length, choice). */
+  validationFailed: failure('invalid', 'validationFailed', (detail: string) => detail),
   /** A request body larger than the server accepts (`--body-limit`). */
   bodyTooLarge: failure('limitExceeded', 'bodyTooLarge', (limit: number) => `The request body is larger than the limit of ${limit} bytes.`),
   serviceUnavailable: failure('unavailable', 'serviceUnavailable', (_retryAfterSeconds: number) => 'The server is busy. Try again later.'),

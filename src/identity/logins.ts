@@ -3,7 +3,7 @@
 // `DOMAIN\user`), plain UPNs and emails, group names and the built-in "Everyone" claims.
 // Parsing is pure; resolving looks the name up in the tenant directory.
 
-import type { Store } from '../store/store.ts';
+import type { Store, StoreReader } from '../store/store.ts';
 import { TENANT_ID_KEY } from '../domain/settings.ts';
 import { EVERYONE_LOGIN, everyoneExceptExternalLogin, type SitePrincipal } from './site-users.ts';
 
@@ -51,7 +51,7 @@ export function parseLogin(text: string): ParsedLogin {
 const accountPart = (login: string) => login.slice(login.lastIndexOf('\\') + 1);
 
 /** The directory principal a login names, or undefined when there is none (or more than one). */
-export async function resolveLogin(store: Store, text: string): Promise<SitePrincipal | undefined> {
+export async function resolveLogin(store: StoreReader, text: string): Promise<SitePrincipal | undefined> {
   const parsed = parseLogin(text);
   switch (parsed.kind) {
     case 'user': {

@@ -5,7 +5,7 @@
 
 import { createHash } from 'node:crypto';
 import { loadSharp } from './imaging.ts';
-import type { Store } from '../store/store.ts';
+import type { Store, StoreReader } from '../store/store.ts';
 import type { DirectoryUser, Photo } from '../store/directory.ts';
 import { toStoredValue } from '../domain/values.ts';
 import { findSiteUser, SYSTEM_ACCOUNT_ID, userInfoList, userLogin, userPhotoUrl } from './site-users.ts';
@@ -22,7 +22,7 @@ export function accountAddress(accountName: string): string {
 }
 
 /** The directory user an account name (claims login, UPN or email, any case) names. */
-export async function findProfileUser(store: Store, accountName: string): Promise<DirectoryUser | undefined> {
+export async function findProfileUser(store: StoreReader, accountName: string): Promise<DirectoryUser | undefined> {
   const address = accountAddress(accountName);
   return address ? store.directory.findUser(address) : undefined;
 }

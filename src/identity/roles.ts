@@ -5,7 +5,7 @@ import type { SiteRoleName } from '../domain/model.ts';
 import { strongerRole } from '../domain/permissions.ts';
 import type { Directory } from '../store/directory.ts';
 
-export async function siteRoleOf(directory: Directory, siteId: string, upn: string): Promise<SiteRoleName> {
+export async function siteRoleOf(directory: Pick<Directory, 'siteRoles' | 'groupsOf'>, siteId: string, upn: string): Promise<SiteRoleName> {
   const roles = await directory.siteRoles(siteId);
   if (roles.length === 0) return 'none';
   const holders = new Set([upn.toLowerCase(), ...(await directory.groupsOf(upn)).map((g) => g.id.toLowerCase())]);

@@ -5,7 +5,7 @@
 
 import type { Site } from '../domain/model.ts';
 import type { SiteRoleName } from '../store/directory.ts';
-import type { Store } from '../store/store.ts';
+import type { Store, StoreReader } from '../store/store.ts';
 import { directoryPrincipal, type SitePrincipal } from './site-users.ts';
 
 export interface SiteGroupDef {
@@ -34,7 +34,7 @@ export const siteGroupByName = (site: Site, name: string) => siteGroups(site).fi
 export const siteGroupOfRole = (site: Site, role: SiteRoleName) => siteGroups(site).find((g) => g.role === role)!;
 
 /** Who holds the group's role, in the order the site lists them; names the directory no longer knows are skipped. */
-export async function groupMembers(store: Store, site: Site, group: SiteGroupDef): Promise<SitePrincipal[]> {
+export async function groupMembers(store: StoreReader, site: Site, group: SiteGroupDef): Promise<SitePrincipal[]> {
   const members: SitePrincipal[] = [];
   for (const role of await store.directory.siteRoles(site.id)) {
     if (role.role !== group.role) continue;
@@ -45,7 +45,7 @@ export async function groupMembers(store: Store, site: Site, group: SiteGroupDef
 }
 
 /** The site roles a directory principal holds directly (a group's role counts for the group itself only). */
-export async function directRoles(store: Store, site: Site, who: SitePrincipal): Promise<Set<SiteRoleName>> {
+export async function directRoles(store: StoreReader, site: Site, who: SitePrincipal): Promise<Set<SiteRoleName>> {
   const key = who.kind === 'user' ? who.user.upn.toLowerCase() : who.kind === 'group' ? who.group.id.toLowerCase() : undefined;
   const roles = new Set<SiteRoleName>();
   if (key === undefined) return roles;
@@ -54,7 +54,7 @@ export async function directRoles(store: Store, site: Site, who: SitePrincipal):
 }
 
 /** The site groups a user is in, directly or through directory groups; a directory group is in the groups that list it. */
-export async function groupsOfPrincipal(store: Store, site: Site, who: SitePrincipal): Promise<SiteGroupDef[]> {
+export async function groupsOfPrincipal(store: StoreReader, site: Site, who: SitePrincipal): Promise<SiteGroupDef[]> {
   const keys = new Set<string>();
   if (who.kind === 'user') {
     keys.add(who.user.upn.toLowerCase());

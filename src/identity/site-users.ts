@@ -5,7 +5,7 @@
 import type { Field, Item, List, Site, StoredValue } from '../domain/model.ts';
 import { USER_INFO_LIST_TEMPLATE } from '../domain/templates.ts';
 import { toStoredValue } from '../domain/values.ts';
-import type { Store } from '../store/store.ts';
+import type { Store, StoreReader } from '../store/store.ts';
 import type { DirectoryGroup, DirectoryUser } from '../store/directory.ts';
 
 export const userLogin = (upn: string) => `i:0#.f|membership|${upn.toLowerCase()}`;
@@ -27,14 +27,14 @@ export type SitePrincipal =
 export const userPhotoUrl = (user: DirectoryUser, size: 'S' | 'M' | 'L' = 'L') =>
   `/_layouts/15/userphoto.aspx?size=${size}&accountname=${encodeURIComponent(user.email ?? user.upn)}`;
 
-export async function userInfoList(store: Store, site: Site): Promise<{ list: List; fields: Field[] }> {
+export async function userInfoList(store: StoreReader, site: Site): Promise<{ list: List; fields: Field[] }> {
   const list = (await store.lists.inWeb(site.rootWebId)).find((l) => l.baseTemplate === USER_INFO_LIST_TEMPLATE);
   if (!list) throw new Error(`site ${site.url} has no User Information List`);
   return { list, fields: await store.fields.of(list) };
 }
 
 /** The row whose Name (claims login) is `loginName`, ignoring case. */
-export async function findSiteUser(store: Store, site: Site, loginName: string): Promise<Item | undefined> {
+export async function findSiteUser(store: StoreReader, site: Site, loginName: string): Promise<Item | undefined> {
   const { list, fields } = await userInfoList(store, site);
   const page = await store.items.query(list, fields, {
     filter: { kind: 'compare', op: 'eq', left: { kind: 'member', path: ['Name'] }, right: { kind: 'literal', type: 'string', value: loginName } },
@@ -47,7 +47,7 @@ export function loginNameOf(who: SitePrincipal): string {
   return who.kind === 'user' ? userLogin(who.user.upn) : who.kind === 'group' ? groupLogin(who.group) : who.loginName;
 }
 
-async function rowValues(store: Store, who: SitePrincipal, siteAdmin: boolean): Promise<Record<string, unknown>> {
+async function rowValues(store: StoreReader, who: SitePrincipal, siteAdmin: boolean): Promise<Record<string, unknown>> {
   const common = { IsSiteAdmin: siteAdmin, Deleted: false, UserInfoHidden: false };
   if (who.kind === 'user') {
     const u = who.user;
@@ -83,7 +83,7 @@ export async function ensureSiteUser(store: Store, site: Site, who: SitePrincipa
 }
 
 /** Resolves a name used in tenant files and role lists: a UPN, an email, a group id or a group name. */
-export async function directoryPrincipal(store: Store, name: string): Promise<SitePrincipal | undefined> {
+export async function directoryPrincipal(store: StoreReader, name: string): Promise<SitePrincipal | undefined> {
   const user = await store.directory.findUser(name);
   if (user) return { kind: 'user', user };
   const group = await store.directory.findGroup(name);

@@ -1,21 +1,90 @@
-// Creating a list is more than a row: its item table, the built-in fields and the
-// template's fields all come into being together, in one transaction.
+// Lists: their rules (a title, a supported template, no two lists of one title in a web, no
+// two at one URL) and their life. Creating a list is more than a row: its item table, the
+// built-in fields and the template's fields come into being together, in one transaction.
 
+import { fail } from '../domain/errors.ts';
 import type { List, Web } from '../domain/model.ts';
-import type { Store } from '../store/store.ts';
-import { builtInFields, entityTypeNameForUrl, newListLocation, templateFields, USER_INFO_LIST_TEMPLATE } from '../domain/templates.ts';
 import { urlPrefix } from '../domain/names.ts';
+import { builtInFields, entityTypeNameForUrl, isKnownTemplate, newListLocation, templateFields, USER_INFO_LIST_TEMPLATE } from '../domain/templates.ts';
+import type { Store } from '../store/store.ts';
+import { requireCurrent, type Conditions } from './conditions.ts';
+import type { Actor } from './actor.ts';
 
 export interface ListInput {
   title: string;
   description: string;
   baseTemplate: number;
-  hidden?: boolean;
-  enableVersioning?: boolean;
+  hidden?: boolean | undefined;
+  enableVersioning?: boolean | undefined;
   /** Root folder relative to the web; derived from the title when absent. */
   relativeUrl?: string;
 }
 
+export interface ListChanges {
+  title?: string | undefined;
+  description?: string | undefined;
+  hidden?: boolean | undefined;
+  enableVersioning?: boolean | undefined;
+}
+
+/** A library a site makes on first use, at a fixed URL (Site Assets, Site Pages). */
+export interface FixedLibrary { title: string; relativeUrl: string; baseTemplate: number }
+
+/** The User Information List's template: the site's, never a client's to make. */
+const USER_INFO_TEMPLATE = 112;
+
+export class ListService {
+  constructor(private readonly store: Store, private readonly actor: Actor) {}
+
+  /** A new list in `web` (templates spemu knows, but the User Information List's). */
+  async create(web: Web, input: ListInput): Promise<List> {
+    const title = checkTitle(input.title);
+    if (!isKnownTemplate(input.baseTemplate) || input.baseTemplate === USER_INFO_TEMPLATE) {
+      throw fail.badArgument(`The list template ${input.baseTemplate} is not supported by spemu.`);
+    }
+    if (await this.store.lists.byTitle(web.id, title)) throw fail.listAlreadyExists();
+    return createListWithFields(this.store, web, { ...input, title }, this.actor.now());
+  }
+
+  async update(list: List, changes: ListChanges, conditions: Conditions): Promise<List> {
+    requireCurrent(conditions, list.version);
+    const title = changes.title === undefined ? undefined : checkTitle(changes.title);
+    if (title !== undefined && title.toLowerCase() !== list.title.toLowerCase()) {
+      if (await this.store.lists.byTitle(list.webId, title)) throw fail.listAlreadyExists();
+    }
+    return this.store.lists.update(list, { ...changes, title }, this.actor.now());
+  }
+
+  async delete(list: List, conditions: Conditions): Promise<void> {
+    requireCurrent(conditions, list.version);
+    await this.store.lists.delete(list);
+  }
+
+  /** Sends the list to the recycle bin (spemu deletes it: the bin holds items, not lists); its id is the bin entry's. */
+  async recycle(list: List): Promise<string> {
+    await this.store.lists.delete(list);
+    return list.id;
+  }
+
+  /** The library at its fixed URL, made if it is not there (re-checked inside the transaction, so racing calls make one). */
+  async ensureLibrary(web: Web, library: FixedLibrary): Promise<List> {
+    const url = `${urlPrefix(web.serverRelativeUrl)}/${library.relativeUrl}`;
+    return this.store.transaction(async (tx) => {
+      const existing = await tx.lists.byUrl(web.id, url);
+      if (existing) return existing;
+      if (await tx.lists.byTitle(web.id, library.title)) throw fail.listAlreadyExists();
+      return createListWithFields(tx, web, { ...library, description: '' }, this.actor.now());
+    });
+  }
+}
+
+function checkTitle(title: string | undefined): string {
+  if (title === undefined || title.trim() === '') throw fail.badArgument('The list title must not be empty.');
+  if (title.length > 255) throw fail.badArgument('The list title must not be longer than 255 characters.');
+  return title;
+}
+
+/** The list, its built-in fields and its template's fields, in one transaction (also how the tenant loader makes lists). */
 export async function createListWithFields(store: Store, web: Web, input: ListInput, now: string): Promise<List> {
   return store.transaction(async (tx) => {
     const location = newListLocation(input.title, input.baseTemplate);

@@ -35,6 +35,22 @@ export interface Repositories {
   projectData: ProjectDataStore;
 }
 
+/**
+ * The read side of the store: what a front may do with storage directly. Every write goes
+ * through a service (src/services/), where its rules are; a front holding only this cannot
+ * bypass them.
+ */
+export interface StoreReader {
+  settings: Pick<SettingsRepository, 'get'>;
+  sites: Pick<SiteRepository, 'all' | 'byUrl' | 'web'>;
+  lists: Pick<ListRepository, 'inWeb' | 'byId' | 'byTitle' | 'byUrl' | 'byRowId'>;
+  fields: Pick<FieldRepository, 'of'>;
+  items: Pick<ItemRepository, 'query' | 'get' | 'getMany'>;
+  versions: Pick<VersionRepository, 'of'>;
+  directory: Pick<Directory, 'findUser' | 'listUsers' | 'findGroup' | 'groupMembers' | 'groupsOf' | 'siteRoles' | 'getPhoto'>;
+  projectData: Pick<ProjectDataStore, 'options' | 'schema' | 'query' | 'importMarks'>;
+}
+
 /** Storage. Every write is atomic; an error leaves nothing behind. */
 export interface Store extends Repositories {
   /**

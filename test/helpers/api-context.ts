@@ -14,6 +14,8 @@ import { createAuthenticator } from '../../src/pipeline/authenticate.ts';
 import { rawQueryOf } from '../../src/pipeline/request.ts';
 import type { SqlStore } from '../../src/store/sql/sql-store.ts';
 import { loadTenant } from '../../src/tenant/load.ts';
+import { NO_CONDITIONS } from '../../src/services/conditions.ts';
+import { Services } from '../../src/services/services.ts';
 import { validateTenant } from '../../src/tenant/validate.ts';
 import { openStoreBackend } from './store-backend.ts';
 
@@ -65,14 +67,16 @@ export async function openApiFixture(tenant: { users: Array<{ upn: string }> }, 
     store, secret: randomBytes(32), mode: 'strict', basicAuth: false, requireDigest: false, digestTimeoutSeconds: 1800, clock: () => new Date(NOW),
   });
 
-  async function context(path: string, options: { upn?: string; settings?: Partial<ApiSettings> } = {}): Promise<ApiContext> {
+  async function context(path: string, options: { upn?: string; ifMatch?: string; settings?: Partial<ApiSettings> } = {}): Promise<ApiContext> {
     const upn = options.upn ?? tenant.users[0]!.upn;
     const user = await store.directory.findUser(upn);
     if (!user) throw new Error(`openApiFixture: no user ${upn}`);
     const principal = await authenticator.authorize(site!, { user, via: 'bearer' });
     const requestUrl = new URL(`${ORIGIN}${site!.url}/_api/${path}`);
     return {
-      store, site: site!, web, principal, query: parseRequestQuery(rawQueryOf(path)).options,
+      store, services: new Services(store, { userId: principal.userId, now: () => NOW }),
+      conditions: options.ifMatch === undefined ? NO_CONDITIONS : { ifMatch: options.ifMatch },
+      site: site!, web, principal, query: parseRequestQuery(rawQueryOf(path)).options,
       settings: { ...DEFAULT_SETTINGS, ...options.settings }, body: undefined, verboseBody: false,
       now: () => NOW, requestUrl, apiUrl: `${ORIGIN}${site!.url}/_api/`,
     };
@@ -82,7 +86,7 @@ export async function openApiFixture(tenant: { users: Array<{ upn: string }> }, 
     const ctx = await context(path, options);
     const [apiPath = ''] = path.split('?', 1);
     const segments = parseApiPath(apiPath, parseRequestQuery(rawQueryOf(path)).aliases);
-    return { plan: await resolve(segments, verb, options.ifMatch, ctx), ctx };
+    return { plan: await resolve(segments, verb, ctx), ctx };
   }
 
   return { store, site, web, context, plan, close: () => store.close() };

@@ -37,7 +37,7 @@ describe('EnsureUser permissions', () => {
     const ctx = { web: { id: 'w' }, principal: { userId: 4, loginName: 'i:0#.f|membership|dave@contoso.com', upn: 'dave@contoso.com', role: 'visitor', via: 'basic' },
       body: undefined, verboseBody: false } as unknown as ApiContext;
     assert.equal(webPrincipalMethods.ensureuser.permission, 'AddListItems');
-    await assert.rejects(resolve(parseApiPath('web/ensureuser', new Map()), 'POST', undefined, ctx), (e: unknown) => {
+    await assert.rejects(resolve(parseApiPath('web/ensureuser', new Map()), 'POST', ctx), (e: unknown) => {
       assert.ok(isReportable(e));
       assert.equal(toSpError(e).status, 403);
       assert.equal(toSpError(e).code, '-2147024891, System.UnauthorizedAccessException');

@@ -76,7 +76,7 @@ it('json: parsed, BOM stripped, verbose detected; SharePoint\'s 400 and 415 othe
 const ctx = {
   web: { id: 'w' }, principal: { role: 'owner' }, body: undefined, verboseBody: false,
 } as unknown as ApiContext;
-const plan = (path: string, verb: Parameters<typeof resolve>[1]) => resolve(parseApiPath(path, new Map()), verb, undefined, ctx);
+const plan = (path: string, verb: Parameters<typeof resolve>[1]) => resolve(parseApiPath(path, new Map()), verb, ctx);
 
 it('the resolver plans the body the final method or verb declares', async () => {
   assert.equal((await plan('SP.UserProfiles.PeopleManager/SetMyProfilePicture', 'POST')).body, 'raw');
@@ -88,7 +88,7 @@ it('the resolver plans the body the final method or verb declares', async () => 
 it('a raw method gets the exact bytes the pipeline read for it, as a picture (not as JSON)', async () => {
   const user = { upn: 'alice@contoso.com' };
   const withUser = { ...ctx, principal: { role: 'visitor', upn: user.upn }, store: { directory: { findUser: async () => user } } } as unknown as ApiContext;
-  const p = await resolve(parseApiPath('SP.UserProfiles.PeopleManager/SetMyProfilePicture', new Map()), 'POST', undefined, withUser);
+  const p = await resolve(parseApiPath('SP.UserProfiles.PeopleManager/SetMyProfilePicture', new Map()), 'POST', withUser);
   const fields = await readBody(p.body, request(NOT_UTF8_NOR_JSON, 'application/json'));
   let seen: Buffer | undefined;
   const withBody = { ...withUser, ...fields };

@@ -14,6 +14,7 @@ import { serializerFor } from '../../wire/serializer.ts';
 import type { FrontDeps } from '../../pipeline/deps.ts';
 import type { SitePathFront } from '../../pipeline/site-paths.ts';
 import { newRequestId, SHAREPOINT_BUILD } from '../../wire/headers.ts';
+import { isNotModified } from '../../services/conditions.ts';
 
 const PATH = /\/_layouts\/15\/userphoto\.aspx$/i;
 
@@ -84,11 +85,6 @@ function parameter(query: URLSearchParams, ...names: string[]): string | undefin
   return undefined;
 }
 
-function matchesIfNoneMatch(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  return header.split(',').map((t) => t.trim().replace(/^W\//, '')).some((t) => t === '*' || t === etag);
-}
-
 const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 
 /** The photo path's front: GET/HEAD of `…/_layouts/15/userphoto.aspx` below any site, in any case. */
@@ -134,7 +130,7 @@ async function servePhoto(req: FastifyRequest, reply: FastifyReply, options: Fro
       rendered = await cache.get(`placeholder|${accountAddress(name).toLowerCase()}|${size}`, () => placeholder(name, px));
     }
     reply.headers({ ...headers, ETag: rendered.etag, 'Cache-Control': CACHE_CONTROL });
-    if (matchesIfNoneMatch(first(req.headers['if-none-match']), rendered.etag)) {
+    if (isNotModified({ ifNoneMatch: first(req.headers['if-none-match']) }, rendered.etag)) {
       reply.code(304).send();
     } else {
       reply.code(200).header('Content-Type', rendered.contentType).header('Content-Length', String(rendered.bytes.length)).send(rendered.bytes);

@@ -26,6 +26,8 @@ import { executeBatch } from './batch/execute.ts';
 import { newResponseBoundary, writeBatchResponse, type PartResponse } from './batch/write.ts';
 import { urlPrefix } from '../../domain/names.ts';
 import { DomainError } from '../../domain/errors.ts';
+import { conditionsFromHeaders } from '../../services/conditions.ts';
+import { Services } from '../../services/services.ts';
 
 const VERBS: ReadonlySet<string> = new Set(['GET', 'POST', 'MERGE', 'PATCH', 'PUT', 'DELETE']);
 
@@ -174,13 +176,15 @@ async function respond(request: ApiRequest, caller: Caller, options: FrontDeps, 
 
     // resolve: walk the path to the handler that answers (navigation runs now; the body is not read yet).
     const requestUrl = new URL(`${request.origin}${request.url}`);
+    const now = () => isoSeconds(options.clock().getTime());
     const ctx: ApiContext = {
-      store: options.store, site, web, principal, query, settings: options.settings, body: undefined, verboseBody: false,
-      now: () => isoSeconds(options.clock().getTime()), requestUrl,
+      store: options.store, services: new Services(options.store, { userId: principal.userId, now }),
+      conditions: conditionsFromHeaders(request.headers), site, web, principal, query, settings: options.settings, body: undefined, verboseBody: false,
+      now, requestUrl,
       formDigest: () => ({ value: options.authenticator.issueDigest(site, principal), timeoutSeconds: options.authenticator.digestTimeoutSeconds }),
       apiUrl: `${requestUrl.origin}${urlPrefix(site.url)}/_api/`,
     };
-    const plan = await resolve(segments, verb, request.headers['if-match'], ctx);
+    const plan = await resolve(segments, verb, ctx);
 
     // deserialize, execute: the body as the handler declares it (JSON, raw bytes, none), then the handler.
     const outcome = await plan.run({ ...ctx, ...(await readBody(plan.body, request)) });

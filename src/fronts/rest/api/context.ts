@@ -1,9 +1,12 @@
-// What an API operation knows about the request it serves: the store, the site and web it
-// addresses, who is acting, the parsed query options and the body. Nothing here is HTTP.
+// What an API operation knows about the request it serves: the store to read, the services to
+// change things through, the site and web it addresses, who is acting, the request's
+// conditions, the parsed query options and the body. Nothing here is HTTP.
 
 import type { Readable } from 'node:stream';
 import type { Principal, Site, Web } from '../../../domain/model.ts';
-import type { Store } from '../../../store/store.ts';
+import type { StoreReader } from '../../../store/store.ts';
+import type { Conditions } from '../../../services/conditions.ts';
+import type { Services } from '../../../services/services.ts';
 import type { Expression } from '../../../query/ast.ts';
 import type { OrderByItem, SkipToken } from '../../../odata/query.ts';
 
@@ -30,7 +33,12 @@ export interface ApiSettings {
 }
 
 export interface ApiContext {
-  store: Store;
+  /** Storage, to read: writes go through `services`. */
+  store: StoreReader;
+  /** The domain operations, acting as `principal`, stamped with `now()`. */
+  services: Services;
+  /** The request's If-Match, If-None-Match and If-Modified-Since. */
+  conditions: Conditions;
   site: Site;
   web: Web;
   principal: Principal;

@@ -53,19 +53,3 @@ export function readItemValues(ctx: ApiContext, list: List, fields: Field[]): Re
   }
   return values;
 }
-
-/**
- * Required custom fields must have a value after the write. The built-in Title is not
- * checked: SharePoint lets API clients leave it empty (see docs/compatibility.md).
- */
-export function checkRequired(fields: Field[], values: Record<string, StoredValue>, creating: boolean): void {
-  for (const field of fields) {
-    if (!field.required || field.builtIn) continue;
-    const present = field.internalName in values;
-    const v = values[field.internalName];
-    const empty = v === null || v === '' || v === undefined;
-    if ((creating && (!present || empty)) || (!creating && present && empty)) {
-      throw errors.validationFailed(`List data validation failed. The field '${field.title}' is required.`);
-    }
-  }
-}

@@ -3,7 +3,7 @@
 
 import type { Item } from '../../../domain/model.ts';
 import type { DirectoryUser } from '../../../store/directory.ts';
-import type { Store } from '../../../store/store.ts';
+import type { StoreReader } from '../../../store/store.ts';
 import type { Entity, Value } from '../../../wire/values.ts';
 import type { SiteGroupDef } from '../../../identity/site-groups.ts';
 import { SYSTEM_ACCOUNT_ID } from '../../../identity/site-users.ts';
@@ -49,7 +49,7 @@ export function siteUserRecord(item: Item, user: DirectoryUser | undefined): Sit
 }
 
 /** The directory user a row stands for (by its UserName, else its claims login). */
-export async function directoryUserOfRow(store: Store, item: Item): Promise<DirectoryUser | undefined> {
+export async function directoryUserOfRow(store: StoreReader, item: Item): Promise<DirectoryUser | undefined> {
   const upn = upnOfRow(item);
   return upn ? store.directory.findUser(upn) : undefined;
 }
@@ -60,7 +60,7 @@ const upnOfRow = (item: Item) => text(item.values.UserName) ?? text(item.values.
  * The directory users of many rows with one directory read (a collection of site users),
  * rather than a look-up per row: rows in the order given, undefined where a row is no directory user.
  */
-export async function directoryUsersOfRows(store: Store, items: Item[]): Promise<Array<DirectoryUser | undefined>> {
+export async function directoryUsersOfRows(store: StoreReader, items: Item[]): Promise<Array<DirectoryUser | undefined>> {
   if (items.length <= 1) return Promise.all(items.map((item) => directoryUserOfRow(store, item)));
   // As findUser answers: a name matches a UPN or an email, and of several matches the first by UPN wins.
   const key = (name: string) => name.trim().toLowerCase();

@@ -57,7 +57,7 @@ export interface Plan {
  * checks the role the request needs, down to the handler that ends it: an action, or the
  * verb's handler on the resource found. The body is not read yet; nothing here uses it.
  */
-export async function resolve(segments: PathSegment[], verb: Verb, ifMatch: string | undefined, ctx: ApiContext): Promise<Plan> {
+export async function resolve(segments: PathSegment[], verb: Verb, ctx: ApiContext): Promise<Plan> {
   const [first, ...rest] = segments;
   if (!first) throw errors.resourceNotFound();
   let resource = await root(first, ctx);
@@ -88,7 +88,7 @@ export async function resolve(segments: PathSegment[], verb: Verb, ifMatch: stri
         body: method.body ?? 'json',
         async run(withBody) {
           const result = await method.invoke(target, args, withBody);
-          return 'status' in result ? result : verbPlan(result, verb, ifMatch, withBody).run(withBody);
+          return 'status' in result ? result : verbPlan(result, verb, withBody).run(withBody);
         },
       };
     }
@@ -99,13 +99,13 @@ export async function resolve(segments: PathSegment[], verb: Verb, ifMatch: stri
     }
     resource = result;
   }
-  return verbPlan(resource, verb, ifMatch, ctx);
+  return verbPlan(resource, verb, ctx);
 }
 
 const VERB_HANDLERS: Record<Verb, VerbHandlerName> = { GET: 'get', POST: 'create', MERGE: 'update', PATCH: 'update', PUT: 'update', DELETE: 'delete' };
 const DEFAULT_BODIES: Record<VerbHandlerName, BodyKind> = { get: 'none', create: 'json', update: 'json', delete: 'none' };
 
-function verbPlan(resource: Resource, verb: Verb, ifMatch: string | undefined, ctx: ApiContext): Plan {
+function verbPlan(resource: Resource, verb: Verb, ctx: ApiContext): Plan {
   const type = typeOf(resource);
   const name = VERB_HANDLERS[verb];
   const handler = type[name];
@@ -114,5 +114,5 @@ function verbPlan(resource: Resource, verb: Verb, ifMatch: string | undefined, c
   const permission = type.permissions?.[name] ?? (name === 'get' ? 'Open' : undefined);
   if (!permission) throw fail.accessDenied();
   requirePermission(ctx.principal, permission);
-  return { body: type.bodies?.[name] ?? DEFAULT_BODIES[name], run: (withBody) => handler(resource, withBody, ifMatch) };
+  return { body: type.bodies?.[name] ?? DEFAULT_BODIES[name], run: (withBody) => handler(resource, withBody) };
 }

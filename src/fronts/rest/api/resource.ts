@@ -101,9 +101,9 @@ export interface ResourceType<R extends Resource> {
   get?: (resource: R, ctx: ApiContext) => Promise<Outcome>;
   /** POST to a collection: create. */
   create?: (resource: R, ctx: ApiContext) => Promise<Outcome>;
-  /** MERGE / PATCH / PUT, with the etag from If-Match (undefined: header absent). */
-  update?: (resource: R, ctx: ApiContext, ifMatch: string | undefined) => Promise<Outcome>;
-  delete?: (resource: R, ctx: ApiContext, ifMatch: string | undefined) => Promise<Outcome>;
+  /** MERGE / PATCH / PUT; the If-Match is in `ctx.conditions`. */
+  update?: (resource: R, ctx: ApiContext) => Promise<Outcome>;
+  delete?: (resource: R, ctx: ApiContext) => Promise<Outcome>;
   /** The body each verb handler takes: default `json` for create and update, `none` for get and delete. */
   bodies?: Partial<Record<VerbHandlerName, BodyKind>>;
 }

@@ -33,10 +33,9 @@ function fieldOutcome(field: Field, list: List, ctx: ApiContext, status = 200): 
 }
 
 /** Reads a field definition from SP.Field* properties (verbose bodies or AddField parameters). */
-function fieldDefinition(props: Properties, fields: Field[], typeFromMetadata?: string): NewField {
+function fieldDefinition(props: Properties, typeFromMetadata?: string): NewField {
   for (const key of Object.keys(props)) if (!STORED.has(key) && !INERT.has(key)) throw errors.unknownBodyProperty(key, 'SP.Field');
-  const title = stringProp(props, 'Title');
-  if (!title || !title.trim()) throw errors.badArgument('The field title must not be empty.');
+  const title = stringProp(props, 'Title') ?? '';
   const allowMultiple = boolProp(props, 'AllowMultipleValues') ?? false;
   const typeKind = intProp(props, 'FieldTypeKind');
   const typeName = stringProp(props, 'TypeAsString') ?? stringProp(props, 'Type');
@@ -66,19 +65,13 @@ function fieldDefinition(props: Properties, fields: Field[], typeFromMetadata?: 
   if (boolProp(props, 'EnforceUniqueValues')) options.enforceUniqueValues = true;
   const wanted = stringProp(props, 'StaticName') ?? stringProp(props, 'InternalName');
   return {
-    internalName: uniqueInternalName(wanted ? internalNameFromTitle(wanted) : internalNameFromTitle(title), fields),
+    // The name wanted; the service numbers it if the list has it already.
+    internalName: internalNameFromTitle(wanted || title),
     title, kind, options,
     required: boolProp(props, 'Required') ?? false,
     indexed: boolProp(props, 'Indexed') ?? false,
     hidden: boolProp(props, 'Hidden') ?? false,
   };
-}
-
-/** SharePoint numbers a clashing internal name: Status, Status0, Status1, … */
-function uniqueInternalName(name: string, fields: Field[]): string {
-  const taken = new Set(fields.map((f) => f.internalName.toLowerCase()));
-  if (!taken.has(name.toLowerCase())) return name;
-  for (let n = 0; ; n++) if (!taken.has(`${name}${n}`.toLowerCase())) return `${name}${n}`;
 }
 
 /** `<Field Type="Number" DisplayName="Cost" Name="Cost" Required="TRUE" />` → SP.Field properties. */
@@ -105,12 +98,7 @@ function propsFromSchemaXml(xml: string): Properties {
 }
 
 async function addField(list: List, props: Properties, ctx: ApiContext, typeFromMetadata?: string): Promise<Outcome> {
-  const fields = await ctx.store.fields.of(list);
-  const definition = fieldDefinition(props, fields, typeFromMetadata);
-  if (definition.options.lookupListId && !(await ctx.store.lists.byId(list.webId, definition.options.lookupListId))) {
-    throw errors.listNotFoundById();
-  }
-  const field = await ctx.store.fields.add(list, definition);
+  const field = await ctx.services.fields.add(list, fieldDefinition(props, typeFromMetadata));
   return fieldOutcome(field, list, ctx, 201);
 }
 
@@ -179,23 +167,14 @@ export const fieldType: ResourceType<{ kind: 'field'; list: List; field: Field }
   async update(r, ctx) {
     const props = readEntityBody(ctx, 'SP.Field', (t) => /^SP\.Field\w*$/.test(t));
     for (const key of Object.keys(props)) if (!STORED.has(key) && !INERT.has(key)) throw errors.unknownBodyProperty(key, 'SP.Field');
-    if (r.field.builtIn && (props.Required !== undefined || props.Title !== undefined) && r.field.internalName !== 'Title') {
-      throw errors.badArgument(`The field '${r.field.internalName}' cannot be changed.`);
-    }
-    const options = { ...r.field.options };
-    const choices = arrayValue(props.Choices);
-    if (choices) options.choices = choices.map(String);
-    const description = stringProp(props, 'Description');
-    if (description !== undefined) options.description = description;
-    await ctx.store.fields.update(r.list, r.field, {
+    await ctx.services.fields.update(r.list, r.field, {
       title: stringProp(props, 'Title'), required: boolProp(props, 'Required'), indexed: boolProp(props, 'Indexed'),
-      hidden: boolProp(props, 'Hidden'), options,
+      hidden: boolProp(props, 'Hidden'), choices: arrayValue(props.Choices)?.map(String), description: stringProp(props, 'Description'),
     });
     return noContent();
   },
   async delete(r, ctx) {
-    if (r.field.builtIn || r.list.baseTemplate === 112) throw errors.badArgument(`The field '${r.field.internalName}' cannot be deleted.`);
-    await ctx.store.fields.delete(r.list, r.field);
+    await ctx.services.fields.delete(r.list, r.field);
     return emptyOk();
   },
 };

@@ -10,12 +10,12 @@ import { errors } from '../../../../wire/errors.ts';
 import type { SortKey } from '../../../../store/store.ts';
 import type { ApiContext } from '../context.ts';
 import { listEditLink, selectProps } from '../entities.ts';
-import { checkRequired, readItemValues } from '../item-input.ts';
+import { readItemValues } from '../item-input.ts';
 import { lookupTarget, planItemProjection, renderItems, type ItemPlan, type LookupTarget } from '../item-projection.ts';
 import { nextLink, pageSize, positionFromSkipToken } from '../paging.ts';
 import { noContent, ok, type Outcome } from '../outcome.ts';
 import type { ResourceType } from '../resource.ts';
-import { emptyOk, integerArgument, versionFromIfMatch } from './shared.ts';
+import { emptyOk, integerArgument } from './shared.ts';
 import { fieldValuesEntity, type FieldValuesForm } from '../field-values.ts';
 import { getUserEffectivePermissions, securableNavigation } from './security.ts';
 
@@ -111,11 +111,6 @@ async function loadItem(r: ItemResource, ctx: ApiContext): Promise<{ fields: Fie
   return { fields, item };
 }
 
-async function conflict(r: ItemResource, ctx: ApiContext, ifMatch: string | undefined): Promise<never> {
-  const { item } = await loadItem(r, ctx);
-  throw errors.etagMismatch(ifMatch ?? '', `"${item.version}"`);
-}
-
 export const itemsType: ResourceType<ItemsResource> = {
   permissions: { create: 'AddListItems' },
   key: async (r, args) => ({ kind: 'item', list: r.list, id: integerArgument(args) }),
@@ -125,9 +120,7 @@ export const itemsType: ResourceType<ItemsResource> = {
   get: queryItems,
   async create(r, ctx) {
     const fields = await ctx.store.fields.of(r.list);
-    const values = readItemValues(ctx, r.list, fields);
-    checkRequired(fields, values, true);
-    const item = await ctx.store.items.create(r.list, fields, { values, actorId: ctx.principal.userId, now: ctx.now() });
+    const item = await ctx.services.items.create(r.list, fields, readItemValues(ctx, r.list, fields));
     // The created item comes back whole, whatever `$select` the URL carried.
     return itemOutcome(r.list, fields, item, { ...ctx, query: { ...ctx.query, select: undefined, selectText: undefined, expand: [] } }, 201);
   },
@@ -165,9 +158,7 @@ export const itemType: ResourceType<ItemResource> = {
     recycle: {
       kind: 'action', permission: 'DeleteListItems',
       async invoke(r, _args, ctx) {
-        const fields = await ctx.store.fields.of(r.list);
-        const id = await ctx.store.items.recycle(r.list, fields, r.id, ctx.principal.userId, ctx.now());
-        if (!id) throw errors.itemNotFound();
+        const id = await ctx.services.items.recycle(r.list, await ctx.store.fields.of(r.list), r.id);
         return ok({ kind: 'primitive', methodName: 'Recycle', edmType: 'Edm.Guid', value: id });
       },
     },
@@ -179,20 +170,13 @@ export const itemType: ResourceType<ItemResource> = {
     if (!item) throw errors.itemNotFound();
     return itemOutcome(r.list, fields, item, ctx, 200, plan);
   },
-  async update(r, ctx, ifMatch) {
+  async update(r, ctx) {
     const fields = await ctx.store.fields.of(r.list);
-    const values = readItemValues(ctx, r.list, fields);
-    checkRequired(fields, values, false);
-    const result = await ctx.store.items.update(r.list, fields, r.id, { values, actorId: ctx.principal.userId, now: ctx.now() }, versionFromIfMatch(ifMatch));
-    if (result === undefined) throw errors.itemNotFound();
-    if (result === 'conflict') return conflict(r, ctx, ifMatch);
-    return noContent({ ETag: `"${result.version}"` });
+    const updated = await ctx.services.items.update(r.list, fields, r.id, readItemValues(ctx, r.list, fields), ctx.conditions);
+    return noContent({ ETag: `"${updated.version}"` });
   },
-  async delete(r, ctx, ifMatch) {
-    const fields = await ctx.store.fields.of(r.list);
-    const result = await ctx.store.items.delete(r.list, fields, r.id, versionFromIfMatch(ifMatch), ctx.now());
-    if (result === undefined) throw errors.itemNotFound();
-    if (result === 'conflict') return conflict(r, ctx, ifMatch);
+  async delete(r, ctx) {
+    await ctx.services.items.delete(r.list, await ctx.store.fields.of(r.list), r.id, ctx.conditions);
     return emptyOk();
   },
 };

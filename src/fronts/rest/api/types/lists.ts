@@ -1,8 +1,7 @@
 // SP.List and the web's list collection.
 
 import type { List, Web } from '../../../../domain/model.ts';
-import { createListWithFields } from '../../../../services/lists.ts';
-import { isKnownTemplate } from '../../../../domain/templates.ts';
+import type { FixedLibrary } from '../../../../services/lists.ts';
 import { errors } from '../../../../wire/errors.ts';
 import type { ApiContext } from '../context.ts';
 import { absoluteUrl, folderEntity, listEditLink, listEntity, webEntity } from '../entities.ts';
@@ -12,7 +11,7 @@ import { noContent, ok, type Outcome } from '../outcome.ts';
 import { requirePermission } from '../../../../identity/permissions.ts';
 import { getUserEffectivePermissions, securableNavigation, withSecurableProperties } from './security.ts';
 import type { ResourceType } from '../resource.ts';
-import { emptyOk, entityCollection, guidText, singleEntity, stringArgument, versionFromIfMatch } from './shared.ts';
+import { emptyOk, entityCollection, guidText, singleEntity, stringArgument } from './shared.ts';
 import { urlPrefix } from '../../../../domain/names.ts';
 import { argumentLiteral } from '../../../../odata/path.ts';
 
@@ -27,12 +26,6 @@ function listProps(ctx: ApiContext): Properties {
   const props = readEntityBody(ctx, 'SP.List');
   for (const key of Object.keys(props)) if (!SETTABLE.has(key)) throw errors.unknownBodyProperty(key, 'SP.List');
   return props;
-}
-
-function checkTitle(title: string | undefined): string {
-  if (title === undefined || title.trim() === '') throw errors.badArgument('The list title must not be empty.');
-  if (title.length > 255) throw errors.badArgument('The list title must not be longer than 255 characters.');
-  return title;
 }
 
 /** The list with `$expand=RootFolder,ParentWeb` and `$select` (below them too), as PnPjs's list.getParentInfos asks. */
@@ -55,25 +48,19 @@ async function requireList(found: Promise<List | undefined>, error: () => Error)
 }
 
 /** The libraries a site makes on first use: Site Assets (a document library) and Site Pages (template 119). */
-const SITE_ASSETS = { title: 'Site Assets', relativeUrl: 'SiteAssets', baseTemplate: 101 };
-const SITE_PAGES = { title: 'Site Pages', relativeUrl: 'SitePages', baseTemplate: 119 };
+const SITE_ASSETS: FixedLibrary = { title: 'Site Assets', relativeUrl: 'SiteAssets', baseTemplate: 101 };
+const SITE_PAGES: FixedLibrary = { title: 'Site Pages', relativeUrl: 'SitePages', baseTemplate: 119 };
 
 /**
  * EnsureSiteAssetsLibrary / EnsureSitePagesLibrary: the library at its fixed URL, created on
  * the first call (which needs Edit; later calls only read).
  */
-async function ensureLibrary(web: Web, library: typeof SITE_ASSETS, ctx: ApiContext): Promise<Outcome> {
-  const url = `${urlPrefix(web.serverRelativeUrl)}/${library.relativeUrl}`;
-  let list = await ctx.store.lists.byUrl(web.id, url);
+async function ensureLibrary(web: Web, library: FixedLibrary, ctx: ApiContext): Promise<Outcome> {
+  let list = await ctx.store.lists.byUrl(web.id, `${urlPrefix(web.serverRelativeUrl)}/${library.relativeUrl}`);
   if (!list) {
     // Making it is managing lists; finding it is reading.
     requirePermission(ctx.principal, 'ManageLists');
-    list = await ctx.store.transaction(async (tx) => {
-      const existing = await tx.lists.byUrl(web.id, url);
-      if (existing) return existing;
-      if (await tx.lists.byTitle(web.id, library.title)) throw errors.listAlreadyExists();
-      return createListWithFields(tx, web, { ...library, description: '' }, ctx.now());
-    });
+    list = await ctx.services.lists.ensureLibrary(web, library);
   }
   return listOutcome(list, web, ctx);
 }
@@ -110,14 +97,11 @@ export const listsType: ResourceType<{ kind: 'lists'; web: Web }> = {
   },
   async create(r, ctx) {
     const props = listProps(ctx);
-    const title = checkTitle(stringProp(props, 'Title'));
-    const template = intProp(props, 'BaseTemplate') ?? 100;
-    if (!isKnownTemplate(template) || template === 112) throw errors.badArgument(`The list template ${template} is not supported by spemu.`);
-    if (await ctx.store.lists.byTitle(r.web.id, title)) throw errors.listAlreadyExists();
-    const list = await createListWithFields(ctx.store, r.web, {
-      title, description: stringProp(props, 'Description') ?? '', baseTemplate: template,
+    const list = await ctx.services.lists.create(r.web, {
+      title: stringProp(props, 'Title') ?? '', description: stringProp(props, 'Description') ?? '',
+      baseTemplate: intProp(props, 'BaseTemplate') ?? 100,
       hidden: boolProp(props, 'Hidden'), enableVersioning: boolProp(props, 'EnableVersioning'),
-    }, ctx.now());
+    });
     return listOutcome(list, r.web, ctx, 201);
   },
 };
@@ -139,7 +123,7 @@ export const listType: ResourceType<ListResource> = {
     reservelistitemid: {
       kind: 'action', permission: 'AddListItems',
       async invoke(r, _args, ctx) {
-        const id = await ctx.store.items.reserveId(r.list);
+        const id = await ctx.services.items.reserveId(r.list);
         return ok({ kind: 'primitive', methodName: 'ReserveListItemId', edmType: 'Edm.Int32', value: id });
       },
     },
@@ -154,30 +138,24 @@ export const listType: ResourceType<ListResource> = {
     recycle: {
       kind: 'action', permission: 'ManageLists',
       async invoke(r, _args, ctx) {
-        await ctx.store.lists.delete(r.list);
-        return { status: 200, payload: { kind: 'primitive', methodName: 'Recycle', edmType: 'Edm.Guid', value: r.list.id } };
+        const id = await ctx.services.lists.recycle(r.list);
+        return { status: 200, payload: { kind: 'primitive', methodName: 'Recycle', edmType: 'Edm.Guid', value: id } };
       },
     },
   },
   get: async (r, ctx) => listOutcome(r.list, ctx.web, ctx),
-  async update(r, ctx, ifMatch) {
+  async update(r, ctx) {
     const props = listProps(ctx);
-    const expected = versionFromIfMatch(ifMatch);
-    if (expected !== null && expected !== r.list.version) throw errors.etagMismatch(ifMatch ?? '', `"${r.list.version}"`);
-    const title = props.Title === undefined ? undefined : checkTitle(stringProp(props, 'Title'));
-    if (title !== undefined && title.toLowerCase() !== r.list.title.toLowerCase()) {
-      if (await ctx.store.lists.byTitle(r.list.webId, title)) throw errors.listAlreadyExists();
-    }
-    const updated = await ctx.store.lists.update(r.list, {
+    // A Title sent as null or "" is a title to refuse, not one left unchanged.
+    const title = props.Title === undefined ? undefined : stringProp(props, 'Title') ?? '';
+    const updated = await ctx.services.lists.update(r.list, {
       title, description: stringProp(props, 'Description'), hidden: boolProp(props, 'Hidden'),
       enableVersioning: boolProp(props, 'EnableVersioning'),
-    }, ctx.now());
+    }, ctx.conditions);
     return noContent({ ETag: `"${updated.version}"` });
   },
-  async delete(r, ctx, ifMatch) {
-    const expected = versionFromIfMatch(ifMatch);
-    if (expected !== null && expected !== r.list.version) throw errors.etagMismatch(ifMatch ?? '', `"${r.list.version}"`);
-    await ctx.store.lists.delete(r.list);
+  async delete(r, ctx) {
+    await ctx.services.lists.delete(r.list, ctx.conditions);
     return emptyOk();
   },
 };

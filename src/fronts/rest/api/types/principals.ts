@@ -69,11 +69,8 @@ async function rowByEmail(ctx: ApiContext, email: string): Promise<Item | undefi
  * The principal's row, created if absent. The check runs first outside a transaction (the
  * common case: the row exists); creation re-checks inside one, so racing requests make one row.
  */
-async function ensureRow(ctx: ApiContext, who: SitePrincipal, actorId?: number): Promise<Item> {
-  const existing = await findSiteUser(ctx.store, ctx.site, loginNameOf(who));
-  if (existing) return existing;
-  const siteAdmin = (await directRoles(ctx.store, ctx.site, who)).has('owner');
-  return ctx.store.transaction((tx) => ensureSiteUser(tx, ctx.site, who, { siteAdmin, now: ctx.now(), ...(actorId !== undefined ? { actorId } : {}) }));
+function ensureRow(ctx: ApiContext, who: SitePrincipal, actorId?: number): Promise<Item> {
+  return ctx.services.principals.ensure(ctx.site, who, actorId);
 }
 
 /**

@@ -138,7 +138,7 @@ async function setProperty(ctx: ApiContext, method: string, multi: boolean): Pro
   if (!user) throw profileErrors.userNotFound();
   requireProfileWriter(user, ctx);
   if (READ_ONLY_PROPERTIES.has(name.toLowerCase())) throw profileErrors.readOnlyProperty(name);
-  await ctx.store.directory.setProfileProperty(user.upn, canonicalName(user, name, ctx), value);
+  await ctx.services.profiles.setProperty(user, canonicalName(user, name, ctx), value);
   return nullResult(method);
 }
 
@@ -194,7 +194,7 @@ export const peopleManagerType: ResourceType<{ kind: 'peopleManager' }> = {
         if (bytes.length > MAX_PICTURE_BYTES) throw profileErrors.pictureTooLarge(bytes.length);
         const picture = await storablePicture(bytes);
         if (!picture) throw profileErrors.invalidPicture();
-        await setUserPhoto(ctx.store, user, picture, ctx.now());
+        await ctx.services.profiles.setPhoto(user, picture);
         return nullResult('SetMyProfilePicture');
       },
     },

@@ -1,5 +1,5 @@
-// Helpers the resource types share: collection responses for fixed-shape entities, etags
-// and key arguments.
+// Helpers the resource types share: collection responses for fixed-shape entities and key
+// arguments.
 
 import { argumentLiteral, type Argument } from '../../../../odata/path.ts';
 import { errors } from '../../../../wire/errors.ts';
@@ -21,16 +21,6 @@ export function entityCollection(entities: Entity[], metadataName: string, ctx: 
 export function singleEntity(entity: Entity, metadataName: string, ctx: ApiContext): Outcome {
   const headers = entity.etag ? { ETag: entity.etag } : undefined;
   return ok({ kind: 'entity', metadataName, entity: selectProps(entity, ctx.query.select) }, headers);
-}
-
-/** The version an `If-Match` asks for: null for none or `*`; -1 when it cannot match anything. */
-export function versionFromIfMatch(ifMatch: string | undefined): number | null {
-  if (ifMatch === undefined) return null;
-  const text = ifMatch.trim();
-  if (text === '*') return null;
-  // "3", 3, W/"3", "{guid},3", "guid,3"
-  const m = /^(?:W\/)?"?(?:\{?[0-9a-f-]{36}\}?,)?(\d+)"?$/i.exec(text);
-  return m ? Number(m[1]) : -1;
 }
 
 export function argument(args: Argument[], ...names: string[]): Argument['value'] | undefined {

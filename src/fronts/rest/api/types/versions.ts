@@ -144,11 +144,7 @@ export const itemVersionType: ResourceType<VersionResource> = {
   },
   /** A past version can be deleted (DeleteVersions, which Edit has); the current one only by deleting the item. */
   async delete(r, ctx) {
-    const fields = await ctx.store.fields.of(r.list);
-    const current = await ctx.store.items.get(r.list, fields, r.id);
-    if (!current) throw errors.itemNotFound();
-    if (r.uiVersion === current.uiVersion) throw errors.currentVersionDelete();
-    if (!(await ctx.store.versions.delete(r.list, r.id, r.uiVersion))) throw errors.versionNotFound();
+    await ctx.services.versions.delete(r.list, r.id, r.uiVersion);
     return emptyOk();
   },
 };

@@ -1,0 +1,57 @@
+// Fields (a list's columns): their rules. Internal names are unique in a list (SharePoint
+// numbers a clash: Status, Status0, Status1, …); a lookup points at a list of the same web;
+// built-in fields keep their shape and cannot be deleted.
+
+import { fail } from '../domain/errors.ts';
+import type { Field, FieldOptions, List, NewField } from '../domain/model.ts';
+import type { Store } from '../store/store.ts';
+
+export interface FieldChanges {
+  title?: string | undefined;
+  required?: boolean | undefined;
+  indexed?: boolean | undefined;
+  hidden?: boolean | undefined;
+  choices?: string[] | undefined;
+  description?: string | undefined;
+}
+
+/** The User Information List: its fields are the site's. */
+const USER_INFO_TEMPLATE = 112;
+
+export class FieldService {
+  constructor(private readonly store: Store) {}
+
+  /** Adds `definition`, its internal name numbered if the list has one like it. */
+  async add(list: List, definition: NewField): Promise<Field> {
+    if (!definition.title.trim()) throw fail.badArgument('The field title must not be empty.');
+    const fields = await this.store.fields.of(list);
+    const lookupList = definition.options.lookupListId;
+    if (lookupList && !(await this.store.lists.byId(list.webId, lookupList))) throw fail.listNotFoundById();
+    return this.store.fields.add(list, { ...definition, internalName: uniqueInternalName(definition.internalName, fields) });
+  }
+
+  async update(list: List, field: Field, changes: FieldChanges): Promise<Field> {
+    // A built-in field's title and requiredness are the list's, but for Title's.
+    if (field.builtIn && (changes.required !== undefined || changes.title !== undefined) && field.internalName !== 'Title') {
+      throw fail.badArgument(`The field '${field.internalName}' cannot be changed.`);
+    }
+    const options: FieldOptions = { ...field.options };
+    if (changes.choices) options.choices = changes.choices;
+    if (changes.description !== undefined) options.description = changes.description;
+    return this.store.fields.update(list, field, {
+      title: changes.title, required: changes.required, indexed: changes.indexed, hidden: changes.hidden, options,
+    });
+  }
+
+  async delete(list: List, field: Field): Promise<void> {
+    if (field.builtIn || list.baseTemplate === USER_INFO_TEMPLATE) throw fail.badArgument(`The field '${field.internalName}' cannot be deleted.`);
+    await this.store.fields.delete(list, field);
+  }
+}
+
+/** SharePoint numbers a clashing internal name: Status, Status0, Status1, … */
+function uniqueInternalName(name: string, fields: Field[]): string {
+  const taken = new Set(fields.map((f) => f.internalName.toLowerCase()));
+  if (!taken.has(name.toLowerCase())) return name;
+  for (let n = 0; ; n++) if (!taken.has(`${name}${n}`.toLowerCase())) return `${name}${n}`;
+}

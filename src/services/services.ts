@@ -1,0 +1,34 @@
+// The service layer's one entry for a front: the domain operations, bound to the store and to
+// who acts. Fronts read through the store's read side (`StoreReader`) and change things only
+// through these, so every rule a write obeys lives here once, whatever protocol asked.
+//
+// Adding an aggregate's service: its class in a file here and one getter below.
+
+import type { Store } from '../store/store.ts';
+import type { Actor } from './actor.ts';
+import { FieldService } from './fields.ts';
+import { ItemService } from './items.ts';
+import { ListService } from './lists.ts';
+import { PrincipalService } from './principals.ts';
+import { ProfileService } from './profiles.ts';
+import { VersionService } from './versions.ts';
+
+export type { Actor };
+
+export class Services {
+  readonly #store: Store;
+  readonly #actor: Actor;
+
+  constructor(store: Store, actor: Actor) {
+    this.#store = store;
+    this.#actor = actor;
+  }
+
+  // Each is a small stateless object over the same store and actor, made when asked for.
+  get lists(): ListService { return new ListService(this.#store, this.#actor); }
+  get fields(): FieldService { return new FieldService(this.#store); }
+  get items(): ItemService { return new ItemService(this.#store, this.#actor); }
+  get versions(): VersionService { return new VersionService(this.#store); }
+  get principals(): PrincipalService { return new PrincipalService(this.#store, this.#actor); }
+  get profiles(): ProfileService { return new ProfileService(this.#store, this.#actor); }
+}
