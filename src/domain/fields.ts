@@ -2,6 +2,7 @@
 
 import { FIELD_KINDS } from './field-kinds.ts';
 import type { Field } from './model.ts';
+import { odataPropertyName } from './names.ts';
 
 /**
  * Resolves an item property name as used in `$filter`/`$orderby` (`Title`, `AuthorId`,
@@ -18,6 +19,11 @@ export function findField(fields: Field[], name: string): { field: Field; idSuff
     if (ref) return { field: ref, idSuffix: true };
   }
   return undefined;
+}
+
+/** The field whose OData property name (`Title`, `OData__UIVersionString`) is `name`, exactly. */
+export function fieldByPropertyName(fields: Field[], name: string): Field | undefined {
+  return fields.find((f) => odataPropertyName(f.internalName) === name);
 }
 
 /** Finds a field by internal name, then by display title (`getbyinternalnameortitle`), ignoring case. */

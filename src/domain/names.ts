@@ -36,6 +36,12 @@ export const listItemEntitySetName = (entityTypeName: string) => `SP.ListData.${
 export const odataPropertyName = (internalName: string) =>
   internalName.startsWith('_') ? `OData_${internalName}` : internalName;
 
+/**
+ * `_` written as `_x005f_`, as SharePoint writes the keys of FieldValuesAsText and of property
+ * bags (`vti_x005f_defaultlanguage`, `OData__x005f_UIVersionString`).
+ */
+export const encodeUnderscores = (key: string) => key.replace(/_/g, '_x005f_');
+
 /** A new field's internal name from its display name: encoded, at most 32 characters. */
 export function internalNameFromTitle(title: string): string {
   return encodeXmlName(title.trim() || 'Field').slice(0, 32);

@@ -3,7 +3,7 @@
 // `DOMAIN\user`), plain UPNs and emails, group names and the built-in "Everyone" claims.
 // Parsing is pure; resolving looks the name up in the tenant directory.
 
-import type { Store, StoreReader } from '../store/store.ts';
+import type { StoreReader } from '../store/store.ts';
 import { TENANT_ID_KEY } from '../domain/settings.ts';
 import { EVERYONE_LOGIN, everyoneExceptExternalLogin, type SitePrincipal } from './site-users.ts';
 

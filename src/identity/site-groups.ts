@@ -5,7 +5,7 @@
 
 import type { Site } from '../domain/model.ts';
 import type { SiteRoleName } from '../store/directory.ts';
-import type { Store, StoreReader } from '../store/store.ts';
+import type { StoreReader } from '../store/store.ts';
 import { directoryPrincipal, type SitePrincipal } from './site-users.ts';
 
 export interface SiteGroupDef {

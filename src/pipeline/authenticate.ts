@@ -19,7 +19,7 @@ import { SHAREPOINT_APP_ID, TokenError, verifyToken, type AuthMode } from '../id
 import { readCookie, SESSION_COOKIE, verifySession } from '../identity/sessions.ts';
 import { checkDigest, issueDigest } from '../identity/digest.ts';
 import { isoSeconds } from '../domain/values.ts';
-import { siteDefaultUserKey, TENANT_ID_KEY } from '../domain/settings.ts';
+import { TENANT_ID_KEY } from '../domain/settings.ts';
 
 export interface RequestCredentials {
   authorization?: string | undefined;

@@ -4,7 +4,7 @@
 import type { Site } from '../domain/model.ts';
 import type { Store } from '../store/store.ts';
 import { builtInSet } from '../domain/projectdata/catalogue.ts';
-import type { EdmType, PdEntitySet } from '../domain/projectdata/model.ts';
+import type { EdmType } from '../domain/projectdata/model.ts';
 import { currentSet } from '../services/projectdata.ts';
 import { sectionOptions, sectionSets, typeRows, withCustom } from '../domain/projectdata/rows.ts';
 

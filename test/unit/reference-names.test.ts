@@ -3,7 +3,6 @@
 
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Field, Item, StoredValue } from '../../src/domain/model.ts';
 import { referenceNames } from '../../src/fronts/rest/api/reference-names.ts';
 import { findSiteUser, userLogin } from '../../src/identity/site-users.ts';
 import type { ComplexValue, Entity, Payload, Value } from '../../src/wire/values.ts';
@@ -11,10 +10,6 @@ import { useApiFixture } from '../helpers/api-context.ts';
 import { MARK, OLIVIA, referencesTenant } from '../helpers/fixtures.ts';
 
 const use = useApiFixture(referencesTenant());
-
-/** Author and Editor are item columns, as the callers' tables of system columns say. */
-const storedOf = (f: Field, i: Item): StoredValue =>
-  f.internalName === 'Author' ? i.authorId : f.internalName === 'Editor' ? i.editorId : i.values[f.internalName] ?? null;
 
 async function tasks(ids: number[]) {
   const { store, web } = use.api;
@@ -29,7 +24,7 @@ async function siteUserId(upn: string): Promise<number> {
 
 it('users are named by their Title, with their email; lookups by the lookup field, Title by default', async () => {
   const { list, fields, items } = await tasks([1]);
-  const names = await referenceNames(list, fields, items, storedOf, await use.api.context(''));
+  const names = await referenceNames(list, fields, items, await use.api.context(''));
   const olivia = await siteUserId(OLIVIA);
   const mark = await siteUserId(MARK);
   const olive = { value: 'Olivia Owner', email: 'olivia@fabrikam.com' };
@@ -38,18 +33,18 @@ it('users are named by their Title, with their email; lookups by the lookup fiel
   assert.deepEqual(names.get('Ref'), new Map([[2, { value: 'R2', email: null }]]));
   assert.deepEqual(names.get('RefCode'), new Map([[1, { value: 'C1', email: null }]]));
   assert.deepEqual([...names.get('RefMulti')!.values()].map((n) => n.value).sort(), ['R1', 'R2']);
-  // Author is read through storedOf: the item's column, not a stored value.
+  // Author is the item's column, not a stored value (domain/items.ts storedValue).
   assert.deepEqual(names.get('Author'), new Map([[mark, { value: 'Mark Member', email: 'mark@fabrikam.com' }]]));
 });
 
 it('the ids of every item are gathered per field; fields with no reference in any item have no entry', async () => {
   const { list, fields, items } = await tasks([1, 2, 3]);
-  const names = await referenceNames(list, fields, items, storedOf, await use.api.context(''));
+  const names = await referenceNames(list, fields, items, await use.api.context(''));
   assert.deepEqual([...names.get('Ref')!.entries()].sort(), [[1, { value: 'R1', email: null }], [2, { value: 'R2', email: null }]]);
   assert.deepEqual([...names.get('Owner')!.values()].map((n) => n.value).sort(), ['Mark Member', 'Olivia Owner']);
 
   const empty = await tasks([3]);
-  const none = await referenceNames(empty.list, empty.fields, empty.items, storedOf, await use.api.context(''));
+  const none = await referenceNames(empty.list, empty.fields, empty.items, await use.api.context(''));
   for (const field of ['Owner', 'Watchers', 'Ref', 'RefCode', 'RefMulti']) assert.equal(none.has(field), false, field);
   // Only reference fields are looked at.
   assert.equal(none.has('Title'), false);

@@ -2,25 +2,20 @@
 // text SharePoint shows for it: display names for people and lookups, en-US dates and
 // numbers (spemu's sites use UTC and the en-US locale), Yes/No for booleans.
 
+import { storedValue } from '../../../domain/items.ts';
 import type { Field, Item, List, StoredValue } from '../../../domain/model.ts';
 import { storedArray } from '../../../domain/values.ts';
 import type { Entity } from '../../../wire/values.ts';
 import type { ApiContext } from './context.ts';
 import { referenceNames, type ReferenceName } from './reference-names.ts';
+import { encodeUnderscores } from '../../../domain/names.ts';
 
 export type FieldValuesForm = 'text' | 'html' | 'edit';
 
-/** Values that are columns of the item rather than stored field values. */
-const SYSTEM: Record<string, (i: Item) => StoredValue> = {
-  ID: (i) => i.id, Created: (i) => i.created, Modified: (i) => i.modified, Author: (i) => i.authorId, Editor: (i) => i.editorId,
-  GUID: (i) => i.guid, ContentTypeId: (i) => i.contentTypeId, owshiddenversion: (i) => i.version,
-  _UIVersionString: (i) => `${i.uiVersion}.0`, Attachments: () => 0,
-};
-const stored = (f: Field, i: Item): StoredValue => SYSTEM[f.internalName]?.(i) ?? i.values[f.internalName] ?? null;
 
 /** SharePoint encodes every `_` in these keys (`OData__x005f_UIVersionString`, `My_x005f_x0020_x005f_Field`). */
 function propertyName(internalName: string): string {
-  const encoded = internalName.replace(/_/g, '_x005f_');
+  const encoded = encodeUnderscores(internalName);
   return internalName.startsWith('_') ? `OData_${encoded}` : encoded;
 }
 
@@ -46,9 +41,9 @@ function text(field: Field, value: StoredValue, names: Map<number, ReferenceName
 }
 
 export async function fieldValuesEntity(list: List, fields: Field[], item: Item, form: FieldValuesForm, link: string, ctx: ApiContext): Promise<Entity> {
-  const names = await referenceNames(list, fields, [item], stored, ctx);
+  const names = await referenceNames(list, fields, [item], ctx);
   const props: Array<[string, string]> = fields.map((f) => {
-    const value = text(f, stored(f, item), names.get(f.internalName));
+    const value = text(f, storedValue(f, item), names.get(f.internalName));
     return [propertyName(f.internalName), form === 'html' ? escapeHtml(value) : value];
   });
   return { type: 'SP.FieldStringValues', id: `${ctx.apiUrl}${link}`, editLink: link, props };

@@ -2,9 +2,11 @@
 // SharePoint does, loads expanded users and lookups with one query per expanded field,
 // and builds the entities in the dialect-neutral model.
 
+import { storedValue } from '../../../domain/items.ts';
 import { FIELD_KINDS } from '../../../domain/field-kinds.ts';
 import type { Field, Item, List } from '../../../domain/model.ts';
 import { listItemEntityTypeFullName, odataPropertyName } from '../../../domain/names.ts';
+import { fieldByPropertyName } from '../../../domain/fields.ts';
 import { storedArray } from '../../../domain/values.ts';
 import { USER_INFO_LIST_TEMPLATE } from '../../../domain/templates.ts';
 import { errors } from '../../../wire/errors.ts';
@@ -59,7 +61,7 @@ export async function lookupTarget(field: Field, list: List, ctx: ApiContext): P
   return target ? { list: target, fields: await store.fields.of(target) } : undefined;
 }
 
-const findByWireName = (fields: Field[], name: string) => fields.find((f) => odataPropertyName(f.internalName) === name);
+const findByWireName = fieldByPropertyName;
 
 export async function planItemProjection(list: List, fields: Field[], ctx: ApiContext): Promise<ItemPlan> {
   const { select, expand } = ctx.query;
@@ -143,7 +145,7 @@ export async function renderItems(plan: ItemPlan, items: Item[], ctx: ApiContext
     if (e.load && entry.load) e.load.forEach((f) => entry.load!.add(f));
     else entry.load = undefined;
     for (const item of items) {
-      const v = item.values[e.field.internalName] ?? referenceOf(e.field, item);
+      const v = storedValue(e.field, item);
       if (FIELD_KINDS[e.field.kind].multi) storedArray<number>(v).forEach((id) => entry.ids.add(id));
       else if (v !== null && v !== undefined) entry.ids.add(Number(v));
     }
@@ -162,7 +164,7 @@ export async function renderItems(plan: ItemPlan, items: Item[], ctx: ApiContext
     for (const e of plan.expansions) {
       const byId = loaded.get(e.field.internalName)!;
       const name = odataPropertyName(e.field.internalName);
-      const stored = item.values[e.field.internalName] ?? referenceOf(e.field, item);
+      const stored = storedValue(e.field, item);
       const render = (id: number) => { const t = byId.get(id); return t ? expandedEntity(e, t, ctx) : undefined; };
       const value = FIELD_KINDS[e.field.kind].multi
         ? storedArray<number>(stored).map(render).filter((x): x is Entity => x !== undefined)
@@ -193,13 +195,6 @@ function absolutePhotoLink(value: Value, ctx: ApiContext): Value {
   if (value === null || typeof value !== 'object' || !('kind' in value) || value.kind !== 'complex' || value.type !== 'SP.FieldUrlValue') return value;
   const absolute = (v: Value) => (typeof v === 'string' && /^\/_layouts\/15\/userphoto\.aspx\?/i.test(v) ? new URL(v, ctx.apiUrl).href : v);
   return { ...value, props: value.props.map(([k, v]) => [k, absolute(v)]) };
-}
-
-/** Author and Editor are columns of the item itself, not stored values. */
-function referenceOf(field: Field, item: Item): number | null {
-  if (field.internalName === 'Author') return item.authorId;
-  if (field.internalName === 'Editor') return item.editorId;
-  return null;
 }
 
 function expandedEntity(e: Expansion, target: Item, ctx: ApiContext): Entity {

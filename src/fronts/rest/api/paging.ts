@@ -1,6 +1,7 @@
 // Server-driven paging: `$top` limits, `$skiptoken=Paged=TRUE&p_ID=N` positions, and the
 // absolute `__next` / `odata.nextLink` that carries the original options (reference §2).
 
+import { storedValue } from '../../../domain/items.ts';
 import type { Field, Item, StoredValue } from '../../../domain/model.ts';
 import type { SortKey } from '../../../store/store.ts';
 import { errors } from '../../../wire/errors.ts';
@@ -40,11 +41,11 @@ export function urlEncode(text: string): string {
 }
 
 /** The absolute link to the page after `last`, keeping every other query option. */
-export function nextLink(ctx: ApiContext, keys: SortKey[], last: Item, storedOf: (f: Field, i: Item) => StoredValue): string {
+export function nextLink(ctx: ApiContext, keys: SortKey[], last: Item): string {
   const prev = ctx.query.skipToken?.pagedPrev ? '&PagedPrev=TRUE' : '';
   // p_ID always ends the token, so an explicit `$orderby=ID desc` key must not repeat it.
   const parts = keys.filter((k) => k.field.internalName !== 'ID').map((k) => {
-    const v = storedOf(k.field, last);
+    const v = storedValue(k.field, last);
     return `&p_${k.field.internalName}=${v === null ? '' : encodeURIComponent(String(v))}`;
   });
   const token = `Paged=TRUE${prev}${parts.join('')}&p_ID=${last.id}`;

@@ -1,8 +1,9 @@
 // What the people and items that User/Lookup fields point at are called: the text a client sees
 // for a reference (FieldValuesAsText, a version's LookupValue), with a user's email beside it.
 
+import { storedValue } from '../../../domain/items.ts';
 import { FIELD_KINDS } from '../../../domain/field-kinds.ts';
-import type { Field, Item, List, StoredValue } from '../../../domain/model.ts';
+import type { Field, Item, List } from '../../../domain/model.ts';
 import { storedArray } from '../../../domain/values.ts';
 import type { ApiContext } from './context.ts';
 import { lookupTarget } from './item-projection.ts';
@@ -16,12 +17,11 @@ export interface ReferenceName {
 
 /**
  * The names of everything the reference fields of `items` point at, by field internal name,
- * then target id: one query per field, however many items. `storedOf` reads a value as the
- * caller's table of system columns has it (Author/Editor are item columns, not values).
+ * then target id: one query per field, however many items.
  * Fields with no references in `items`, or whose target list is gone, have no entry.
  */
 export async function referenceNames(
-  list: List, fields: Field[], items: Item[], storedOf: (field: Field, item: Item) => StoredValue, ctx: ApiContext,
+  list: List, fields: Field[], items: Item[], ctx: ApiContext,
 ): Promise<Map<string, Map<number, ReferenceName>>> {
   const out = new Map<string, Map<number, ReferenceName>>();
   for (const field of fields) {
@@ -29,7 +29,7 @@ export async function referenceNames(
     if (!info.reference) continue;
     const ids = new Set<number>();
     for (const item of items) {
-      const stored = storedOf(field, item);
+      const stored = storedValue(field, item);
       if (info.multi) storedArray<number>(stored).forEach((id) => ids.add(id));
       else if (stored !== null) ids.add(Number(stored));
     }
@@ -39,7 +39,7 @@ export async function referenceNames(
     const shown = target.fields.find((f) => f.internalName === shownName);
     const rows = await ctx.store.items.getMany(target.list, target.fields, [...ids]);
     out.set(field.internalName, new Map(rows.map((r) => [r.id, {
-      value: shown ? String(storedOf(shown, r) ?? '') : '',
+      value: shown ? String(storedValue(shown, r) ?? '') : '',
       email: info.reference === 'user' && typeof r.values.EMail === 'string' ? r.values.EMail : null,
     }])));
   }

@@ -1,10 +1,10 @@
 // List items: querying (filter, order and paging run in the database), reading one,
 // creating, updating with etags, deleting and recycling.
 
-import type { Field, Item, List, StoredValue } from '../../../../domain/model.ts';
+import type { Field, Item, List } from '../../../../domain/model.ts';
 import { FIELD_KINDS } from '../../../../domain/field-kinds.ts';
-import { findField } from '../../../../domain/fields.ts';
-import { listItemEntitySetName, odataPropertyName } from '../../../../domain/names.ts';
+import { fieldByPropertyName, findField } from '../../../../domain/fields.ts';
+import { listItemEntitySetName } from '../../../../domain/names.ts';
 import type { Expression } from '../../../../query/ast.ts';
 import { errors } from '../../../../wire/errors.ts';
 import type { SortKey } from '../../../../store/store.ts';
@@ -22,10 +22,6 @@ import { getUserEffectivePermissions, securableNavigation } from './security.ts'
 type ItemsResource = { kind: 'items'; list: List };
 type ItemResource = { kind: 'item'; list: List; id: number };
 
-const SYSTEM_SORT_VALUES: Record<string, (i: Item) => StoredValue> = {
-  ID: (i) => i.id, Created: (i) => i.created, Modified: (i) => i.modified, Author: (i) => i.authorId, Editor: (i) => i.editorId,
-};
-const storedOf = (f: Field, i: Item): StoredValue => SYSTEM_SORT_VALUES[f.internalName]?.(i) ?? i.values[f.internalName] ?? null;
 
 function sortKeys(ctx: ApiContext, fields: Field[]): SortKey[] {
   return ctx.query.orderBy.map((o) => {
@@ -67,8 +63,9 @@ function checkThreshold(ctx: ApiContext, list: List, fields: Field[], keys: Sort
 async function filterLookups(ctx: ApiContext, list: List, fields: Field[]): Promise<Map<string, LookupTarget>> {
   const lookups = new Map<string, LookupTarget>();
   for (const [head] of ctx.query.expand) {
-    const field = fields.find((f) => odataPropertyName(f.internalName) === head && FIELD_KINDS[f.kind].reference);
-    if (!field || lookups.has(field.internalName)) continue;
+    const field = head === undefined ? undefined : fieldByPropertyName(fields, head);
+    if (!field || !FIELD_KINDS[field.kind].reference) continue;
+    if (lookups.has(field.internalName)) continue;
     const target = await lookupTarget(field, list, ctx);
     if (target) lookups.set(field.internalName, target);
   }
@@ -92,7 +89,7 @@ async function queryItems(r: ItemsResource, ctx: ApiContext): Promise<Outcome> {
   const last = page.items[ctx.query.skipToken?.pagedPrev ? 0 : page.items.length - 1];
   return ok({
     kind: 'entitySet', metadataName: listItemEntitySetName(r.list.entityTypeName), entities,
-    nextLink: page.hasMore && last ? nextLink(ctx, keys, last, storedOf) : undefined,
+    nextLink: page.hasMore && last ? nextLink(ctx, keys, last) : undefined,
   });
 }
 

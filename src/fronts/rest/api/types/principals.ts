@@ -6,10 +6,10 @@ import type { Expression } from '../../../../query/ast.ts';
 import { errors } from '../../../../wire/errors.ts';
 import { resolveLogin } from '../../../../identity/logins.ts';
 import {
-  directRoles, groupMembers, groupsOfPrincipal, siteGroupById, siteGroupByName, siteGroupOfRole, siteGroups, type SiteGroupDef,
+  groupMembers, groupsOfPrincipal, siteGroupById, siteGroupByName, siteGroupOfRole, siteGroups, type SiteGroupDef,
 } from '../../../../identity/site-groups.ts';
 import {
-  directoryPrincipal, ensureSiteUser, findSiteUser, loginNameOf, SYSTEM_ACCOUNT_ID, userInfoList, type SitePrincipal,
+  directoryPrincipal, findSiteUser, loginNameOf, SYSTEM_ACCOUNT_ID, userInfoList, type SitePrincipal,
 } from '../../../../identity/site-users.ts';
 import { argumentLiteral, type Argument } from '../../../../odata/path.ts';
 import type { ApiContext } from '../context.ts';

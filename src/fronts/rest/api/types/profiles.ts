@@ -11,7 +11,7 @@ import { hasPermission } from '../../../../identity/permissions.ts';
 import { userLogin } from '../../../../identity/site-users.ts';
 import {
   absolutePhotoUrl, findProfileUser, MAX_PICTURE_BYTES, originOf, personalUrl, personUrl, profileProperties,
-  READ_ONLY_PROPERTIES, setUserPhoto, storablePicture,
+  READ_ONLY_PROPERTIES, storablePicture,
 } from '../../../../identity/profiles.ts';
 import type { ApiContext } from '../context.ts';
 import type { ResourceType } from '../resource.ts';

@@ -4,8 +4,9 @@
 // made) and the item's field values as they were, people and lookups as
 // SP.FieldUserValue / SP.FieldLookupValue.
 
+import { storedValue } from '../../../../domain/items.ts';
 import { FIELD_KINDS } from '../../../../domain/field-kinds.ts';
-import type { Field, Item, List, StoredValue } from '../../../../domain/model.ts';
+import type { Field, Item, List } from '../../../../domain/model.ts';
 import { odataPropertyName } from '../../../../domain/names.ts';
 import { storedArray } from '../../../../domain/values.ts';
 import { uiVersionOf, versionId, versionLabel } from '../../../../domain/versions.ts';
@@ -26,12 +27,6 @@ type VersionResource = { kind: 'itemVersion'; list: List; id: number; uiVersion:
 
 const METADATA = 'SP.ApiData.ListItemVersions';
 
-/** Values that are columns of the item rather than stored field values. */
-const SYSTEM: Record<string, (i: Item) => StoredValue> = {
-  ID: (i) => i.id, Modified: (i) => i.modified, Author: (i) => i.authorId, Editor: (i) => i.editorId,
-  GUID: (i) => i.guid, ContentTypeId: (i) => i.contentTypeId, owshiddenversion: (i) => i.version,
-};
-const storedOf = (f: Field, i: Item): StoredValue => SYSTEM[f.internalName]?.(i) ?? i.values[f.internalName] ?? null;
 /** The version's own Created (when it was made) takes the name; the item's Created field is left out. */
 const SKIPPED = new Set(['Created']);
 /**
@@ -52,7 +47,7 @@ function fieldValue(field: Field, item: Item, names: Map<number, Shown> | undefi
   const info = FIELD_KINDS[field.kind];
   if (field.internalName === '_UIVersionString') return versionLabel(item.uiVersion);
   if (field.internalName === 'Attachments') return false;
-  const stored = storedOf(field, item);
+  const stored = storedValue(field, item);
   if (info.reference) {
     if (info.multi) {
       const type = info.reference === 'user' ? 'SP.FieldUserValue' : 'SP.FieldLookupValue';
@@ -117,7 +112,7 @@ export const itemVersionsType: ResourceType<VersionsResource> = {
   },
   async get(r, ctx) {
     const { fields, current, versions } = await loadVersions(r.list, r.id, ctx);
-    const names = await referenceNames(r.list, fields, versions, storedOf, ctx);
+    const names = await referenceNames(r.list, fields, versions, ctx);
     const entities = versions.map((v) => versionEntity(r.list, fields, v, v === current, names, ctx));
     const byId = new Map(versions.map((v) => [versionId(v.uiVersion), v]));
     return projectedCollection(entities,
@@ -139,7 +134,7 @@ export const itemVersionType: ResourceType<VersionResource> = {
     const { fields, current, versions } = await loadVersions(r.list, r.id, ctx);
     const version = versions.find((v) => v.uiVersion === r.uiVersion);
     if (!version) throw errors.versionNotFound();
-    const names = await referenceNames(r.list, fields, [version], storedOf, ctx);
+    const names = await referenceNames(r.list, fields, [version], ctx);
     return projectedEntity(versionEntity(r.list, fields, version, version === current, names, ctx), navigations(r.list, version, ctx), METADATA, ctx);
   },
   /** A past version can be deleted (DeleteVersions, which Edit has); the current one only by deleting the item. */

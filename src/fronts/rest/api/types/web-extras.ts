@@ -2,6 +2,7 @@
 // webs only), the property bag (AllProperties), regional settings with the time zone and
 // installed languages. spemu's sites use UTC and the en-US locale.
 
+import { encodeUnderscores } from '../../../../domain/names.ts';
 import type { Web } from '../../../../domain/model.ts';
 import { errors } from '../../../../wire/errors.ts';
 import type { Entity, Value } from '../../../../wire/values.ts';
@@ -25,7 +26,7 @@ export const websType: ResourceType<WebResource<'webs'>> = {
 // ---- The property bag --------------------------------------------------------------------
 
 /** Keys encode `_` as `_x005f_` on the wire, as FieldValuesAsText does (`vti_x005f_defaultlanguage`). */
-const wireKey = (key: string) => key.replace(/_/g, '_x005f_');
+const wireKey = encodeUnderscores;
 
 function propertyBag(web: Web, ctx: ApiContext): Array<[string, string]> {
   const group = (role: 'owner' | 'member' | 'visitor') => String(siteGroupOfRole(ctx.site, role).id);
