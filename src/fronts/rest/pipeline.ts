@@ -27,6 +27,7 @@ import { newResponseBoundary, writeBatchResponse, type PartResponse } from './ba
 import { urlPrefix } from '../../domain/names.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { conditionsFromHeaders } from '../../services/conditions.ts';
+import { contentRange } from '../../pipeline/range.ts';
 import { Services } from '../../services/services.ts';
 
 const VERBS: ReadonlySet<string> = new Set(['GET', 'POST', 'MERGE', 'PATCH', 'PUT', 'DELETE']);
@@ -202,10 +203,12 @@ export function outcomeResponse(outcome: Outcome, requestId: string, dialect: Di
   const headers: Record<string, string | string[]> = { ...standardHeaders(requestId, dialect), ...outcome.headers };
   if (outcome.kind === 'bytes') {
     headers['Content-Type'] = outcome.contentType;
-    const length = Buffer.isBuffer(outcome.body) ? outcome.body.length : outcome.length;
+    const { range } = outcome;
+    const length = range ? range.end - range.start + 1 : Buffer.isBuffer(outcome.body) ? outcome.body.length : outcome.length;
     if (length !== undefined) headers['Content-Length'] = String(length);
     if (outcome.etag !== undefined) headers.ETag = outcome.etag;
-    return { status: outcome.status, headers, body: outcome.body, requestId };
+    if (range) headers['Content-Range'] = contentRange(range, range.size);
+    return { status: range ? 206 : outcome.status, headers, body: outcome.body, requestId };
   }
   if (!outcome.payload) return { status: outcome.status, headers, body: undefined, requestId };
   headers['Content-Type'] = CONTENT_TYPES[dialect];

@@ -34,6 +34,11 @@ export interface BytesOutcome {
   /** Content-Length of a Readable, when known (a Buffer's own length is used otherwise). */
   length?: number | undefined;
   etag?: string | undefined;
+  /**
+   * A part of the content (a Range request): `body` holds just those bytes, `size` is the whole
+   * content's. Sent as 206 with Content-Range (pipeline/range.ts parses the request's Range).
+   */
+  range?: { start: number; end: number; size: number } | undefined;
 }
 
 export type Outcome = PayloadOutcome | EmptyOutcome | BytesOutcome;
