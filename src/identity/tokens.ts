@@ -58,6 +58,12 @@ function userClaim(payload: JWTPayload): string {
   throw new TokenError(TOKEN_DIAGNOSTICS.noUser);
 }
 
+/** A well-formed token's `exp` claim (seconds since the epoch), if it has one. */
+export function tokenExpiry(token: string): number | undefined {
+  const { exp } = decodeJwt(token);
+  return typeof exp === 'number' ? exp : undefined;
+}
+
 /** The user a token names; a TokenError when it is not acceptable. `exp` and `nbf` are enforced in both modes. */
 export async function verifyToken(token: string, secret: Uint8Array, mode: AuthMode, now: Date): Promise<string> {
   let alg: unknown;

@@ -15,7 +15,8 @@ import { fail } from '../domain/errors.ts';
 import { hashPassword, verifyPassword } from '../identity/passwords.ts';
 import { siteRoleOf } from '../identity/roles.ts';
 import { ensureSiteUser, userLogin } from '../identity/site-users.ts';
-import { SHAREPOINT_APP_ID, TokenError, verifyToken, type AuthMode } from '../identity/tokens.ts';
+import { SHAREPOINT_APP_ID, TokenError, tokenExpiry, verifyToken, type AuthMode } from '../identity/tokens.ts';
+import { VerifiedTokens } from '../identity/verified-tokens.ts';
 import { readCookie, SESSION_COOKIE, verifySession } from '../identity/sessions.ts';
 import { checkDigest, issueDigest } from '../identity/digest.ts';
 import { isoSeconds } from '../domain/values.ts';
@@ -75,6 +76,8 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
   let dummyHash: Promise<string> | undefined;
   /** HMAC(secret, upn, password, stored hash) → when the entry lapses. Never the password itself. */
   const basicCache = new Map<string, number>();
+  /** Bearer tokens whose signature and claims were checked, until their `exp`. */
+  const verifiedTokens = new VerifiedTokens();
   /** In-flight User Information List row creations, so two first requests make one row. */
   const ensuring = new Map<string, Promise<number>>();
   const siteUserIds = new Map<string, number>();
@@ -112,13 +115,18 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
   }
 
   async function bearer(token: string): Promise<DirectoryUser> {
-    let name: string;
-    try {
-      name = await verifyToken(token, secret, options.mode, options.clock());
-    } catch (e) {
-      if (e instanceof TokenError) return challenge(e.diagnostics);
-      throw e;
+    const now = options.clock();
+    let name = verifiedTokens.get(token, now.getTime());
+    if (name === undefined) {
+      try {
+        name = await verifyToken(token, secret, options.mode, now);
+      } catch (e) {
+        if (e instanceof TokenError) return challenge(e.diagnostics);
+        throw e;
+      }
+      verifiedTokens.remember(token, name, now.getTime(), tokenExpiry(token));
     }
+    // The user is looked up every time: a removed user's token stops working at once.
     return (await store.directory.findUser(name)) ?? challenge();
   }
 

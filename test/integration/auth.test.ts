@@ -271,6 +271,19 @@ describe('authentication and permissions (demo tenant, no anonymous user)', () =
     });
   }
 
+  it('a bearer token verified once is remembered only until its exp: then it is refused as expired', async () => {
+    const exp = Math.floor(Date.now() / 1000) + 120;
+    const auth = await bearer(BOB, { exp });
+    // Twice: the second is answered from the verified-token cache.
+    for (let i = 0; i < 2; i++) assert.equal((await call(`${dev}/_api/web`, { auth })).status, 200);
+    const r = await later(180, () => call(`${dev}/_api/web`, { auth }));
+    assert.equal(r.status, 401);
+    assert.equal(r.headers.get('x-ms-diagnostics'), '3000007;reason="Token is expired.";category="invalid_client"');
+    // A token with a bad signature is never remembered, however often it is sent.
+    const forged = `${auth.slice(0, -4)}AAAA`;
+    for (let i = 0; i < 2; i++) assert.equal((await call(`${dev}/_api/web`, { auth: forged })).status, 401);
+  });
+
   it('a wrong password and an unknown user get byte-identical answers', async () => {
     const wrong = await call(`${dev}/_api/web`, { auth: basic(ALICE, 'not-the-password') });
     const unknown = await call(`${dev}/_api/web`, { auth: basic('nobody@contoso.onmicrosoft.com', 'not-the-password') });
