@@ -6,10 +6,15 @@ import SqliteDatabase from 'better-sqlite3';
 import type pg from 'pg';
 import { fail, DomainError } from '../../domain/errors.ts';
 import type { SqlFlavour } from './flavour.ts';
+import type { DirectDriver, Row } from './direct-reads.ts';
 
 export interface Connection {
   db: Kysely<any>;
   flavour: SqlFlavour;
+  /** The hot read path straight on the driver (direct-reads.ts). */
+  direct: DirectDriver;
+  /** A statement whose answer moves when another connection commits, where the database has one (sql-store.ts `changeProbe`). */
+  changeProbe?: string | undefined;
 }
 
 export interface SqliteOptions {
@@ -57,7 +62,12 @@ export function openSqlite(options: SqliteOptions): Connection & { clearStatemen
     (v: unknown) => (v === null ? null : typeof v === 'string' ? v.toLowerCase() : String(v).toLowerCase()));
   const cached = withStatementCache(database);
   const db = new Kysely<any>({ dialect: new SqliteDialect({ database: cached as never }) });
-  return { db, flavour: 'sqlite', clearStatementCache: cached.clear };
+  const direct: DirectDriver = {
+    // The one connection inside another unit of work's transaction: queue behind it (Kysely's mutex).
+    rows: (text, params) => (database.inTransaction ? undefined : Promise.resolve(cached.prepare(text).all(...params) as Row[])),
+    clear: cached.clear,
+  };
+  return { db, flavour: 'sqlite', clearStatementCache: cached.clear, direct, changeProbe: 'pragma data_version' };
 }
 
 export interface PostgresOptions {
@@ -171,7 +181,28 @@ export async function openPostgres(options: PostgresOptions): Promise<Connection
     end: () => pool.end(),
   };
   const db = new Kysely<any>({ dialect: new PostgresDialect({ pool: wrapped as never }) });
-  return { db, flavour: 'postgres', pool };
+  return { db, flavour: 'postgres', pool, direct: postgresDirect(pool, unavailable) };
+}
+
+/** Most distinct texts run as named (server-side prepared) statements; others run unnamed. */
+const MAX_NAMED_STATEMENTS = 1_000;
+
+/**
+ * Hot reads as named statements: each connection of the pool parses and plans a text once,
+ * then only binds and executes it (one round trip).
+ */
+function postgresDirect(pool: pg.Pool, unavailable: (e: unknown) => unknown): DirectDriver {
+  const names = new Map<string, string>();
+  return {
+    rows(text, params) {
+      let name = names.get(text);
+      if (name === undefined && names.size < MAX_NAMED_STATEMENTS) names.set(text, (name = `spemu_${names.size}`));
+      const query = { text, values: params.map(encodeNul), ...(name ? { name } : {}) };
+      return pool.query(query).then((result) => decodeNuls(result).rows as Row[], (e: unknown) => { throw unavailable(e); });
+    },
+    // PostgreSQL replans a prepared statement itself when a table it reads changes.
+    clear: () => {},
+  };
 }
 
 /** Whether `--db` names a PostgreSQL database rather than a SQLite file. */

@@ -37,7 +37,9 @@ export class SqlItems implements ItemRepository {
     if (conditions.length) builder = builder.where(sql<boolean>`${sql.join(conditions, sql` and `)}`);
     for (const key of effective) builder = builder.orderBy(sql`${sortExpression(key.field, flavour)} ${sql.raw(key.descending ? 'desc nulls last' : 'asc nulls first')}`);
     builder = builder.orderBy(sql`${sql.ref(idKey.column)} ${sql.raw(idDescending ? 'desc' : 'asc')}`);
-    const rows = await builder.limit(query.top + 1).execute();
+    // The filter's values are bound parameters, so equal filters share one prepared text.
+    const compiled = builder.limit(query.top + 1).compile();
+    const rows = await this.s.rows(compiled.sql, compiled.parameters);
     const hasMore = rows.length > query.top;
     const items = rows.slice(0, query.top).map((r) => rowToItem(r, query.load ?? fields));
     if (query.backwards) items.reverse();
@@ -47,14 +49,23 @@ export class SqlItems implements ItemRepository {
   async get(list: List, fields: Field[], id: number, load: Field[] = fields): Promise<Item | undefined> {
     // Ids are whole numbers an integer column holds (PostgreSQL refuses to compare with others).
     if (!Number.isSafeInteger(id)) return undefined;
-    const row = await this.s.db.selectFrom(list.tableName).select(selectColumns(load)).where('id', '=', id).executeTakeFirst();
+    const columns = selectColumns(load);
+    const text = this.s.shape(`item:${list.tableName}:${columns.join()}`,
+      (db) => db.selectFrom(list.tableName).select(columns).where('id', '=', 0).compile());
+    const [row] = await this.s.rows(text, [id]);
     return row ? rowToItem(row, load) : undefined;
   }
 
+  /** The items of these ids, in no particular order. */
   async getMany(list: List, fields: Field[], ids: number[], load: Field[] = fields): Promise<Item[]> {
-    ids = ids.filter(Number.isSafeInteger);
+    ids = [...new Set(ids.filter(Number.isSafeInteger))];
     if (ids.length === 0) return [];
-    const rows = await this.s.db.selectFrom(list.tableName).select(selectColumns(load)).where('id', 'in', ids).execute();
+    const columns = selectColumns(load);
+    // One text for any number of ids: a JSON array (SQLite) or an array parameter (PostgreSQL).
+    const postgres = this.s.flavour === 'postgres';
+    const text = this.s.shape(`items:${list.tableName}:${columns.join()}`, (db) => db.selectFrom(list.tableName).select(columns)
+      .where('id', 'in', postgres ? sql`(select unnest(${[]}::bigint[]))` : sql`(select value from json_each(${''}))`).compile());
+    const rows = await this.s.rows(text, [postgres ? ids : JSON.stringify(ids)]);
     return rows.map((r) => rowToItem(r, load));
   }
 
@@ -142,6 +153,7 @@ export class SqlItems implements ItemRepository {
   }
 
   private async exists(list: List, id: number): Promise<boolean> {
-    return !!(await this.s.db.selectFrom(list.tableName).select('id').where('id', '=', id).executeTakeFirst());
+    const text = this.s.shape(`exists:${list.tableName}`, (db) => db.selectFrom(list.tableName).select('id').where('id', '=', 0).compile());
+    return (await this.s.rows(text, [id])).length > 0;
   }
 }

@@ -5,8 +5,9 @@
 // could see rows that later roll back). Writes go through `write` or `metadataWrite`, which
 // join the open transaction or open one, and name the cache entries they change.
 
-import { sql, type Kysely } from 'kysely';
+import { CompiledQuery, sql, type Kysely } from 'kysely';
 import type { ReadThroughCache } from '../cache.ts';
+import type { DirectDriver, Row, ShapeTexts } from './direct-reads.ts';
 import type { UnitOfWork } from '../unit-of-work.ts';
 import type { SqlFlavour } from './flavour.ts';
 
@@ -16,10 +17,14 @@ export type CacheName = readonly [scope: string, key?: string];
 export interface SessionOptions {
   flavour: SqlFlavour;
   cache: ReadThroughCache;
-  /** Other instances write to the same database (PostgreSQL): records they change on every item write are not cached. */
+  /** Other instances write to the same database (PostgreSQL, `--workers`): item counters are read fresh (SqlLists.withCounters). */
   shared: boolean;
   /** After DDL: SQLite's compiled statements are dropped (connect.ts). */
   onSchemaChange: () => void;
+  /** The hot read path on the driver, where there is one (direct-reads.ts). */
+  direct?: DirectDriver | undefined;
+  /** The SQL text of each hot read shape, built once. */
+  shapes: ShapeTexts;
 }
 
 /** The unit of work of one SQL transaction. */
@@ -98,14 +103,24 @@ export class SqlSession {
     return this.work ? load() : this.options.cache.read(scope, key, load);
   }
 
-  /** As `cached`, but only where this process is the database's only writer (see SessionOptions.shared). */
-  cachedUnlessShared<V>(scope: string, key: string, load: () => Promise<V>): Promise<V> {
-    return this.options.shared ? load() : this.cached(scope, key, load);
-  }
-
   /** After DDL (SQLite's compiled statements of the changed table must be made anew). */
   schemaChanged(): void {
+    this.options.shapes.clear();
     this.options.onSchemaChange();
+  }
+
+  /** The SQL text of the hot read shape `key`, compiled by `build` (with Kysely) the first time only. */
+  shape(key: string, build: (db: Kysely<any>) => { sql: string }): string {
+    return this.options.shapes.get(key, () => build(this.db).sql);
+  }
+
+  /**
+   * A hot read: straight on the driver outside a unit of work (direct-reads.ts), else through
+   * Kysely on the transaction's connection.
+   */
+  async rows(text: string, params: readonly unknown[]): Promise<Row[]> {
+    const direct = this.work ? undefined : this.options.direct?.rows(text, params);
+    return direct ?? ((await this.db.executeQuery(CompiledQuery.raw(text, [...params]))).rows as Row[]);
   }
 }
 

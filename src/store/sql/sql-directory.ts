@@ -22,7 +22,7 @@ function rowToGroup(r: any): DirectoryGroup {
 }
 
 /** A new user or group can change anyone's memberships (groups name members before they exist). */
-const MEMBERSHIP_CHANGES: CacheName[] = [['dir.users'], ['dir.groups'], ['dir.memberships']];
+const MEMBERSHIP_CHANGES: CacheName[] = [['dir.users'], ['dir.passwords'], ['dir.groups'], ['dir.memberships']];
 
 export class SqlDirectory implements Directory {
   /** Text keys order by code point on both databases (flavour.ts). */
@@ -67,9 +67,12 @@ export class SqlDirectory implements Directory {
     return (await this.db.selectFrom('directory_users').selectAll().orderBy(sql`upn_key${this.binary}`).execute()).map(rowToUser);
   }
 
-  async passwordHash(upn: string): Promise<string | null | undefined> {
-    const row = await this.db.selectFrom('directory_users').select('password_hash').where('upn_key', '=', key(upn)).executeTakeFirst();
-    return row ? (row.password_hash ?? null) : undefined;
+  passwordHash(upn: string): Promise<string | null | undefined> {
+    const k = key(upn);
+    return this.s.cached('dir.passwords', k, async () => {
+      const row = await this.db.selectFrom('directory_users').select('password_hash').where('upn_key', '=', k).executeTakeFirst();
+      return row ? (row.password_hash ?? null) : undefined;
+    });
   }
 
   findGroup(idOrName: string): Promise<DirectoryGroup | undefined> {

@@ -4,6 +4,7 @@
 
 import type { Kysely } from 'kysely';
 import { ReadThroughCache } from '../cache.ts';
+import { ShapeTexts, type DirectDriver } from './direct-reads.ts';
 import type { Store } from '../store.ts';
 import type { UnitOfWork } from '../unit-of-work.ts';
 import type { SqlFlavour } from './flavour.ts';
@@ -19,6 +20,14 @@ export interface SqlStoreOptions {
   shared?: boolean;
   /** After DDL: SQLite's compiled statements are dropped (connect.ts). */
   onSchemaChange?: () => void;
+  /** The hot read path on the driver (connect.ts); without it every read goes through Kysely. */
+  direct?: DirectDriver | undefined;
+  /**
+   * A statement whose answer moves whenever another connection commits (SQLite's
+   * `pragma data_version`, connect.ts): while it stays the same, `sync` reads nothing else.
+   * Only for a connection of the store's own (stores sharing one connection see no move).
+   */
+  changeProbe?: string | undefined;
 }
 
 // The repositories' members come from `buildRepositories`, assigned in the constructor.
@@ -46,11 +55,16 @@ export class SessionStore {
 export class SqlStore extends SessionStore {
   /** The metadata counter as of the last sync (shared mode). */
   private knownVersion: number | undefined;
+  /** The change probe's answer as of the last sync (shared mode). */
+  private probeSeen: unknown;
+  private readonly changeProbe: string | undefined;
 
   constructor(db: Kysely<any>, flavour: SqlFlavour, options: SqlStoreOptions = {}) {
     super(new SqlSession(db, {
       flavour, cache: new ReadThroughCache(), shared: options.shared ?? false, onSchemaChange: options.onSchemaChange ?? (() => {}),
+      direct: options.direct, shapes: new ShapeTexts(),
     }));
+    this.changeProbe = options.changeProbe;
   }
 
   /**
@@ -60,7 +74,14 @@ export class SqlStore extends SessionStore {
   override async sync(): Promise<void> {
     const { shared, cache } = this.session.options;
     if (!shared) return;
-    const row = await this.session.db.selectFrom('metadata_version').select('version').where('id', '=', 1).executeTakeFirst();
+    if (this.changeProbe) {
+      const [probe] = await this.session.rows(this.changeProbe, []);
+      const seen = probe ? Object.values(probe)[0] : undefined;
+      if (seen !== undefined && seen === this.probeSeen) return;
+      this.probeSeen = seen;
+    }
+    const text = this.session.shape('metadata-version', (db) => db.selectFrom('metadata_version').select('version').where('id', '=', 1).compile());
+    const [row] = await this.session.rows(text, [1]);
     const version = Number(row?.version ?? 0);
     if (version === this.knownVersion) return;
     if (this.knownVersion === undefined || version < this.knownVersion) cache.clear();
