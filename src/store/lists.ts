@@ -20,6 +20,12 @@ export interface ListRepository {
   byUrl(webId: string, serverRelativeUrl: string): Promise<List | undefined>;
   /** The current record (ItemCount and dates move with every item write). */
   byRowId(rowId: number): Promise<List | undefined>;
+  /**
+   * The lists with their item counters (ItemCount, the item dates) as they are now. Records
+   * read above are cached: where other instances write to the database too, their counters
+   * may be behind, so whatever shows or judges by them asks here first.
+   */
+  withCounters(lists: List[]): Promise<List[]>;
   update(list: List, patch: ListPatch, now: string): Promise<List>;
   /** The list, its fields, items and versions. */
   delete(list: List): Promise<void>;

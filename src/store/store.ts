@@ -43,7 +43,7 @@ export interface Repositories {
 export interface StoreReader {
   settings: Pick<SettingsRepository, 'get'>;
   sites: Pick<SiteRepository, 'all' | 'byUrl' | 'web'>;
-  lists: Pick<ListRepository, 'inWeb' | 'byId' | 'byTitle' | 'byUrl' | 'byRowId'>;
+  lists: Pick<ListRepository, 'inWeb' | 'byId' | 'byTitle' | 'byUrl' | 'byRowId' | 'withCounters'>;
   fields: Pick<FieldRepository, 'of'>;
   items: Pick<ItemRepository, 'query' | 'get' | 'getMany'>;
   versions: Pick<VersionRepository, 'of'>;

@@ -1,6 +1,8 @@
 // Lists on SQL. A list's record is read on nearly every request, so a web's lists are cached
-// as one entry (look-ups by id, title and URL search it) — except where other instances
-// write too: ItemCount and the dates move with every item write, on any instance.
+// as one entry (look-ups by id, title and URL search it). Where other instances write too,
+// the entry stays coherent for what metadata writes change (they are recorded for the others),
+// but ItemCount and the item dates move with every item write on any instance: `withCounters`
+// reads those fresh for the few answers that show them.
 
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
@@ -37,16 +39,17 @@ export class SqlLists implements ListRepository {
   }
 
   inWeb(webId: string): Promise<List[]> {
-    return this.s.cachedUnlessShared('lists', webId, async () => {
-      const rows = await this.s.db.selectFrom('lists').selectAll().where('web_id', '=', webId).orderBy('row_id').execute();
-      return rows.map(rowToList);
+    return this.s.cached('lists', webId, async () => {
+      const text = this.s.shape('lists-of-web', (db) => db.selectFrom('lists').selectAll().where('web_id', '=', '').orderBy('row_id').compile());
+      return (await this.s.rows(text, [webId])).map(rowToList);
     });
   }
 
   /** One list of a web: from the cached entry where there is one, else by an indexed query. */
   private async find(webId: string, column: 'id' | 'title_key' | 'url_key', value: string, matches: (l: List) => boolean) {
-    if (this.s.options.shared || this.s.inTransaction) {
-      const row = await this.s.db.selectFrom('lists').selectAll().where('web_id', '=', webId).where(column, '=', value).executeTakeFirst();
+    if (this.s.inTransaction) {
+      const text = this.s.shape(`list-by:${column}`, (db) => db.selectFrom('lists').selectAll().where('web_id', '=', '').where(column, '=', '').compile());
+      const [row] = await this.s.rows(text, [webId, value]);
       return row ? rowToList(row) : undefined;
     }
     return (await this.inWeb(webId)).find(matches);
@@ -65,6 +68,22 @@ export class SqlLists implements ListRepository {
   byUrl(webId: string, serverRelativeUrl: string): Promise<List | undefined> {
     const key = urlKey(serverRelativeUrl);
     return this.find(webId, 'url_key', key, (l) => urlKey(l.serverRelativeUrl) === key);
+  }
+
+  async withCounters(lists: List[]): Promise<List[]> {
+    if (!this.s.options.shared || lists.length === 0) return lists;
+    const text = this.s.shape('list-counters', (db) => db.selectFrom('lists')
+      .select(['row_id', 'item_count', 'last_item_modified', 'last_item_deleted']).where('web_id', '=', '').compile());
+    const counters = new Map<number, Record<string, unknown>>();
+    for (const webId of new Set(lists.map((l) => l.webId))) {
+      for (const row of await this.s.rows(text, [webId])) counters.set(Number(row.row_id), row);
+    }
+    return lists.map((list) => {
+      const row = counters.get(list.rowId);
+      return row ? {
+        ...list, itemCount: Number(row.item_count), lastItemModifiedDate: String(row.last_item_modified), lastItemDeletedDate: String(row.last_item_deleted),
+      } : list;
+    });
   }
 
   async byRowId(rowId: number): Promise<List | undefined> {

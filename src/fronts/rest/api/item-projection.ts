@@ -157,7 +157,7 @@ export async function renderItems(plan: ItemPlan, items: Item[], ctx: ApiContext
   }
   const loaded = new Map<string, Map<number, Item>>();
   for (const e of plan.expansions) loaded.set(e.field.internalName, loadedByTarget.get(e.target.list.rowId)!);
-  const parent = plan.parentList ? parentListEntity(plan, ctx) : undefined;
+  const parent = plan.parentList ? parentListEntity({ ...plan, list: (await ctx.store.lists.withCounters([plan.list]))[0]! }, ctx) : undefined;
 
   return items.map((item) => {
     const props: Array<[string, Value]> = [];

@@ -50,13 +50,13 @@ function memberHeads(node: Expression | undefined, out: Set<string>): Set<string
  * SharePoint Online's list view threshold: on a list with more items than the threshold,
  * filtering or sorting on anything but indexed columns and ID is refused.
  */
-function checkThreshold(ctx: ApiContext, list: List, fields: Field[], keys: SortKey[]): void {
+async function checkThreshold(ctx: ApiContext, list: List, fields: Field[], keys: SortKey[]): Promise<void> {
   const limit = ctx.settings.listViewThreshold;
-  if (limit <= 0 || list.itemCount <= limit) return;
+  if (limit <= 0) return;
   const used = [...memberHeads(ctx.query.filter, new Set())].map((name) => findField(fields, name)?.field);
-  for (const field of [...used, ...keys.map((k) => k.field)]) {
-    if (field && field.internalName !== 'ID' && !field.indexed) throw errors.listViewThreshold();
-  }
+  const unindexed = [...used, ...keys.map((k) => k.field)].some((field) => field && field.internalName !== 'ID' && !field.indexed);
+  // Only a query that is not served by an index is judged by the list's size, read as it is now.
+  if (unindexed && (await ctx.store.lists.withCounters([list]))[0]!.itemCount > limit) throw errors.listViewThreshold();
 }
 
 /** Expanded User/Lookup fields by internal name: the filter may reach into these (`Author/Title`). */
@@ -76,7 +76,7 @@ async function queryItems(r: ItemsResource, ctx: ApiContext): Promise<Outcome> {
   const fields = await ctx.store.fields.of(r.list);
   const plan = await planItemProjection(r.list, fields, ctx);
   const keys = sortKeys(ctx, fields);
-  checkThreshold(ctx, r.list, fields, keys);
+  await checkThreshold(ctx, r.list, fields, keys);
   const top = pageSize(ctx);
   const page = await ctx.store.items.query(r.list, fields, {
     filter: ctx.query.filter, filterText: ctx.query.filterText, orderBy: keys, top,

@@ -29,7 +29,8 @@ function listProps(ctx: ApiContext): Properties {
 }
 
 /** The list with `$expand=RootFolder,ParentWeb` and `$select` (below them too), as PnPjs's list.getParentInfos asks. */
-async function listOutcome(list: List, web: Web, ctx: ApiContext, status = 200): Promise<Outcome> {
+async function listOutcome(cached: List, web: Web, ctx: ApiContext, status = 200): Promise<Outcome> {
+  const list = (await ctx.store.lists.withCounters([cached]))[0]!;
   const entity = withSecurableProperties(listEntity(list, web, ctx), ctx, false);
   const link = listEditLink(list);
   const selected = await projectEntity(entity, {
@@ -92,7 +93,7 @@ export const listsType: ResourceType<{ kind: 'lists'; web: Web }> = {
     ensuresitepageslibrary: { kind: 'action', permission: 'ViewListItems', invoke: (r, _args, ctx) => ensureLibrary(r.web, SITE_PAGES, ctx) },
   },
   async get(r, ctx) {
-    const lists = await ctx.store.lists.inWeb(r.web.id);
+    const lists = await ctx.store.lists.withCounters(await ctx.store.lists.inWeb(r.web.id));
     return entityCollection(lists.map((l) => withSecurableProperties(listEntity(l, r.web, ctx), ctx, false)), 'SP.ApiData.Lists', ctx);
   },
   async create(r, ctx) {
@@ -161,5 +162,5 @@ export const listType: ResourceType<ListResource> = {
 };
 
 export const rootFolderType: ResourceType<{ kind: 'rootFolder'; list: List }> = {
-  get: async (r, ctx) => singleEntity(folderEntity(r.list, ctx), 'SP.Folder', ctx),
+  get: async (r, ctx) => singleEntity(folderEntity((await ctx.store.lists.withCounters([r.list]))[0]!, ctx), 'SP.Folder', ctx),
 };
