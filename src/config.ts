@@ -39,6 +39,12 @@ export interface ServerOptions {
   digestTimeout?: number;
   /** Demand X-RequestDigest on every write, bearer and anonymous ones included. */
   requireDigest?: boolean;
+  /**
+   * Other spemu processes serve the same SQLite file (each worker of `--workers` sets it):
+   * cached metadata is checked against the database on every request, as across PostgreSQL
+   * instances (always on for PostgreSQL).
+   */
+  shared?: boolean;
 }
 
 export interface ResolvedOptions {
@@ -65,6 +71,8 @@ export interface ResolvedOptions {
   anonymousUser?: string | undefined;
   digestTimeout: number;
   requireDigest: boolean;
+  /** Other processes write to the same database (PostgreSQL, or `--workers` on SQLite). */
+  shared: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -81,6 +89,7 @@ export function resolveOptions(options: ServerOptions): ResolvedOptions {
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`--log-level must be one of ${LOG_LEVELS.join(', ')}, not '${logLevel}'.`);
   const db = options.db ?? `${data.replace(/\/$/, '')}/spemu.db`;
   const postgres = /^postgres(ql)?:\/\//i.test(db);
+  if (options.shared && db === ':memory:') throw new ConfigError('An in-memory database cannot be shared between processes: use one worker, or a file.');
   if (postgres) {
     try { new URL(db); } catch { throw new ConfigError(`--db is not a valid PostgreSQL URL: '${db.replace(/:[^:@/]*@/, ':***@')}'.`); }
   }
@@ -99,5 +108,6 @@ export function resolveOptions(options: ServerOptions): ResolvedOptions {
     host: options.host ?? '127.0.0.1', port, data, db, postgres, dbPoolSize, dbStatementTimeout, seed: options.seed, seedIfEmpty: options.seedIfEmpty, reset: options.reset ?? false,
     listViewThreshold: threshold, logLevel, bodyLimit: options.bodyLimit ?? 50 * 1024 * 1024,
     clock: options.clock ?? (() => new Date()),
+    shared: postgres || (options.shared ?? false),
   };
 }

@@ -103,11 +103,29 @@ async function exclusively(connection: Connection, fn: () => Promise<void>): Pro
   });
 }
 
-export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
+/**
+ * Makes the database ready to serve, and closes it: the workspace, migrations, the seed and the
+ * token secret. `--workers` runs this once before starting the workers, so they never race to
+ * migrate, seed or write the secret.
+ */
+export async function prepareDatabase(options: ServerOptions): Promise<void> {
   const resolved = resolveOptions(options);
+  const { store } = await openPreparedStore(resolved);
+  try {
+    resolveSecret({ tokenSecret: resolved.tokenSecret, dataDir: resolved.data });
+  } catch (e) {
+    throw e instanceof SecretError ? new ConfigError(e.message) : e;
+  } finally {
+    await store.close();
+  }
+}
+
+/** The workspace made, the database opened, migrated and seeded. */
+async function openPreparedStore(resolved: ResolvedOptions): Promise<{ store: SqlStore; connection: Connection }> {
   prepareWorkspace(resolved);
   const connection = await openDatabase(resolved);
-  const store = new SqlStore(connection.db, connection.flavour, { onSchemaChange: connection.clearStatementCache, shared: resolved.postgres });
+  const store = new SqlStore(connection.db, connection.flavour, { onSchemaChange: connection.clearStatementCache, shared: resolved.shared, direct: connection.direct, changeProbe: connection.changeProbe,
+  });
   try {
     if (resolved.postgres) {
       const problem = await checkPostgres(connection.db);
@@ -125,6 +143,12 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     await store.close();
     throw e;
   }
+  return { store, connection };
+}
+
+export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
+  const resolved = resolveOptions(options);
+  const { store } = await openPreparedStore(resolved);
   let secret: Uint8Array;
   try {
     // An in-memory database without a workspace folder gets a secret for this process only.
@@ -144,7 +168,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     store, authenticator, secret, bodyLimit: resolved.bodyLimit, logLevel: resolved.logLevel,
     clock: resolved.clock, settings: { listViewThreshold: resolved.listViewThreshold, defaultPageSize: 100, maxPageSize: 5000 },
   });
-  if (resolved.postgres) {
+  if (resolved.shared) {
     // Other instances may have changed metadata since the last request: one cheap read of the
     // metadata counter per request, which also answers 503 early while the database is away.
     app.addHook('onRequest', async (req) => {

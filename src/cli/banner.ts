@@ -4,8 +4,8 @@ import type { RunningServer } from '../index.ts';
 import type { TenantFile } from '../tenant/types.ts';
 import { urlPrefix } from '../domain/names.ts';
 
-export function banner(server: RunningServer, demo: TenantFile | undefined): string {
-  const lines = [`spemu is serving tenant '${server.tenant.name}' at ${server.url}`, '', 'Sites:'];
+export function banner(server: Pick<RunningServer, 'url' | 'tenant'>, demo: TenantFile | undefined, workers = 1): string {
+  const lines = [`spemu is serving tenant '${server.tenant.name}' at ${server.url}${workers > 1 ? ` (${workers} workers)` : ''}`, '', 'Sites:'];
   for (const site of server.tenant.sites) lines.push(`  ${server.url}${urlPrefix(site.url)}  (${site.title})`);
   if (demo) {
     // Only the bundled demo tenant's throw-away passwords are ever printed.

@@ -9,6 +9,9 @@ import type { TenantFile } from '../tenant/types.ts';
 import type { Command } from './command.ts';
 import { packageVersion } from './command.ts';
 import { readCommandLine, USAGE } from './options.ts';
+import { isWorker, runPrimary, runWorker } from './workers.ts';
+import { availableParallelism } from 'node:os';
+import type { RunningServer } from '../index.ts';
 
 const DEMO_TENANT = fileURLToPath(new URL('../../demo/tenant.json', import.meta.url));
 
@@ -29,13 +32,20 @@ async function serve(argv: string[]): Promise<number> {
   if (request.version) { console.log(packageVersion()); return 0; }
   const options = { ...request.options };
   if (options.seed === undefined) options.seedIfEmpty = DEMO_TENANT;
-  const { startServer } = await import('../index.ts');
+  if (isWorker()) { await runWorker(options); return 0; }
   const { banner } = await import('./banner.ts');
-  const server = await startServer(options);
   const seedPath = typeof options.seed === 'string' ? resolve(options.seed) : DEMO_TENANT;
-  const demo = seedPath === DEMO_TENANT && server.tenant.name === 'contoso'
-    ? JSON.parse(readFileSync(DEMO_TENANT, 'utf8')) as TenantFile : undefined;
-  console.log(banner(server, demo));
+  const demoOf = (server: Pick<RunningServer, 'tenant'>) => (seedPath === DEMO_TENANT && server.tenant.name === 'contoso'
+    ? JSON.parse(readFileSync(DEMO_TENANT, 'utf8')) as TenantFile : undefined);
+  // Every core by default; an in-memory database lives in one process.
+  const workers = request.workers ?? (options.db === ':memory:' ? 1 : availableParallelism());
+  if (workers > 1) {
+    await runPrimary(options, workers, (server) => console.log(banner(server, demoOf(server), workers)));
+    return 0;
+  }
+  const { startServer } = await import('../index.ts');
+  const server = await startServer(options);
+  console.log(banner(server, demoOf(server)));
   await new Promise<void>((done) => {
     const stop = () => { process.off('SIGINT', stop); process.off('SIGTERM', stop); done(); };
     process.on('SIGINT', stop);

@@ -12,6 +12,8 @@ Serves a SharePoint-compatible /_api on http://<host>:<port>.
 Flags (each also an environment variable SPEMU_<NAME>, e.g. SPEMU_PORT=9000):
   --host <addr>                 interface to listen on (default 127.0.0.1)
   --port <n>                    port; 0 picks a free one (default 8080)
+  --workers <n>                 server processes sharing the port and the database (default: one
+                                per CPU core; 1 = a single process; an in-memory database has one)
   --data <dir>                  workspace folder (default ./.spemu)
   --db <file|:memory:|url>      SQLite file (default <data>/spemu.db), :memory:, or a PostgreSQL
                                 database: postgres://user:password@host:5432/database
@@ -38,13 +40,15 @@ const FLAGS = {
   'db-pool-size': { type: 'string' }, 'db-statement-timeout': { type: 'string' }, seed: { type: 'string' }, reset: { type: 'boolean' }, 'list-view-threshold': { type: 'string' },
   'log-level': { type: 'string' }, 'token-secret': { type: 'string' }, auth: { type: 'string' },
   'no-basic-auth': { type: 'boolean' }, 'anonymous-user': { type: 'string' }, 'digest-timeout': { type: 'string' },
-  'require-digest': { type: 'boolean' }, help: { type: 'boolean' }, version: { type: 'boolean' },
+  'require-digest': { type: 'boolean' }, workers: { type: 'string' }, help: { type: 'boolean' }, version: { type: 'boolean' },
 } as const;
 
 export interface CliRequest {
   help: boolean;
   version: boolean;
   options: ServerOptions;
+  /** `--workers`: server processes to run; undefined: the default (one per core). */
+  workers?: number | undefined;
 }
 
 const envName = (flag: string) => `SPEMU_${flag.toUpperCase().replace(/-/g, '_')}`;
@@ -82,5 +86,10 @@ export function readCommandLine(argv: string[], env: NodeJS.ProcessEnv): CliRequ
   if (text('anonymous-user')) options.anonymousUser = text('anonymous-user')!;
   if (text('digest-timeout') !== undefined) options.digestTimeout = whole('digest-timeout', text('digest-timeout'));
   if (flagOn('require-digest')) options.requireDigest = true;
-  return { help: v.help === true, version: v.version === true, options };
+  const workers = whole('workers', text('workers'));
+  if (workers !== undefined && workers < 1) throw new ConfigError('--workers must be at least 1.');
+  if (workers !== undefined && workers > 1 && options.db === ':memory:') {
+    throw new ConfigError('An in-memory database cannot be shared between processes: use --workers 1, or a file.');
+  }
+  return { help: v.help === true, version: v.version === true, options, workers };
 }

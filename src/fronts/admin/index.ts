@@ -4,5 +4,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 
 export const adminFront: FastifyPluginAsync = async (app) => {
-  app.get('/_spemu/health', async () => ({ status: 'ok' }));
+  // `pid` tells the processes of `--workers` apart (a connection stays with one of them).
+  app.get('/_spemu/health', async () => ({ status: 'ok', pid: process.pid }));
 };

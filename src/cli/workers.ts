@@ -1,0 +1,114 @@
+// `spemu --workers <n>`: n server processes on one port, through node's cluster (the primary
+// accepts connections and hands them to the workers in turn).
+//
+//   primary:  prepare the database once (workspace, migrations, seed, token secret) →
+//             start n workers → banner once all listen → start a worker again when one dies →
+//             on SIGINT/SIGTERM, ask every worker to finish its requests and stop.
+//   worker:   a whole server (startServer) over the same database in shared mode: its caches
+//             are checked against the database on every request (config.ts `shared`), so a
+//             write through one worker is seen at once through the others.
+
+import cluster, { type Worker } from 'node:cluster';
+import type { RunningServer, ServerOptions } from '../index.ts';
+
+/** What a worker tells the primary once it listens. */
+interface ReadyMessage {
+  type: 'ready';
+  url: string;
+  port: number;
+  tenant: RunningServer['tenant'];
+}
+
+/** Workers that die this often within RESTART_WINDOW_MS stop the server: something is wrong with every start. */
+const MAX_RESTARTS = 5;
+const RESTART_WINDOW_MS = 30_000;
+/** How long workers get to finish their requests on shutdown before they are killed. */
+const SHUTDOWN_GRACE_MS = 10_000;
+
+export const isWorker = (): boolean => cluster.isWorker;
+
+/**
+ * The primary: prepares the database, runs `count` workers until SIGINT/SIGTERM, restarting
+ * any that dies. `announce` gets the first worker's address once all of them listen.
+ */
+export async function runPrimary(options: ServerOptions, count: number, announce: (server: Omit<ReadyMessage, 'type'>) => void): Promise<void> {
+  const { prepareDatabase } = await import('../index.ts');
+  await prepareDatabase(options);
+  let stopping = false;
+  const restarts: number[] = [];
+  let failed: ((error: Error) => void) | undefined;
+
+  const start = (): Promise<ReadyMessage> => new Promise((resolve, reject) => {
+    const worker = cluster.fork();
+    const onExit = (code: number | null, signal: string | null) => reject(new Error(`a worker stopped before it listened (${signal ?? `exit code ${code}`})`));
+    worker.once('exit', onExit);
+    worker.on('message', (message: ReadyMessage) => {
+      if (message?.type !== 'ready') return;
+      worker.off('exit', onExit);
+      worker.once('exit', (code, signal) => replace(worker, code, signal));
+      resolve(message);
+    });
+  });
+
+  /** A worker died while serving: another takes its place, unless they keep dying. */
+  function replace(worker: Worker, code: number | null, signal: string | null): void {
+    if (stopping) return;
+    const now = Date.now();
+    restarts.push(now);
+    while (restarts.length && restarts[0]! < now - RESTART_WINDOW_MS) restarts.shift();
+    console.error(`spemu: worker ${worker.process.pid} stopped (${signal ?? `exit code ${code}`}); starting another`);
+    if (restarts.length > MAX_RESTARTS) {
+      failed?.(new Error(`workers stopped ${restarts.length} times within ${RESTART_WINDOW_MS / 1000} s; giving up`));
+      return;
+    }
+    start().catch((e: unknown) => failed?.(e as Error));
+  }
+
+  let ready: ReadyMessage[];
+  try {
+    ready = await Promise.all(Array.from({ length: count }, start));
+  } catch (e) {
+    stopping = true;
+    await stopAll();
+    throw e;
+  }
+  announce(ready[0]!);
+  const outcome = await new Promise<Error | undefined>((done) => {
+    const stop = () => { process.off('SIGINT', stop); process.off('SIGTERM', stop); done(undefined); };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+    failed = (error) => { process.off('SIGINT', stop); process.off('SIGTERM', stop); done(error); };
+  });
+  stopping = true;
+  await stopAll();
+  if (outcome) throw outcome;
+}
+
+/** Every worker finishes its requests and exits (killed after the grace period). */
+async function stopAll(): Promise<void> {
+  const workers = Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined && !w.isDead());
+  await Promise.all(workers.map((worker) => new Promise<void>((done) => {
+    const timer = setTimeout(() => worker.process.kill('SIGKILL'), SHUTDOWN_GRACE_MS);
+    worker.once('exit', () => { clearTimeout(timer); done(); });
+    worker.send({ type: 'shutdown' }, () => {});
+  })));
+}
+
+/** A worker: one server in shared mode, until the primary (or a signal) says stop. */
+export async function runWorker(options: ServerOptions): Promise<void> {
+  const { startServer } = await import('../index.ts');
+  // The primary prepared (and if asked, reset) the database: a worker never wipes it.
+  const server = await startServer({ ...options, reset: false, shared: true });
+  const ready: ReadyMessage = { type: 'ready', url: server.url, port: server.port, tenant: server.tenant };
+  process.send!(ready);
+  await new Promise<void>((done) => {
+    process.on('message', (message: { type?: string }) => { if (message?.type === 'shutdown') done(); });
+    // The primary is gone (killed): nobody hands this worker connections any more.
+    process.on('disconnect', () => done());
+    process.on('SIGTERM', () => done());
+    // Ctrl+C reaches the whole process group: the primary stops the workers in order.
+    process.on('SIGINT', () => {});
+  });
+  await server.close();
+  process.exit(0);
+}

@@ -1,0 +1,195 @@
+// `spemu --workers 2` as an operator runs it (a real primary with two real worker processes on
+// one port, over the leg's database): every request sees what another worker wrote the moment
+// it was acknowledged (metadata, the directory, item counters, items), a worker killed with
+// SIGKILL is replaced without losing an acknowledged write, and SIGTERM stops them all.
+
+import { after, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { request, Agent } from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { sharedCluster, testBackend } from '../helpers/postgres.ts';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const OWNER = 'alice@contoso.onmicrosoft.com';
+const backend = testBackend();
+const JSON_NOMETADATA = 'application/json;odata=nometadata';
+
+const dirs: string[] = [];
+const cleanups: Array<() => Promise<void>> = [];
+after(async () => {
+  for (const cleanup of cleanups) await cleanup();
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+const tempDir = () => { const d = mkdtempSync(join(tmpdir(), 'spemu-workers-')); dirs.push(d); return d; };
+
+async function databaseFlags(): Promise<string[]> {
+  const data = join(tempDir(), 'ws');
+  if (backend === 'sqlite') return ['--data', data];
+  const cluster = await sharedCluster();
+  const url = await cluster.createDatabase('spemu_workers');
+  cleanups.push(() => cluster.dropDatabase(url));
+  return ['--db', url, '--data', data];
+}
+
+interface Running {
+  child: ChildProcessWithoutNullStreams;
+  url: string;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+/** `spemu --workers 2 …` (the demo tenant; requests without credentials act as its owner), once its banner is out. */
+async function startWorkers(flags: string[]): Promise<Running> {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('SPEMU_')));
+  const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), join(ROOT, 'src/cli/main.ts'),
+    '--workers', '2', '--port', '0', '--log-level', 'warn', '--anonymous-user', OWNER, ...flags], { env });
+  let output = '';
+  child.stdout.on('data', (d) => { output += String(d); });
+  child.stderr.on('data', (d) => { output += String(d); });
+  const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
+  cleanups.push(async () => { if (child.exitCode === null) { child.kill('SIGKILL'); await exited; } });
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const banner = /serving tenant 'contoso' at (http:\/\/\S+) \(2 workers\)/.exec(output);
+    if (banner) return { child, url: banner[1]!, output: () => output, exited };
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`spemu --workers 2 did not start:\n${output}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+interface Reply { status: number; json: any }
+
+/** One keep-alive connection, and so one worker, per agent. */
+function call(agent: Agent, url: string, path: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const body = init.body === undefined ? undefined : JSON.stringify(init.body);
+    const req = request(`${url}${path}`, {
+      agent, method: init.method ?? 'GET',
+      headers: { Accept: JSON_NOMETADATA, ...(body ? { 'Content-Type': 'application/json' } : {}), ...init.headers },
+    }, (res) => {
+      let text = '';
+      res.on('data', (d) => { text += String(d); });
+      res.on('end', () => resolve({ status: res.statusCode!, json: text ? JSON.parse(text) : undefined }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+const pidOf = async (agent: Agent, url: string) => (await call(agent, url, '/_spemu/health')).json.pid as number;
+
+/** Two agents whose connections landed on different workers. */
+async function agentsOnTwoWorkers(url: string): Promise<{ a: Agent; b: Agent; pidA: number; pidB: number }> {
+  const a = new Agent({ keepAlive: true, maxSockets: 1 });
+  const pidA = await pidOf(a, url);
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const b = new Agent({ keepAlive: true, maxSockets: 1 });
+    const pidB = await pidOf(b, url);
+    if (pidB !== pidA) return { a, b, pidA, pidB };
+    b.destroy();
+  }
+  throw new Error('every connection went to the same worker');
+}
+
+const alive = (pid: number) => { try { process.kill(pid, 0); return true; } catch { return false; } };
+
+describe(`spemu --workers (${backend})`, () => {
+  it('a write through one worker is seen at once through the other: lists, renames, item counters, items, profiles, site users', async () => {
+    const server = await startWorkers(await databaseFlags());
+    const { a, b, pidA, pidB } = await agentsOnTwoWorkers(server.url);
+    assert.notEqual(pidA, pidB);
+    const web = '/sites/dev/_api/web';
+
+    // Metadata: a new list, then a rename (the cached lists of the web must drop on the other worker).
+    const created = await call(a, server.url, `${web}/lists`, { method: 'POST', body: { Title: 'Coherent', BaseTemplate: 100 } });
+    assert.equal(created.status, 201);
+    assert.equal((await call(b, server.url, `${web}/lists/getbytitle('Coherent')?$select=Title,ItemCount`)).json.ItemCount, 0);
+    const renamed = await call(a, server.url, `${web}/lists/getbytitle('Coherent')`, {
+      method: 'POST', body: { Title: 'Renamed' }, headers: { 'X-HTTP-Method': 'MERGE', 'IF-MATCH': '*' },
+    });
+    assert.equal(renamed.status, 204);
+    assert.equal((await call(b, server.url, `${web}/lists/getbytitle('Coherent')`)).status, 404);
+
+    // Items and the list's counters: written on A, read on B.
+    const added = await call(a, server.url, `${web}/lists/getbytitle('Renamed')/items`, { method: 'POST', body: { Title: 'first' } });
+    assert.equal(added.status, 201);
+    const seen = await call(b, server.url, `${web}/lists/getbytitle('Renamed')?$select=Title,ItemCount`);
+    assert.deepEqual([seen.json.Title, seen.json.ItemCount], ['Renamed', 1]);
+    assert.equal((await call(b, server.url, `${web}/lists/getbytitle('Renamed')/items(${added.json.Id})?$select=Title`)).json.Title, 'first');
+
+    // A new field (the list's schema) on B, used at once on A.
+    const field = await call(b, server.url, `${web}/lists/getbytitle('Renamed')/fields`, {
+      method: 'POST', body: { Title: 'Score', FieldTypeKind: 9 },
+    });
+    assert.equal(field.status, 201);
+    const scored = await call(a, server.url, `${web}/lists/getbytitle('Renamed')/items`, { method: 'POST', body: { Title: 'second', Score: 7 } });
+    assert.equal(scored.status, 201);
+    assert.equal(scored.json.Score, 7);
+
+    // The directory: a profile property set on A, read on B.
+    const profile = await call(a, server.url, '/sites/dev/_api/SP.UserProfiles.PeopleManager/SetSingleValueProfileProperty', {
+      method: 'POST', body: { accountName: `i:0#.f|membership|${OWNER}`, propertyName: 'AboutMe', propertyValue: 'set on worker A' },
+    });
+    assert.equal(profile.status, 200);
+    const props = await call(b, server.url, `/sites/dev/_api/SP.UserProfiles.PeopleManager/GetMyProperties?$select=UserProfileProperties`);
+    const aboutMe = props.json.UserProfileProperties.find((p: { Key: string }) => p.Key === 'AboutMe');
+    assert.equal(aboutMe.Value, 'set on worker A');
+
+    // Site users (who may act here): a user ensured on B is a site user on A.
+    const ensured = await call(b, server.url, `${web}/ensureuser`, { method: 'POST', body: { logonName: 'erin@contoso.onmicrosoft.com' } });
+    assert.equal(ensured.status, 200);
+    const onA = await call(a, server.url, `${web}/getuserbyid(${ensured.json.Id})?$select=LoginName`);
+    assert.equal(onA.json.LoginName, 'i:0#.f|membership|erin@contoso.onmicrosoft.com');
+
+    a.destroy();
+    b.destroy();
+    server.child.kill('SIGTERM');
+    assert.equal(await server.exited, 0);
+  });
+
+  it('a worker killed with SIGKILL is replaced; what it acknowledged stays; SIGTERM stops every worker', async () => {
+    const server = await startWorkers(await databaseFlags());
+    const { a, b, pidA, pidB } = await agentsOnTwoWorkers(server.url);
+    const items = "/sites/dev/_api/web/lists/getbytitle('Tasks')/items";
+    const acknowledged = await call(b, server.url, items, { method: 'POST', body: { Title: 'written just before the crash' } });
+    assert.equal(acknowledged.status, 201);
+    process.kill(pidB, 'SIGKILL');
+    b.destroy();
+
+    // The primary starts another worker in its place.
+    let replacement: number | undefined;
+    const deadline = Date.now() + 30_000;
+    while (replacement === undefined && Date.now() < deadline) {
+      const probe = new Agent({ keepAlive: false });
+      const pid = await pidOf(probe, server.url).catch(() => undefined);
+      probe.destroy();
+      if (pid !== undefined && pid !== pidA && pid !== pidB) replacement = pid;
+      else await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.ok(replacement, `no replacement worker:\n${server.output()}`);
+    assert.match(server.output(), new RegExp(`worker ${pidB} stopped \\(SIGKILL\\); starting another`));
+    const read = await call(a, server.url, `${items}(${acknowledged.json.Id})?$select=Title`);
+    assert.equal(read.json.Title, 'written just before the crash');
+
+    a.destroy();
+    server.child.kill('SIGTERM');
+    assert.equal(await server.exited, 0);
+    for (const pid of [pidA, replacement]) assert.equal(alive(pid), false, `worker ${pid} still running after SIGTERM`);
+  });
+
+  it('refuses --workers 0, and more than one worker on an in-memory database', async () => {
+    for (const [args, message] of [[['--workers', '0'], /--workers must be at least 1/], [['--workers', '2', '--db', ':memory:'], /in-memory database cannot be shared/]] as const) {
+      const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('SPEMU_')));
+      const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), join(ROOT, 'src/cli/main.ts'), ...args, '--port', '0'], { env, cwd: tempDir() });
+      let stderr = '';
+      child.stderr.on('data', (d) => { stderr += String(d); });
+      const code = await new Promise<number | null>((done) => child.on('exit', done));
+      assert.equal(code, 1);
+      assert.match(stderr, message);
+    }
+  });
+});
