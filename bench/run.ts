@@ -18,12 +18,14 @@ import { printReport, writeDocs, type BenchReport, type Comparison, type Million
 import type { BenchSection, SectionContext } from './sections.ts';
 import { postgresSection } from './postgres.ts';
 import { projectDataSection } from './projectdata.ts';
+import { hotPathSection } from './hot-path.ts';
 
 /**
  * Sections measured after the core run, each writing its own part of docs/benchmarks.md
  * (bench/sections.ts says how). A new benchmark (e.g. ProjectData) is one more entry here.
  */
 const SECTIONS: BenchSection[] = [
+  hotPathSection, // unless --skip-hot-path: Basic, Bearer, web, --workers 2 ÷ 1, item adds (wrk where present)
   postgresSection, // --db postgres
   projectDataSection, // unless --skip-projectdata; --pd-tasks N (default 1,000,000)
 ];
@@ -55,6 +57,7 @@ const { values: flags } = parseArgs({
     db: { type: 'string', default: 'sqlite' },
     'pg-url': { type: 'string' },
     'skip-projectdata': { type: 'boolean', default: false },
+    'skip-hot-path': { type: 'boolean', default: false },
     'pd-tasks': { type: 'string' },
   },
 });
