@@ -89,7 +89,7 @@ export function resolveOptions(options: ServerOptions): ResolvedOptions {
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`--log-level must be one of ${LOG_LEVELS.join(', ')}, not '${logLevel}'.`);
   const db = options.db ?? `${data.replace(/\/$/, '')}/spemu.db`;
   const postgres = /^postgres(ql)?:\/\//i.test(db);
-  if (options.shared && db === ':memory:') throw new ConfigError('An in-memory database cannot be shared between processes: use one worker, or a file.');
+  if (options.shared && db === ':memory:') throw new ConfigError('An in-memory database cannot be shared between processes: use --workers 1, or a file.');
   if (postgres) {
     try { new URL(db); } catch { throw new ConfigError(`--db is not a valid PostgreSQL URL: '${db.replace(/:[^:@/]*@/, ':***@')}'.`); }
   }

@@ -88,8 +88,5 @@ export function readCommandLine(argv: string[], env: NodeJS.ProcessEnv): CliRequ
   if (flagOn('require-digest')) options.requireDigest = true;
   const workers = whole('workers', text('workers'));
   if (workers !== undefined && workers < 1) throw new ConfigError('--workers must be at least 1.');
-  if (workers !== undefined && workers > 1 && options.db === ':memory:') {
-    throw new ConfigError('An in-memory database cannot be shared between processes: use --workers 1, or a file.');
-  }
   return { help: v.help === true, version: v.version === true, options, workers };
 }

@@ -33,35 +33,38 @@ export const isWorker = (): boolean => cluster.isWorker;
  */
 export async function runPrimary(options: ServerOptions, count: number, announce: (server: Omit<ReadyMessage, 'type'>) => void): Promise<void> {
   const { prepareDatabase } = await import('../index.ts');
-  await prepareDatabase(options);
+  // Shared, as the workers will be: refused here, once, where the database cannot be shared.
+  await prepareDatabase({ ...options, shared: true });
   let stopping = false;
+  let serving = false;
   const restarts: number[] = [];
-  let failed: ((error: Error) => void) | undefined;
+  let giveUp!: (error: Error) => void;
+  const gaveUp = new Promise<Error>((done) => { giveUp = done; });
 
+  /**
+   * A worker, resolved once it listens. One that dies after it listened, or once the server
+   * serves, is replaced; one that dies before the server first came up fails the start.
+   */
   const start = (): Promise<ReadyMessage> => new Promise((resolve, reject) => {
     const worker = cluster.fork();
-    const onExit = (code: number | null, signal: string | null) => reject(new Error(`a worker stopped before it listened (${signal ?? `exit code ${code}`})`));
-    worker.once('exit', onExit);
-    worker.on('message', (message: ReadyMessage) => {
-      if (message?.type !== 'ready') return;
-      worker.off('exit', onExit);
-      worker.once('exit', (code, signal) => replace(worker, code, signal));
-      resolve(message);
+    let listening = false;
+    worker.on('message', (message: ReadyMessage) => { if (message?.type === 'ready') { listening = true; resolve(message); } });
+    worker.once('exit', (code, signal) => {
+      const why = signal ?? `exit code ${code}`;
+      if (listening || serving) replace(worker.process.pid, why);
+      else reject(new Error(`a worker stopped before the server was up (${why})`));
     });
   });
 
-  /** A worker died while serving: another takes its place, unless they keep dying. */
-  function replace(worker: Worker, code: number | null, signal: string | null): void {
+  /** A worker died (or a replacement could not start): another takes its place, unless they keep dying. */
+  function replace(pid: number | undefined, why: string): void {
     if (stopping) return;
     const now = Date.now();
     restarts.push(now);
     while (restarts.length && restarts[0]! < now - RESTART_WINDOW_MS) restarts.shift();
-    console.error(`spemu: worker ${worker.process.pid} stopped (${signal ?? `exit code ${code}`}); starting another`);
-    if (restarts.length > MAX_RESTARTS) {
-      failed?.(new Error(`workers stopped ${restarts.length} times within ${RESTART_WINDOW_MS / 1000} s; giving up`));
-      return;
-    }
-    start().catch((e: unknown) => failed?.(e as Error));
+    console.error(`spemu: worker ${pid} stopped (${why}); starting another`);
+    if (restarts.length > MAX_RESTARTS) giveUp(new Error(`workers stopped ${restarts.length} times within ${RESTART_WINDOW_MS / 1000} s; giving up`));
+    else void start();
   }
 
   let ready: ReadyMessage[];
@@ -72,13 +75,15 @@ export async function runPrimary(options: ServerOptions, count: number, announce
     await stopAll();
     throw e;
   }
+  serving = true;
   announce(ready[0]!);
-  const outcome = await new Promise<Error | undefined>((done) => {
-    const stop = () => { process.off('SIGINT', stop); process.off('SIGTERM', stop); done(undefined); };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-    failed = (error) => { process.off('SIGINT', stop); process.off('SIGTERM', stop); done(error); };
-  });
+  let signalled!: () => void;
+  const stop = () => signalled();
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  const outcome = await Promise.race([new Promise<undefined>((done) => { signalled = () => done(undefined); }), gaveUp]);
+  process.off('SIGINT', stop);
+  process.off('SIGTERM', stop);
   stopping = true;
   await stopAll();
   if (outcome) throw outcome;
