@@ -47,10 +47,12 @@ export async function measureCost(dbUrl: string, spemuPid: number, run: () => Pr
     const postmaster = checkpointer && existsSync(`/proc/${checkpointer}`) ? parentOf(checkpointer) : 0;
     const pids = postmaster ? clusterPids(postmaster) : [];
     const snapshot = () => ({ spemu: cpuMs(spemuPid), postgres: pids.reduce((s, p) => s + (cpuMs(p) ?? 0), 0) });
+    // Counts the warm-up left unreported arrive first (an idle backend reports within 10 s).
+    await new Promise((r) => setTimeout(r, 11_000));
     const before = { tx: await transactions(), cpu: snapshot() };
     const figures = await run();
     const after = snapshot();
-    await new Promise((r) => setTimeout(r, 1500)); // backends report their counts within a second
+    await new Promise((r) => setTimeout(r, 11_000)); // an idle backend reports its counts within 10 s (PostgreSQL 15)
     const requests = figures.requests;
     // Each read is its own transaction, so for a read load transactions are statements.
     const cost: Cost = { statementsPerRequest: ((await transactions()) - before.tx - 1) / requests };

@@ -50,6 +50,11 @@ export interface ItemRepository {
   getMany(list: List, fields: Field[], ids: number[], load?: Field[]): Promise<Item[]>;
   create(list: List, fields: Field[], write: ItemWrite): Promise<Item>;
   /**
+   * Creates many items in one unit of work, with ids in the order given (bulk loads: tenant
+   * files): multi-row inserts, the list's counters moved once. Returns the first new id.
+   */
+  createMany(list: List, fields: Field[], writes: ItemWrite[]): Promise<number>;
+  /**
    * Applies `write` if the item's version still equals `expectedVersion` (null: any); with
    * versioning on, the item as it was becomes a past version in the same transaction.
    * Undefined if the item is gone.

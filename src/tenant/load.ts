@@ -13,6 +13,7 @@ import { kindFromTypeName } from '../domain/field-kinds.ts';
 import { normaliseDateTime, toStoredValue } from '../domain/values.ts';
 import { USER_INFO_LIST_TEMPLATE } from '../domain/templates.ts';
 import type { Store } from '../store/store.ts';
+import type { ItemWrite } from '../store/items.ts';
 import { siteDefaultUserKey, TENANT_FILE_KEY, TENANT_HASH_KEY, TENANT_ID_KEY, TENANT_NAME_KEY } from '../domain/settings.ts';
 import type { TenantFile, TenantSite } from './types.ts';
 import { loadProjectDataSection } from './projectdata.ts';
@@ -25,6 +26,9 @@ export function tenantHash(tenant: TenantFile): string {
   return createHash('sha256').update(JSON.stringify(tenant)).digest('hex');
 }
 
+
+/** Items of a tenant file's list inserted per statement batch (items.createMany). */
+const ITEMS_PER_BATCH = 5_000;
 
 /** A site's users by the names the tenant file uses, each given a User Information List row on first use. */
 class SiteUsers {
@@ -135,6 +139,8 @@ async function loadSite(store: Store, tenant: TenantFile, def: TenantSite, now: 
   for (const l of def.lists ?? []) {
     const list = (await store.lists.byRowId(lists.get(l.title.toLowerCase())!.rowId))!;
     const fields = await store.fields.of(list);
+    // In batches: one multi-row insert per batch rather than a statement per item.
+    let batch: ItemWrite[] = [];
     for (const item of l.items ?? []) {
       const { author, editor, created, modified, ...rest } = item;
       const values: Record<string, StoredValue> = {};
@@ -144,12 +150,14 @@ async function loadSite(store: Store, tenant: TenantFile, def: TenantSite, now: 
       }
       const authorId = author ? await users.ensure(author) : actor;
       const editorId = editor ? await users.ensure(editor) : authorId;
-      await store.items.create(list, fields, {
+      batch.push({
         values, actorId: editorId, authorId, now,
         created: created ? normaliseDateTime(created) : undefined,
         modified: modified ? normaliseDateTime(modified) : created ? normaliseDateTime(created) : undefined,
       });
+      if (batch.length === ITEMS_PER_BATCH) { await store.items.createMany(list, fields, batch); batch = []; }
     }
+    if (batch.length) await store.items.createMany(list, fields, batch);
   }
   return site;
 }

@@ -16,6 +16,7 @@ import { isoSeconds } from '../../src/domain/values.ts';
 import type { FieldKind } from '../../src/domain/field-kinds.ts';
 import type { Field, Item, List, StoredValue, Web } from '../../src/domain/model.ts';
 import type { ItemQuery, NewField, SortKey } from '../../src/store/store.ts';
+import type { ItemWrite } from '../../src/store/items.ts';
 import { parseFilter } from '../../src/odata/filter/parser.ts';
 import { DomainError } from '../../src/domain/errors.ts';
 import {
@@ -708,6 +709,31 @@ describe('item ids, counts and versions', () => {
     assert.equal((await store.items.create(a, fa, { values: { Title: 'a4' }, actorId: 1, now: NOW })).id, 5);
     assert.equal(await store.items.delete(a, fa, 4, null, NOW), undefined, 'a deleted item is gone');
     assert.equal((await store.lists.byRowId(b.rowId))!.itemCount, 1);
+  });
+
+  test('createMany: ids in order after the list counter, rows for several statements, counters moved once, fields without a value null', async () => {
+    const { store } = opened;
+    const list = await createListWithFields(store, web, { title: 'Bulk', description: '', baseTemplate: 100 }, NOW);
+    await store.fields.add(list, newField('Score', 'Number'));
+    const fields = await store.fields.of(list);
+    assert.equal((await store.items.create(list, fields, { values: { Title: 'single' }, actorId: 1, now: NOW })).id, 1);
+    // More rows than one multi-row statement takes (30,000 parameters over ~11 columns).
+    const count = 7_000;
+    const writes = Array.from({ length: count }, (_, i): ItemWrite => ({
+      values: i % 2 ? { Title: `bulk ${i}`, Score: i } : { Title: `bulk ${i}` }, actorId: 2, authorId: 3, now: '2024-06-05T00:00:00Z',
+      ...(i === 0 ? { created: '2020-01-01T00:00:00Z' } : {}),
+    }));
+    assert.equal(await store.items.createMany(list, fields, writes), 2);
+    const refreshed = (await store.lists.byRowId(list.rowId))!;
+    assert.equal(refreshed.itemCount, count + 1);
+    assert.equal(refreshed.lastItemModifiedDate, '2024-06-05T00:00:00Z');
+    const [first, odd, last] = await Promise.all([2, 3, count + 1].map((id) => store.items.get(list, fields, id)));
+    assert.deepEqual([first!.values.Title, first!.values.Score, first!.created, first!.modified, first!.authorId, first!.editorId],
+      ['bulk 0', null, '2020-01-01T00:00:00Z', '2020-01-01T00:00:00Z', 3, 2]);
+    assert.deepEqual([odd!.values.Title, odd!.values.Score, odd!.version], ['bulk 1', 1, 1]);
+    assert.equal(last!.values.Title, `bulk ${count - 1}`);
+    assert.equal(new Set([first!.guid, odd!.guid, last!.guid]).size, 3, 'each item has its own guid');
+    assert.equal((await store.items.create(list, fields, { values: { Title: 'after' }, actorId: 1, now: NOW })).id, count + 2);
   });
 
   test('ids survive closing and reopening the database', async () => {

@@ -145,6 +145,16 @@ describe(`spemu --workers (${backend})`, () => {
     const onA = await call(a, server.url, `${web}/getuserbyid(${ensured.json.Id})?$select=LoginName`);
     assert.equal(onA.json.LoginName, 'i:0#.f|membership|erin@contoso.onmicrosoft.com');
 
+    // Principals (cached rows of the User Information List): Author expanded on B, renamed on A, expanded on B again.
+    const author = (agent: Agent) => call(agent, server.url, `${web}/lists/getbytitle('Renamed')/items(${added.json.Id})?$select=Author/Id,Author/Title&$expand=Author`);
+    const before = (await author(b)).json.Author;
+    const renamedUser = await call(a, server.url, `${web}/siteuserinfolist/items(${before.Id})`, {
+      method: 'POST', body: { Title: 'Renamed on A' }, headers: { 'X-HTTP-Method': 'MERGE', 'IF-MATCH': '*' },
+    });
+    assert.equal(renamedUser.status, 204);
+    assert.equal((await author(b)).json.Author.Title, 'Renamed on A');
+    assert.notEqual(before.Title, 'Renamed on A');
+
     a.destroy();
     b.destroy();
     server.child.kill('SIGTERM');

@@ -6,12 +6,12 @@ import { sql } from 'kysely';
 import type { Field, List, NewField } from '../../domain/model.ts';
 import type { FieldPatch, FieldRepository } from '../fields.ts';
 import { addFieldColumn, createFieldIndex, dropFieldIndex, fieldColumnName } from './item-table.ts';
-import { listEntry, SqlLists } from './lists.ts';
+import { listEntry, principalsOf, SqlLists } from './lists.ts';
 import { rowToField } from './rows.ts';
 import type { CacheName, SqlSession } from './session.ts';
 
 /** A field change moves the list's version (its etag) too. */
-const changesOf = (list: List): CacheName[] => [['fields', String(list.rowId)], listEntry(list)];
+const changesOf = (list: List): CacheName[] => [['fields', String(list.rowId)], listEntry(list), ...principalsOf(list)];
 
 export class SqlFields implements FieldRepository {
   constructor(private readonly s: SqlSession) {}

@@ -11,11 +11,14 @@ import type { ItemPage, ItemQuery, ItemRepository, ItemWrite } from '../items.ts
 import { compileFilter } from './filter-compiler.ts';
 import { rowToItem, selectColumns, sortExpression, valuesToColumns } from './item-table.ts';
 import { keysetCondition } from './keyset.ts';
-import { listEntry, SqlLists } from './lists.ts';
+import { isPrincipalList, listEntry, principalsOf, PRINCIPALS, SqlLists } from './lists.ts';
 import type { SqlSession } from './session.ts';
 import { SqlSites } from './sites.ts';
 import { encodeRecycled } from './snapshots.ts';
 import { SqlVersions } from './versions.ts';
+
+/** Bound parameters per multi-row insert: under SQLite's 32,766 and PostgreSQL's 65,535. */
+const BULK_PARAMETERS = 30_000;
 
 export class SqlItems implements ItemRepository {
   constructor(private readonly s: SqlSession) {}
@@ -60,6 +63,11 @@ export class SqlItems implements ItemRepository {
   async getMany(list: List, fields: Field[], ids: number[], load: Field[] = fields): Promise<Item[]> {
     ids = [...new Set(ids.filter(Number.isSafeInteger))];
     if (ids.length === 0) return [];
+    if (isPrincipalList(list) && !this.s.inTransaction) return this.principals(list, fields, ids);
+    return this.readMany(list, ids, load);
+  }
+
+  private async readMany(list: List, ids: number[], load: Field[]): Promise<Item[]> {
     const columns = selectColumns(load);
     // One text for any number of ids: a JSON array (SQLite) or an array parameter (PostgreSQL).
     const postgres = this.s.flavour === 'postgres';
@@ -69,8 +77,30 @@ export class SqlItems implements ItemRepository {
     return rows.map((r) => rowToItem(r, load));
   }
 
+  /**
+   * Principals (rows of a User Information List) through the cache, whole rows under
+   * `PRINCIPALS` (lists.ts): Author and Editor are expanded on most reads, and their rows
+   * change only with the directory. The ids not yet cached are read in one query.
+   */
+  private async principals(list: List, fields: Field[], ids: number[]): Promise<Item[]> {
+    let loading: Promise<Map<number, Item>> | undefined;
+    const loadAll = () => (loading ??= this.readMany(list, ids, fields).then((rows) => new Map(rows.map((r) => [r.id, r]))));
+    const found = await Promise.all(ids.map((id) =>
+      this.s.cached(PRINCIPALS, `${list.rowId}:${id}`, async () => (await loadAll()).get(id) ?? null)));
+    return found.filter((item): item is Item => item !== null);
+  }
+
+  /**
+   * A write to `list`'s items, naming the list's cached record (counters and dates); for a
+   * User Information List also the cached principals, as a metadata write so that other
+   * instances drop them too.
+   */
+  private writing<T>(list: List, fn: (s: SqlSession) => Promise<T>): Promise<T> {
+    return isPrincipalList(list) ? this.s.metadataWrite([listEntry(list), ...principalsOf(list)], fn) : this.s.write([listEntry(list)], fn);
+  }
+
   create(list: List, fields: Field[], write: ItemWrite): Promise<Item> {
-    return this.s.write([listEntry(list)], async (s) => {
+    return this.writing(list, async (s) => {
       // The per-list counter hands out ids under the row lock: never reused, even after deletes.
       const counter = await s.db.updateTable('lists')
         .set({ next_item_id: sql`next_item_id + 1`, item_count: sql`item_count + 1`, last_item_modified: write.now })
@@ -87,8 +117,37 @@ export class SqlItems implements ItemRepository {
     });
   }
 
+  createMany(list: List, fields: Field[], writes: ItemWrite[]): Promise<number> {
+    return this.writing(list, async (s) => {
+      const count = writes.length;
+      const latest = writes.reduce((max, w) => (w.now > max ? w.now : max), '');
+      const counter = await s.db.updateTable('lists')
+        .set({ next_item_id: sql`next_item_id + ${count}`, item_count: sql`item_count + ${count}`, ...(count ? { last_item_modified: latest } : {}) })
+        .where('row_id', '=', list.rowId).returning(['next_item_id']).executeTakeFirstOrThrow();
+      const first = Number(counter.next_item_id) - count;
+      const contentTypeId = listContentTypeId(list.baseTemplate, list.id);
+      const rows = writes.map((write, i) => {
+        const created = write.created ?? write.now;
+        return {
+          id: first + i, guid: randomUUID(), content_type_id: contentTypeId, created, modified: write.modified ?? created,
+          author_id: write.authorId ?? write.actorId, editor_id: write.actorId, version: 1, ui_version: 1,
+          ...valuesToColumns(fields, write.values),
+        };
+      });
+      // Every row names every column (a field without a value is null, as in `create`), so
+      // one multi-row statement fits all; chunks stay under the bound-parameter limits.
+      const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
+      const perChunk = Math.max(1, Math.floor(BULK_PARAMETERS / columns.length));
+      for (let at = 0; at < rows.length; at += perChunk) {
+        const chunk = rows.slice(at, at + perChunk).map((r) => Object.fromEntries(columns.map((c) => [c, (r as Record<string, unknown>)[c] ?? null])));
+        await s.db.insertInto(list.tableName).values(chunk).execute();
+      }
+      return first;
+    });
+  }
+
   update(list: List, fields: Field[], id: number, write: ItemWrite, expectedVersion: number | null) {
-    return this.s.write([listEntry(list)], async (s): Promise<Item | 'conflict' | undefined> => {
+    return this.writing(list, async (s): Promise<Item | 'conflict' | undefined> => {
       if (!Number.isSafeInteger(id)) return undefined;
       const items = new SqlItems(s);
       const set = {
@@ -111,7 +170,7 @@ export class SqlItems implements ItemRepository {
 
   delete(list: List, fields: Field[], id: number, expectedVersion: number | null, now: string) {
     void fields;
-    return this.s.write([listEntry(list)], async (s): Promise<'deleted' | 'conflict' | undefined> => {
+    return this.writing(list, async (s): Promise<'deleted' | 'conflict' | undefined> => {
       if (!Number.isSafeInteger(id)) return undefined;
       await new SqlLists(s).lock(list);
       let del = s.db.deleteFrom(list.tableName).where('id', '=', id);
@@ -126,7 +185,7 @@ export class SqlItems implements ItemRepository {
   }
 
   recycle(list: List, fields: Field[], id: number, actorId: number, now: string): Promise<string | undefined> {
-    return this.s.write([listEntry(list)], async (s) => {
+    return this.writing(list, async (s) => {
       const items = new SqlItems(s);
       await new SqlLists(s).lock(list);
       const item = await items.get(list, fields, id);

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { List, NewList, Web } from '../../domain/model.ts';
-import { templateInfo } from '../../domain/templates.ts';
+import { templateInfo, USER_INFO_LIST_TEMPLATE } from '../../domain/templates.ts';
 import { urlPrefix } from '../../domain/names.ts';
 import type { ListPatch, ListRepository } from '../lists.ts';
 import { createItemTable, itemTableName } from './item-table.ts';
@@ -16,6 +16,16 @@ import type { CacheName, SqlSession } from './session.ts';
 
 /** What a change to one list's record changes in the cache: its web's list entry. */
 export const listEntry = (list: { webId: string }): CacheName => ['lists', list.webId];
+
+/**
+ * The cached rows of User Information Lists (items.ts `principals`): every principal
+ * expansion (Author, Editor, person fields) reads them. Writes to such a list, its fields or
+ * its record drop the whole scope, as metadata writes so that other instances drop it too.
+ */
+export const PRINCIPALS = 'principals';
+export const isPrincipalList = (list: { baseTemplate: number }): boolean => list.baseTemplate === USER_INFO_LIST_TEMPLATE;
+/** What a change to a list's record or fields changes besides `listEntry`: the cached principals, for a User Information List. */
+export const principalsOf = (list: { baseTemplate: number }): CacheName[] => (isPrincipalList(list) ? [[PRINCIPALS]] : []);
 
 export class SqlLists implements ListRepository {
   constructor(private readonly s: SqlSession) {}
@@ -98,14 +108,14 @@ export class SqlLists implements ListRepository {
     if (patch.hidden !== undefined) set.hidden = patch.hidden ? 1 : 0;
     if (patch.enableVersioning !== undefined) set.enable_versioning = patch.enableVersioning ? 1 : 0;
     void now;
-    return this.s.metadataWrite([listEntry(list)], async (s) => {
+    return this.s.metadataWrite([listEntry(list), ...principalsOf(list)], async (s) => {
       await s.db.updateTable('lists').set(set).where('row_id', '=', list.rowId).execute();
       return (await new SqlLists(s).byRowId(list.rowId))!;
     });
   }
 
   async delete(list: List): Promise<void> {
-    await this.s.metadataWrite([listEntry(list), ['fields', String(list.rowId)]], async (s) => {
+    await this.s.metadataWrite([listEntry(list), ['fields', String(list.rowId)], ...principalsOf(list)], async (s) => {
       await new SqlLists(s).lock(list);
       await s.db.deleteFrom('item_versions').where('list_row_id', '=', list.rowId).execute();
       await s.db.deleteFrom('fields').where('list_row_id', '=', list.rowId).execute();
