@@ -23,6 +23,9 @@ export const DATA_DIR = join(ROOT, 'bench/.data');
 export const DEMO_TENANT = join(ROOT, 'demo/tenant.json');
 export const BIG_LIST = 'BenchItems';
 export const PRIORITY_RANGE = 1000;
+/** The 1M list's indexed query: items of one priority (1…PRIORITY_RANGE), 100 of them. */
+export const millionFilterPath = (priority: number) =>
+  `/sites/dev/_api/web/lists/getbytitle('${BIG_LIST}')/items?$filter=Priority%20eq%20${priority}&$top=100&$select=Title,Priority`;
 const DATASET_KEY = 'bench.dataset';
 const ROWS_PER_TRANSACTION = 50_000;
 const CATEGORIES = ['Bug', 'Feature', 'Chore', 'Docs', 'Research'];

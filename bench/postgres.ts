@@ -23,10 +23,10 @@ import { measureCost, type Cost } from './cost.ts';
 const SECRET = randomBytes(32).toString('base64url');
 const n = (value: number, digits = 0) => value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
-interface Databases { createDatabase(prefix: string): Promise<string>; dropDatabase(url: string): Promise<void>; close(): Promise<void>; describe: string }
+export interface Databases { createDatabase(prefix: string): Promise<string>; dropDatabase(url: string): Promise<void>; close(): Promise<void>; describe: string }
 
 /** Where the benchmark's databases live: the given server (it must allow CREATE DATABASE), or a cluster of its own. */
-async function openDatabases(url: string | undefined): Promise<Databases> {
+export async function openDatabases(url: string | undefined): Promise<Databases> {
   const version = async (admin: string) => {
     const client = new pg.Client({ connectionString: admin });
     await client.connect();

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { runLoad, median, type LoadFigures, type LoadOptions } from './load.ts';
 import { memoryOf, startServerChild, stopChild, type ServerChild } from './processes.ts';
-import { ensureMillionWorkspace, BIG_LIST, DATA_DIR, DEMO_TENANT, PRIORITY_RANGE } from './generate.ts';
+import { ensureMillionWorkspace, DATA_DIR, DEMO_TENANT, millionFilterPath, PRIORITY_RANGE } from './generate.ts';
 import { measureColdStart, type ColdStart } from './cold-start.ts';
 import { describeMachine, machineLine } from './machine.ts';
 import { topCosts } from './profile-top.ts';
@@ -40,8 +40,7 @@ const FASTIFY_SERVER = join(ROOT, 'bench/servers/fastify-hello-server.ts');
 const ACCEPT_JSON = { Accept: 'application/json' };
 export const ITEM_PATH = "/sites/dev/_api/web/lists/getbytitle('Tasks')/items(1)"
   + '?$select=Title,Author/ID,Author/Title,Author/LastName,Editor/ID,Editor/Title,Editor/LastName&$expand=Author,Editor';
-const filterPath = (priority: number) =>
-  `/sites/dev/_api/web/lists/getbytitle('${BIG_LIST}')/items?$filter=Priority%20eq%20${priority}&$top=100&$select=Title,Priority`;
+const filterPath = millionFilterPath;
 
 const { values: flags } = parseArgs({
   options: {
@@ -204,7 +203,10 @@ function sectionContext(report: BenchReport): SectionContext {
     startSpemu: (options) => startServerChild(SPEMU_SERVER, [JSON.stringify(options)], { nodeArgs: spemuNodeArgs, timeoutMs: 120_000 }),
     stopSpemu,
     load: (target, options) => runLoad({ ...options, url: Array.isArray(target) ? target.map((c) => c.url) : target.url, headers: { ...ACCEPT_JSON, ...options.headers } }),
-    core: { batch: report.batch, million: report.million, itemPath: ITEM_PATH, benchUser: BENCH_USER, demoTenant: DEMO_TENANT },
+    core: {
+      batch: report.batch, million: report.million, itemPath: ITEM_PATH, benchUser: BENCH_USER, demoTenant: DEMO_TENANT,
+      coldStartMs: report.coldStarts[0]!.result.medianMs,
+    },
     millionWorkspace: async () => (flags['skip-1m'] ? undefined : ensureMillionWorkspace()),
   };
 }

@@ -36,7 +36,7 @@ export interface SectionContext {
   /** A load on one or several servers; `headers` add to (or replace) `Accept: application/json`. */
   load(child: ServerChild | ServerChild[], options: Omit<LoadOptions, 'url'>): Promise<LoadFigures>;
   /** What the core run measured, to set beside. */
-  core: { batch: BatchRun; million: MillionRun | undefined; itemPath: string; benchUser: string; demoTenant: string };
+  core: { batch: BatchRun; million: MillionRun | undefined; itemPath: string; benchUser: string; demoTenant: string; coldStartMs: number };
   /** The cached 1M-item SQLite workspace (undefined with --skip-1m). */
   millionWorkspace(): Promise<Workspace | undefined>;
 }

@@ -25,14 +25,24 @@ export interface WrkOptions {
   headers?: Record<string, string>;
   /** A POST with this JSON body instead of a GET. */
   postJson?: string;
+  /** GETs of these paths (on the url's origin), one picked at random per request. */
+  paths?: string[];
 }
 
-/** Lua that sets the method and body (wrk has no flag for them). */
+/** Lua that sets the method and body, or picks the path (wrk has no flag for them). */
 function script(options: WrkOptions): string | undefined {
-  if (options.postJson === undefined) return undefined;
-  const dir = mkdtempSync(join(tmpdir(), 'spemu-wrk-'));
-  const file = join(dir, 'post.lua');
-  writeFileSync(file, `wrk.method = "POST"\nwrk.body = ${JSON.stringify(options.postJson)}\nwrk.headers["Content-Type"] = "application/json"\n`);
+  let lua: string;
+  if (options.postJson !== undefined) {
+    lua = `wrk.method = "POST"\nwrk.body = ${JSON.stringify(options.postJson)}\nwrk.headers["Content-Type"] = "application/json"\n`;
+  } else if (options.paths?.length) {
+    // JSON strings of ASCII paths are valid Lua strings.
+    lua = `local paths = { ${options.paths.map((p) => JSON.stringify(p)).join(', ')} }\n`
+      + 'request = function() return wrk.format(nil, paths[math.random(#paths)]) end\n';
+  } else {
+    return undefined;
+  }
+  const file = join(mkdtempSync(join(tmpdir(), 'spemu-wrk-')), 'load.lua');
+  writeFileSync(file, lua);
   return file;
 }
 

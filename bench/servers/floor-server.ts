@@ -1,0 +1,50 @@
+// The floor under seed endpoint 1: the least a server on spemu's stack (fastify and
+// better-sqlite3) does to answer it. One prepared point read of the item from the same
+// SQLite file, the two users from memory (as spemu keeps them), and the same JSON body
+// spemu sends, built and stringified per request. No authentication, no URL or OData
+// parsing, no projection: what spemu does above this is its own cost.
+//
+//   node --import tsx bench/servers/floor-server.ts <spemu.db>   → READY <url>
+
+import Database from 'better-sqlite3';
+import Fastify from 'fastify';
+
+const file = process.argv[2];
+if (!file) throw new Error('usage: floor-server.ts <spemu.db>');
+const db = new Database(file, { readonly: true, fileMustExist: true });
+db.pragma('journal_mode'); // WAL: readers alongside spemu
+
+const webOf = db.prepare("select w.id as web_id from webs w join sites s on s.id = w.site_id where w.server_relative_url = '/sites/dev'").get() as { web_id: string } | undefined;
+if (!webOf) throw new Error('no /sites/dev web in this workspace');
+const listOf = (where: string) => db.prepare(`select row_id, id, table_name from lists where web_id = ? and ${where}`).get(webOf.web_id) as { row_id: number; id: string; table_name: string };
+const tasks = listOf("title = 'Tasks'");
+const userList = listOf('base_template = 112');
+const lastName = (db.prepare("select column_name from fields where list_row_id = ? and internal_name = 'LastName'").get(userList.row_id) as { column_name: string }).column_name;
+const users = new Map((db.prepare(`select id, guid, title, "${lastName}" as last_name from "${userList.table_name}"`).all() as Array<{ id: number; guid: string; title: string; last_name: string | null }>)
+  .map((u) => [u.id, u]));
+const item = db.prepare(`select id, guid, version, title, author_id, editor_id from "${tasks.table_name}" where id = ?`);
+
+const link = `Web/Lists(guid'${tasks.id}')/Items(`;
+const person = (id: number) => {
+  const u = users.get(id);
+  return u ? { 'odata.type': 'SP.Data.UserInfoItem', 'odata.id': u.guid, ID: u.id, Title: u.title, LastName: u.last_name } : null;
+};
+
+const app = Fastify({ logger: false });
+app.get('/item/:id', (request, reply) => {
+  const row = item.get(Number((request.params as { id: string }).id)) as { id: number; guid: string; version: number; title: string; author_id: number; editor_id: number } | undefined;
+  if (!row) return reply.code(404).send();
+  reply.header('content-type', 'application/json;odata=minimalmetadata;streaming=true;charset=utf-8');
+  return reply.send(JSON.stringify({
+    'odata.metadata': `http://${request.headers.host}/sites/dev/_api/$metadata#SP.ListData.TasksListItems/@Element`,
+    'odata.type': 'SP.Data.TasksListItem', 'odata.id': row.guid, 'odata.etag': `"${row.version}"`, 'odata.editLink': `${link}${row.id})`,
+    'Author@odata.navigationLinkUrl': `${link}${row.id})/Author`, Author: person(row.author_id),
+    'Editor@odata.navigationLinkUrl': `${link}${row.id})/Editor`, Editor: person(row.editor_id),
+    Title: row.title,
+  }));
+});
+const address = await app.listen({ host: '127.0.0.1', port: 0 });
+console.log(`READY ${address}`);
+
+process.on('disconnect', () => process.exit(0));
+process.on('SIGTERM', () => process.exit(0));
