@@ -2,7 +2,7 @@
 // test suite: `const { url, close } = await startServer({ db: ':memory:', seed, port: 0 })`.
 
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve as resolvePath } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
 import { resolveOptions, ConfigError, type ResolvedOptions, type ServerOptions } from './config.ts';
@@ -120,11 +120,23 @@ export async function prepareDatabase(options: ServerOptions): Promise<void> {
   }
 }
 
+/**
+ * Where a SQLite database keeps the bytes of its files: the workspace's `blobs/` beside its
+ * `spemu.db`, or `<file>-blobs` beside any other database file. PostgreSQL and in-memory
+ * databases keep them in the database.
+ */
+export function blobFolderOf(resolved: Pick<ResolvedOptions, 'postgres' | 'db' | 'data'>): string | undefined {
+  if (resolved.postgres || resolved.db === ':memory:') return undefined;
+  return resolvePath(resolved.db) === resolvePath(resolved.data, 'spemu.db') ? join(resolved.data, 'blobs') : `${resolved.db}-blobs`;
+}
+
 /** The workspace made, the database opened, migrated and seeded. */
 async function openPreparedStore(resolved: ResolvedOptions): Promise<{ store: SqlStore; connection: Connection }> {
   prepareWorkspace(resolved);
   const connection = await openDatabase(resolved);
-  const store = new SqlStore(connection.db, connection.flavour, { onSchemaChange: connection.clearStatementCache, shared: resolved.shared, direct: connection.direct, changeProbe: connection.changeProbe,
+  const store = new SqlStore(connection.db, connection.flavour, {
+    onSchemaChange: connection.clearStatementCache, shared: resolved.shared, direct: connection.direct, changeProbe: connection.changeProbe,
+    blobFolder: blobFolderOf(resolved),
   });
   try {
     if (resolved.postgres) {

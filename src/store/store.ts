@@ -15,6 +15,7 @@ import type { SettingsRepository } from './settings.ts';
 import type { SiteRepository } from './sites.ts';
 import type { UnitOfWork } from './unit-of-work.ts';
 import type { VersionRepository } from './versions.ts';
+import type { BlobStore } from './blobs.ts';
 
 export type { NewField, NewList };
 export type { FieldPatch } from './fields.ts';
@@ -33,6 +34,8 @@ export interface Repositories {
   directory: Directory;
   /** The ProjectData reporting feed's rows and settings. */
   projectData: ProjectDataStore;
+  /** Bytes of files, attachments and versions (blobs.ts). */
+  blobs: BlobStore;
 }
 
 /**
@@ -49,6 +52,7 @@ export interface StoreReader {
   versions: Pick<VersionRepository, 'of'>;
   directory: Pick<Directory, 'findUser' | 'listUsers' | 'findGroup' | 'groupMembers' | 'groupsOf' | 'siteRoles' | 'getPhoto'>;
   projectData: Pick<ProjectDataStore, 'options' | 'schema' | 'query' | 'importMarks'>;
+  blobs: Pick<BlobStore, 'open' | 'size'>;
 }
 
 /** Storage. Every write is atomic; an error leaves nothing behind. */

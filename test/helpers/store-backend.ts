@@ -21,6 +21,8 @@ export interface StoreBackend {
   close(): Promise<void>;
   /** The same database, opened again (as after a restart). */
   reopen(): Promise<StoreBackend>;
+  /** Where blobs' bytes are kept on disk (SQLite), else undefined (in the database). */
+  blobFolder: string | undefined;
 }
 
 const cleanup: Array<() => Promise<void> | void> = [];
@@ -42,9 +44,11 @@ export async function openStoreBackend(flavour: SqlFlavour = testBackend()): Pro
 async function open(flavour: SqlFlavour, where: string): Promise<StoreBackend> {
   const connection = flavour === 'sqlite' ? openSqlite({ file: where }) : await openPostgres({ url: where, statementTimeoutMs: 0 });
   const clear = 'clearStatementCache' in connection ? connection.clearStatementCache : undefined;
-  const store = new SqlStore(connection.db, flavour, { onSchemaChange: clear });
+  // Blobs' bytes where the server keeps them: a folder beside a SQLite file, the database on PostgreSQL.
+  const blobFolder = flavour === 'sqlite' ? path.join(path.dirname(where), 'blobs') : undefined;
+  const store = new SqlStore(connection.db, flavour, { onSchemaChange: clear, blobFolder });
   await migrateToLatest(connection.db, flavour);
-  return { flavour, store, db: connection.db, close: () => store.close(), reopen: () => open(flavour, where) };
+  return { flavour, store, db: connection.db, close: () => store.close(), reopen: () => open(flavour, where), blobFolder };
 }
 
 export async function rows<T = Record<string, unknown>>(db: Kysely<any>, query: RawBuilder<unknown>): Promise<T[]> {

@@ -12,6 +12,7 @@ import type { SqlSession } from './session.ts';
 import { SqlSettings } from './settings.ts';
 import { SqlSites } from './sites.ts';
 import { SqlVersions } from './versions.ts';
+import { SqlBlobs } from './blobs.ts';
 
 /** What a repository may keep beyond its session: memory that outlives one transaction. */
 export interface RepositoryMemory {
@@ -28,6 +29,7 @@ export const REPOSITORIES: { [K in keyof Repositories]: (session: SqlSession, me
   versions: (s) => new SqlVersions(s),
   directory: (s) => new SqlDirectory(s),
   projectData: (s, memory) => new SqlProjectDataStore(s, memory.pdTables),
+  blobs: (s) => new SqlBlobs(s, s.options.bytes),
 };
 
 export function buildRepositories(session: SqlSession, memory: RepositoryMemory): Repositories {

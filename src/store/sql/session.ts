@@ -9,6 +9,7 @@ import { CompiledQuery, sql, type Kysely } from 'kysely';
 import type { ReadThroughCache } from '../cache.ts';
 import type { DirectDriver, Row, ShapeTexts } from './direct-reads.ts';
 import type { UnitOfWork } from '../unit-of-work.ts';
+import type { ByteStore } from '../blobs.ts';
 import type { SqlFlavour } from './flavour.ts';
 
 /** A cache entry a write changes: a scope and a key, or a whole scope. */
@@ -25,6 +26,8 @@ export interface SessionOptions {
   direct?: DirectDriver | undefined;
   /** The SQL text of each hot read shape, built once. */
   shapes: ShapeTexts;
+  /** Where blobs' bytes are (blobs.ts). */
+  bytes: ByteStore;
 }
 
 /** The unit of work of one SQL transaction. */

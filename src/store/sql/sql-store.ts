@@ -10,6 +10,8 @@ import type { UnitOfWork } from '../unit-of-work.ts';
 import type { SqlFlavour } from './flavour.ts';
 import { buildRepositories, type RepositoryMemory } from './repositories.ts';
 import { applyForeignChanges, SqlSession } from './session.ts';
+import { DiskBytes } from '../blob-disk.ts';
+import { ChunkBytes } from './blob-chunks.ts';
 
 export interface SqlStoreOptions {
   /**
@@ -28,6 +30,8 @@ export interface SqlStoreOptions {
    * Only for a connection of the store's own (stores sharing one connection see no move).
    */
   changeProbe?: string | undefined;
+  /** The folder for blobs' bytes (a workspace's `blobs/`); without one, they are kept in the database. */
+  blobFolder?: string | undefined;
 }
 
 // The repositories' members come from `buildRepositories`, assigned in the constructor.
@@ -63,6 +67,7 @@ export class SqlStore extends SessionStore {
     super(new SqlSession(db, {
       flavour, cache: new ReadThroughCache(), shared: options.shared ?? false, onSchemaChange: options.onSchemaChange ?? (() => {}),
       direct: options.direct, shapes: new ShapeTexts(),
+      bytes: options.blobFolder ? new DiskBytes(options.blobFolder) : new ChunkBytes(db),
     }));
     this.changeProbe = options.changeProbe;
   }
