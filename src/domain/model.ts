@@ -100,6 +100,29 @@ export interface Item {
   uiVersion: number;
   /** Field values keyed by field internal name, in stored form. */
   values: Record<string, StoredValue>;
+  /** Where the item is in its list's folder tree. */
+  place: ItemPlace;
+  /** A document's content and check-out state (files of a library only). */
+  file?: FileFacts | undefined;
+}
+
+/** An item's place: a folder or not, its name in its folder (files and folders), the folder it is in. */
+export interface ItemPlace {
+  /** FSObjType 1. */
+  folder: boolean;
+  /** FileLeafRef of a file or folder; null for an ordinary item (named `<id>_.000`). */
+  name: string | null;
+  /** The folder it is in, relative to the list's root folder: '' for the root, else `A/B`. */
+  dir: string;
+}
+
+export interface FileFacts {
+  /** The blob holding the current content (store/blobs.ts). */
+  blobId: string;
+  size: number;
+  /** The site user holding it checked out, or null. */
+  checkedOutBy: number | null;
+  checkInComment: string;
 }
 
 export type SiteRoleName = 'owner' | 'member' | 'visitor' | 'none';

@@ -6,6 +6,7 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { FIELD_KINDS } from '../../domain/field-kinds.ts';
 import type { Field, Item, StoredValue } from '../../domain/model.ts';
 import { binaryCollation, columnType, nullsFirst, type SqlFlavour } from './flavour.ts';
+import { addDocumentColumns } from './migrations/0009-documents.ts';
 
 export const itemTableName = (listRowId: number) => `items_${listRowId}`;
 export const fieldColumnName = (fieldRowId: number) => `c${fieldRowId}`;
@@ -24,7 +25,8 @@ export const SYSTEM_COLUMNS: Record<string, string> = {
   Title: 'title',
 };
 
-const FIXED_SELECT = ['id', 'guid', 'content_type_id', 'created', 'modified', 'author_id', 'editor_id', 'version', 'ui_version'];
+const FIXED_SELECT = ['id', 'guid', 'content_type_id', 'created', 'modified', 'author_id', 'editor_id', 'version', 'ui_version',
+  'fs_obj_type', 'leaf_name', 'dir_path', 'blob_id', 'file_size', 'checkout_user_id', 'checkin_comment'];
 
 export async function createItemTable(db: Kysely<any>, flavour: SqlFlavour, table: string): Promise<void> {
   const int = sql.raw(columnType(flavour, 'int'));
@@ -40,6 +42,7 @@ export async function createItemTable(db: Kysely<any>, flavour: SqlFlavour, tabl
     .addColumn('ui_version', int, (c) => c.notNull())
     .addColumn('title', 'text')
     .execute();
+  await addDocumentColumns(db, flavour, table);
   await createModifiedIndex(db, flavour, table);
 }
 
@@ -112,6 +115,14 @@ export function rowToItem(row: Record<string, unknown>, fields: Field[]): Item {
     version: Number(row.version),
     uiVersion: Number(row.ui_version),
     values,
+    place: { folder: Number(row.fs_obj_type ?? 0) === 1, name: row.leaf_name == null ? null : String(row.leaf_name), dir: String(row.dir_path ?? '') },
+    ...(row.blob_id == null ? {} : {
+      file: {
+        blobId: String(row.blob_id), size: Number(row.file_size ?? 0),
+        checkedOutBy: row.checkout_user_id == null ? null : Number(row.checkout_user_id),
+        checkInComment: row.checkin_comment == null ? '' : String(row.checkin_comment),
+      },
+    }),
   };
 }
 

@@ -3,18 +3,21 @@
 // numbered, and written field by field, so that a change to the in-memory Item record never
 // changes what is on disk, and rows written by any earlier spemu still read.
 //
+//   format 2: format 1 and "place": { "folder", "name", "dir" }, and for a file
+//             "file": { "blobId", "size", "checkInComment" } (its content as of that version)
 //   format 1: { "format": 1, "id", "guid", "contentTypeId", "created", "modified",
 //               "authorId", "editorId", "version", "uiVersion", "values": { internal name: stored value } }
-//   recycled: { "format": 1, "item": <format 1>, "versions": [<format 1>, … newest first] }
+//             (read as an item at the root of its list, not a folder, with no file)
+//   recycled: { "format": n, "item": <format n>, "versions": [<format n>, … newest first] }
 //   before format 1 (spemu ≤ 0.1, no "format"): the Item record as JSON; recycled items the
 //   same with an optional "versions" array inside.
 
-import type { Item, StoredValue } from '../../domain/model.ts';
+import type { Item, ItemPlace, StoredValue } from '../../domain/model.ts';
 
-export const SNAPSHOT_FORMAT = 1;
+export const SNAPSHOT_FORMAT = 2;
 
-interface ItemSnapshotV1 {
-  format: 1;
+interface ItemSnapshot {
+  format: 2;
   id: number;
   guid: string;
   contentTypeId: string;
@@ -25,23 +28,32 @@ interface ItemSnapshotV1 {
   version: number;
   uiVersion: number;
   values: Record<string, StoredValue>;
+  place: ItemPlace;
+  file?: { blobId: string; size: number; checkInComment: string };
 }
 
-function toSnapshot(item: Item): ItemSnapshotV1 {
+function toSnapshot(item: Item): ItemSnapshot {
   return {
-    format: 1, id: item.id, guid: item.guid, contentTypeId: item.contentTypeId, created: item.created,
+    format: 2, id: item.id, guid: item.guid, contentTypeId: item.contentTypeId, created: item.created,
     modified: item.modified, authorId: item.authorId, editorId: item.editorId, version: item.version,
     uiVersion: item.uiVersion, values: { ...item.values },
+    place: { folder: item.place.folder, name: item.place.name, dir: item.place.dir },
+    ...(item.file ? { file: { blobId: item.file.blobId, size: item.file.size, checkInComment: item.file.checkInComment } } : {}),
   };
 }
 
-/** Both the legacy record and format 1 carry these names; any other format is refused, not guessed. */
+const ROOT_PLACE: ItemPlace = { folder: false, name: null, dir: '' };
+
+/** The legacy record, format 1 and format 2 carry these names; any other format is refused, not guessed. */
 function fromSnapshot(data: any): Item {
-  if (data.format !== undefined && data.format !== 1) throw new Error(`unknown item snapshot format ${String(data.format)}`);
+  if (data.format !== undefined && data.format !== 1 && data.format !== 2) throw new Error(`unknown item snapshot format ${String(data.format)}`);
+  const place = data.place ?? ROOT_PLACE;
   return {
     id: Number(data.id), guid: String(data.guid), contentTypeId: String(data.contentTypeId), created: String(data.created),
     modified: String(data.modified), authorId: Number(data.authorId), editorId: Number(data.editorId),
     version: Number(data.version), uiVersion: Number(data.uiVersion), values: { ...(data.values ?? {}) },
+    place: { folder: place.folder === true, name: place.name == null ? null : String(place.name), dir: String(place.dir ?? '') },
+    ...(data.file ? { file: { blobId: String(data.file.blobId), size: Number(data.file.size), checkedOutBy: null, checkInComment: String(data.file.checkInComment ?? '') } } : {}),
   };
 }
 
