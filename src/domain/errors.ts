@@ -56,5 +56,11 @@ export const fail = {
   validationFailed: failure('invalid', 'validationFailed', (detail: string) => detail),
   /** A request body larger than the server accepts (`--body-limit`). */
   bodyTooLarge: failure('limitExceeded', 'bodyTooLarge', (limit: number) => `The request body is larger than the limit of ${limit} bytes.`),
+  /** A file or folder name SharePoint refuses (characters, reserved names, dots and spaces, length). */
+  invalidFileName: failure('invalid', 'invalidFileName', (_name: string, problem: string) => problem),
+  /** A file or folder of that name is already in the folder (and no overwrite was asked). */
+  fileExists: failure('conflict', 'fileExists', (serverRelativeUrl: string) => `A file or folder with the name ${serverRelativeUrl} already exists.`),
+  fileNotFound: failure('notFound', 'fileNotFound', (_serverRelativeUrl: string) => 'File Not Found.'),
+  folderNotFound: failure('notFound', 'folderNotFound', (_serverRelativeUrl: string) => 'File Not Found.'),
   serviceUnavailable: failure('unavailable', 'serviceUnavailable', (_retryAfterSeconds: number) => 'The server is busy. Try again later.'),
 } as const;

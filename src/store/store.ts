@@ -16,6 +16,7 @@ import type { SiteRepository } from './sites.ts';
 import type { UnitOfWork } from './unit-of-work.ts';
 import type { VersionRepository } from './versions.ts';
 import type { BlobStore } from './blobs.ts';
+import type { DocumentRepository } from './documents.ts';
 
 export type { NewField, NewList };
 export type { FieldPatch } from './fields.ts';
@@ -36,6 +37,8 @@ export interface Repositories {
   projectData: ProjectDataStore;
   /** Bytes of files, attachments and versions (blobs.ts). */
   blobs: BlobStore;
+  /** Files and folders: items placed in their list's folder tree (documents.ts). */
+  documents: DocumentRepository;
 }
 
 /**
@@ -53,6 +56,7 @@ export interface StoreReader {
   directory: Pick<Directory, 'findUser' | 'listUsers' | 'findGroup' | 'groupMembers' | 'groupsOf' | 'siteRoles' | 'getPhoto'>;
   projectData: Pick<ProjectDataStore, 'options' | 'schema' | 'query' | 'importMarks'>;
   blobs: Pick<BlobStore, 'open' | 'size'>;
+  documents: Pick<DocumentRepository, 'at' | 'children'>;
 }
 
 /** Storage. Every write is atomic; an error leaves nothing behind. */

@@ -62,6 +62,17 @@ export const errors = {
     new SpError(500, `-2130575342, ${SP_EXCEPTION}`,
       'A list, survey, discussion board, or document library with the specified title already exists in this Web site.  Please choose another title.'),
 
+  /** (inference, docs/compatibility.md) SharePoint Online's text for a name with a character it refuses. */
+  invalidFileName: (_name: string, _problem: string) =>
+    new SpError(400, `-2130575245, ${SP_EXCEPTION}`, 'The file or folder name contains characters that are not permitted. Please use a different name.'),
+  /** (inference, docs/compatibility.md) Adding a file over an existing one without overwrite. */
+  fileExists: (serverRelativeUrl: string) =>
+    new SpError(400, `-2130575257, ${SP_EXCEPTION}`, `A file with the name ${serverRelativeUrl.replace(/^\//, '')} already exists.`),
+  fileNotFound: (_serverRelativeUrl: string) =>
+    new SpError(404, '-2147024894, System.IO.FileNotFoundException', 'File Not Found.'),
+  folderNotFound: (_serverRelativeUrl: string) =>
+    new SpError(404, '-2147024894, System.IO.FileNotFoundException', 'File Not Found.'),
+
   itemNotFound: () =>
     new SpError(404, '-2130575338, System.ArgumentException', 'Item does not exist. It may have been deleted by another user.'),
 

@@ -16,6 +16,7 @@ import type { SqlSession } from './session.ts';
 import { SqlSites } from './sites.ts';
 import { encodeRecycled } from './snapshots.ts';
 import { SqlVersions } from './versions.ts';
+import { SqlBlobs } from './blobs.ts';
 
 /** Bound parameters per multi-row insert: under SQLite's 32,766 and PostgreSQL's 65,535. */
 const BULK_PARAMETERS = 30_000;
@@ -175,8 +176,10 @@ export class SqlItems implements ItemRepository {
       await new SqlLists(s).lock(list);
       let del = s.db.deleteFrom(list.tableName).where('id', '=', id);
       if (expectedVersion !== null) del = del.where('version', '=', expectedVersion);
-      const result = await del.executeTakeFirst();
-      if (Number(result.numDeletedRows) === 0) return (await new SqlItems(s).exists(list, id)) ? 'conflict' : undefined;
+      const deleted = await del.returning('blob_id').execute();
+      if (deleted.length === 0) return (await new SqlItems(s).exists(list, id)) ? 'conflict' : undefined;
+      // A file's content (and each past version's) is no longer named by this item.
+      if (deleted[0]!.blob_id != null) await new SqlBlobs(s, s.options.bytes).release(String(deleted[0]!.blob_id));
       await new SqlVersions(s).dropAll(list, id);
       await s.db.updateTable('lists').set({ item_count: sql`item_count - 1`, last_item_deleted: now })
         .where('row_id', '=', list.rowId).execute();
@@ -193,6 +196,9 @@ export class SqlItems implements ItemRepository {
       // The item goes to the recycle bin with its version history, as SharePoint recycles both together.
       const versions = await new SqlVersions(s).of(list, id);
       await items.delete(list, fields, id, null, now);
+      // The recycle bin names the content the deleted item and its versions had.
+      const blobs = new SqlBlobs(s, s.options.bytes);
+      for (const kept of [item, ...versions]) if (kept.file) await blobs.addRef(kept.file.blobId);
       const web = await new SqlSites(s).web(list.webId);
       const recycleId = randomUUID();
       await s.db.insertInto('recycle_bin').values({

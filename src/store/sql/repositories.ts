@@ -13,6 +13,7 @@ import { SqlSettings } from './settings.ts';
 import { SqlSites } from './sites.ts';
 import { SqlVersions } from './versions.ts';
 import { SqlBlobs } from './blobs.ts';
+import { SqlDocuments } from './documents.ts';
 
 /** What a repository may keep beyond its session: memory that outlives one transaction. */
 export interface RepositoryMemory {
@@ -30,6 +31,7 @@ export const REPOSITORIES: { [K in keyof Repositories]: (session: SqlSession, me
   directory: (s) => new SqlDirectory(s),
   projectData: (s, memory) => new SqlProjectDataStore(s, memory.pdTables),
   blobs: (s) => new SqlBlobs(s, s.options.bytes),
+  documents: (s) => new SqlDocuments(s),
 };
 
 export function buildRepositories(session: SqlSession, memory: RepositoryMemory): Repositories {

@@ -1,12 +1,15 @@
 // Past versions on SQL: one row per item and major version, in the snapshot format
 // (snapshots.ts). `keep` is called by the item repository inside the update's own unit of
-// work, so a version exists exactly when the update that superseded it committed.
+// work, so a version exists exactly when the update that superseded it committed. A past
+// version of a file holds a reference to the content it had (blobs.ts): dropping the version
+// releases it.
 
 import type { Item, List } from '../../domain/model.ts';
 import { MAJOR_VERSION_LIMIT } from '../../domain/versions.ts';
 import type { VersionRepository } from '../versions.ts';
 import { decodeItemSnapshot, encodeItemSnapshot } from './snapshots.ts';
 import type { SqlSession } from './session.ts';
+import { SqlBlobs } from './blobs.ts';
 
 export class SqlVersions implements VersionRepository {
   constructor(private readonly s: SqlSession) {}
@@ -20,25 +23,41 @@ export class SqlVersions implements VersionRepository {
 
   async delete(list: List, id: number, uiVersion: number): Promise<boolean> {
     if (!Number.isSafeInteger(id) || !Number.isSafeInteger(uiVersion)) return false;
-    const result = await this.s.db.deleteFrom('item_versions')
-      .where('list_row_id', '=', list.rowId).where('item_id', '=', id).where('ui_version', '=', uiVersion).executeTakeFirst();
-    return Number(result.numDeletedRows) > 0;
+    return this.s.transaction(async (s) => {
+      const dropped = await s.db.deleteFrom('item_versions')
+        .where('list_row_id', '=', list.rowId).where('item_id', '=', id).where('ui_version', '=', uiVersion).returning('data').execute();
+      await new SqlVersions(s).release(dropped);
+      return dropped.length > 0;
+    });
   }
 
   /** Stores `before` as a past version and drops what falls beyond the list's version limit. Inside a unit of work only. */
   async keep(list: List, before: Item): Promise<void> {
     const data = encodeItemSnapshot(before);
+    // A version stored again under the same number (the current one deleted and re-made) gives up what it held.
+    await this.release(await this.s.db.selectFrom('item_versions').select('data')
+      .where('list_row_id', '=', list.rowId).where('item_id', '=', before.id).where('ui_version', '=', before.uiVersion).execute());
     await this.s.db.insertInto('item_versions')
       .values({ list_row_id: list.rowId, item_id: before.id, ui_version: before.uiVersion, data })
       .onConflict((oc) => oc.columns(['list_row_id', 'item_id', 'ui_version']).doUpdateSet({ data }))
       .execute();
     // The current version (before.uiVersion + 1) counts towards the limit.
-    await this.s.db.deleteFrom('item_versions').where('list_row_id', '=', list.rowId).where('item_id', '=', before.id)
-      .where('ui_version', '<=', before.uiVersion + 1 - MAJOR_VERSION_LIMIT).execute();
+    await this.release(await this.s.db.deleteFrom('item_versions').where('list_row_id', '=', list.rowId).where('item_id', '=', before.id)
+      .where('ui_version', '<=', before.uiVersion + 1 - MAJOR_VERSION_LIMIT).returning('data').execute());
   }
 
   /** Drops all of an item's past versions (the item is deleted). Inside a unit of work only. */
   async dropAll(list: List, id: number): Promise<void> {
-    await this.s.db.deleteFrom('item_versions').where('list_row_id', '=', list.rowId).where('item_id', '=', id).execute();
+    await this.release(await this.s.db.deleteFrom('item_versions').where('list_row_id', '=', list.rowId).where('item_id', '=', id)
+      .returning('data').execute());
+  }
+
+  /** The content references of dropped versions of files, released. */
+  private async release(rows: Array<{ data: unknown }>): Promise<void> {
+    const blobs = new SqlBlobs(this.s, this.s.options.bytes);
+    for (const row of rows) {
+      const file = decodeItemSnapshot(String(row.data)).file;
+      if (file) await blobs.release(file.blobId);
+    }
   }
 }

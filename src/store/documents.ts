@@ -1,0 +1,31 @@
+// Files and folders of a list's folder tree. They are items of the list (items.ts reads and
+// updates their fields); this repository places them: finds one by folder and name, lists a
+// folder, and creates folders and files (a file's bytes are a blob put beforehand,
+// blobs.ts). Names are unique in their folder whatever their case.
+
+import type { Field, Item, List, StoredValue } from '../domain/model.ts';
+import type { BlobRef } from './blobs.ts';
+
+export interface NewPlacedItem {
+  /** The folder it goes in, relative to the list's root folder ('' = the root); it must exist. */
+  dir: string;
+  name: string;
+  actorId: number;
+  now: string;
+  values?: Record<string, StoredValue>;
+}
+
+export interface DocumentRepository {
+  /** The file or folder `name` in folder `dir`, or undefined. */
+  at(list: List, fields: Field[], dir: string, name: string): Promise<Item | undefined>;
+  /** A page of what folder `dir` holds (folders, files or both), by id, after `afterId`. */
+  children(list: List, fields: Field[], dir: string, options: { kind?: 'folder' | 'file'; top: number; afterId?: number }): Promise<{ items: Item[]; hasMore: boolean }>;
+  /** A new folder; fileExists if the name is taken, folderNotFound if `dir` is not a folder. */
+  createFolder(list: List, fields: Field[], folder: NewPlacedItem): Promise<Item>;
+  /**
+   * A new file with `blob` as its content, or (overwrite) new content for the file of that
+   * name, the content it had kept as a past version where the list keeps versions.
+   * fileExists if the name is taken (by a folder, or by a file without overwrite).
+   */
+  putFile(list: List, fields: Field[], file: NewPlacedItem & { blob: BlobRef; overwrite: boolean }): Promise<{ item: Item; created: boolean }>;
+}

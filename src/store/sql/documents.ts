@@ -1,0 +1,123 @@
+// Files and folders on SQL: rows of the list's item table with a place (fs_obj_type,
+// leaf_name, dir_path: migration 0009) and, for files, a blob. Every write takes the list's
+// counter row first (as item writes do), so the "is the name free?" check and the insert
+// that takes it cannot interleave with another writer's; the unique index on the place is
+// the database's own guard behind it.
+
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import { fail } from '../../domain/errors.ts';
+import { joinPath, splitPath } from '../../domain/documents.ts';
+import type { Field, Item, List } from '../../domain/model.ts';
+import { listContentTypeId } from '../../domain/templates.ts';
+import type { DocumentRepository, NewPlacedItem } from '../documents.ts';
+import type { BlobRef } from '../blobs.ts';
+import { binaryCollation } from './flavour.ts';
+import { rowToItem, selectColumns, valuesToColumns } from './item-table.ts';
+import { SqlItems } from './items.ts';
+import { listEntry } from './lists.ts';
+import type { SqlSession } from './session.ts';
+import { SqlVersions } from './versions.ts';
+import { SqlBlobs } from './blobs.ts';
+
+/** The content type of folders in a list: 0x0120 (Folder), then the list's own suffix. */
+export const folderContentTypeId = (listId: string): string => `0x012000${listId.replace(/-/g, '').toUpperCase()}`;
+
+export class SqlDocuments implements DocumentRepository {
+  constructor(private readonly s: SqlSession) {}
+
+  async at(list: List, fields: Field[], dir: string, name: string): Promise<Item | undefined> {
+    const c = sql.raw(binaryCollation(this.s.flavour));
+    const rows = await this.s.db.selectFrom(list.tableName).select(selectColumns(fields))
+      .where(sql<boolean>`lower(dir_path)${c} = lower(${dir})${c} and lower(leaf_name)${c} = lower(${name})${c}`)
+      .execute();
+    return rows[0] ? rowToItem(rows[0], fields) : undefined;
+  }
+
+  async children(list: List, fields: Field[], dir: string, options: { kind?: 'folder' | 'file'; top: number; afterId?: number }) {
+    const c = sql.raw(binaryCollation(this.s.flavour));
+    let query = this.s.db.selectFrom(list.tableName).select(selectColumns(fields))
+      .where(sql<boolean>`lower(dir_path)${c} = lower(${dir})${c}`)
+      .where('leaf_name', 'is not', null);
+    if (options.kind) query = query.where('fs_obj_type', '=', options.kind === 'folder' ? 1 : 0);
+    if (options.afterId !== undefined) query = query.where('id', '>', options.afterId);
+    const rows = await query.orderBy('id').limit(options.top + 1).execute();
+    return { items: rows.slice(0, options.top).map((r) => rowToItem(r, fields)), hasMore: rows.length > options.top };
+  }
+
+  createFolder(list: List, fields: Field[], folder: NewPlacedItem): Promise<Item> {
+    return this.s.write([listEntry(list)], async (s) => {
+      const here = new SqlDocuments(s);
+      const dir = await here.takeName(list, fields, folder.dir, folder.name);
+      const id = await here.insert(list, fields, { ...folder, dir }, { fs_obj_type: 1, content_type_id: folderContentTypeId(list.id) });
+      return (await new SqlItems(s).get(list, fields, id))!;
+    });
+  }
+
+  putFile(list: List, fields: Field[], file: NewPlacedItem & { blob: BlobRef; overwrite: boolean }) {
+    return this.s.write([listEntry(list)], async (s): Promise<{ item: Item; created: boolean }> => {
+      const here = new SqlDocuments(s);
+      const blobs = new SqlBlobs(s, s.options.bytes);
+      await here.lockList(list);
+      const existing = await here.at(list, fields, file.dir, file.name);
+      if (existing && (existing.place.folder || !file.overwrite)) throw fail.fileExists(here.urlOf(list, file.dir, file.name));
+      if (!(await blobs.addRef(file.blob.id))) throw new Error(`blob ${file.blob.id} is gone: put it again`);
+      if (!existing) {
+        const dir = await here.checkFolder(list, fields, file.dir);
+        const id = await here.insert(list, fields, { ...file, dir }, {
+          fs_obj_type: 0, content_type_id: listContentTypeId(list.baseTemplate, list.id), blob_id: file.blob.id, file_size: file.blob.size,
+        });
+        return { item: (await new SqlItems(s).get(list, fields, id))!, created: true };
+      }
+      // New content for the file: its past content stays with the version it becomes, or is released.
+      if (list.enableVersioning) await new SqlVersions(s).keep(list, existing);
+      else if (existing.file) await blobs.release(existing.file.blobId);
+      await s.db.updateTable(list.tableName).set({
+        blob_id: file.blob.id, file_size: file.blob.size, modified: file.now, editor_id: file.actorId,
+        version: sql`version + 1`, ui_version: list.enableVersioning ? sql`ui_version + 1` : sql`ui_version`,
+        ...valuesToColumns(fields, file.values ?? {}),
+      }).where('id', '=', existing.id).execute();
+      await s.db.updateTable('lists').set({ last_item_modified: file.now }).where('row_id', '=', list.rowId).execute();
+      return { item: (await new SqlItems(s).get(list, fields, existing.id))!, created: false };
+    });
+  }
+
+  /** Inside a write: the list's counter row locked, the name checked free and its folder there (its path as stored). */
+  private async takeName(list: List, fields: Field[], dir: string, name: string): Promise<string> {
+    await this.lockList(list);
+    if (await this.at(list, fields, dir, name)) throw fail.fileExists(this.urlOf(list, dir, name));
+    return this.checkFolder(list, fields, dir);
+  }
+
+  /** The folder `dir`'s path in the case its folders were given (as SharePoint shows FileDirRef), or folderNotFound. */
+  private async checkFolder(list: List, fields: Field[], dir: string): Promise<string> {
+    if (dir === '') return '';
+    const { dir: parent, name } = splitPath(dir);
+    const folder = await this.at(list, fields, parent, name);
+    if (!folder?.place.folder) throw fail.folderNotFound(this.urlOf(list, parent, name));
+    return joinPath(folder.place.dir, folder.place.name!);
+  }
+
+  /** The list's counter row, locked until the unit of work ends (SQLite's writer is alone already). */
+  private async lockList(list: List): Promise<void> {
+    await this.s.db.updateTable('lists').set({ next_item_id: sql`next_item_id` }).where('row_id', '=', list.rowId).execute();
+  }
+
+  private async insert(list: List, fields: Field[], placed: NewPlacedItem, extra: Record<string, unknown>): Promise<number> {
+    const counter = await this.s.db.updateTable('lists')
+      .set({ next_item_id: sql`next_item_id + 1`, item_count: sql`item_count + 1`, last_item_modified: placed.now })
+      .where('row_id', '=', list.rowId).returning(['next_item_id']).executeTakeFirstOrThrow();
+    const id = Number(counter.next_item_id) - 1;
+    await this.s.db.insertInto(list.tableName).values({
+      id, guid: randomUUID(), created: placed.now, modified: placed.now, author_id: placed.actorId, editor_id: placed.actorId,
+      version: 1, ui_version: 1, leaf_name: placed.name, dir_path: placed.dir,
+      ...valuesToColumns(fields, placed.values ?? {}), ...extra,
+    }).execute();
+    return id;
+  }
+
+  /** Server-relative URL of a place, for messages. */
+  private urlOf(list: List, dir: string, name: string): string {
+    return `${list.serverRelativeUrl}/${joinPath(dir, name)}`;
+  }
+}
