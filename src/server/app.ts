@@ -67,7 +67,9 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   app.route({
     method: ['GET', 'POST', 'MERGE', 'PATCH', 'PUT', 'DELETE'],
     url: '/*',
-    handler: (req, reply) => sitePaths.dispatch(req, reply),
+    // `return reply`: a front may have sent a stream that has not started yet; fastify must not
+    // take the handler's settled promise for "nothing sent" and answer an empty body over it.
+    handler: async (req, reply) => { await sitePaths.dispatch(req, reply); return reply; },
   });
 
   // Methods no route serves (OPTIONS, PROPFIND, …): every path has a route, so only the verb can miss.

@@ -6,6 +6,7 @@
 
 import type { Store } from '../store/store.ts';
 import type { Actor } from './actor.ts';
+import { DocumentService } from './documents.ts';
 import { FieldService } from './fields.ts';
 import { ItemService } from './items.ts';
 import { ListService } from './lists.ts';
@@ -31,4 +32,5 @@ export class Services {
   get versions(): VersionService { return new VersionService(this.#store); }
   get principals(): PrincipalService { return new PrincipalService(this.#store, this.#actor); }
   get profiles(): ProfileService { return new ProfileService(this.#store, this.#actor); }
+  get documents(): DocumentService { return new DocumentService(this.#store, this.#actor); }
 }

@@ -13,6 +13,8 @@ import type { ApiContext } from './context.ts';
 
 const complex = (type: string, props: Array<[string, Value]>): Value => ({ kind: 'complex', type, props });
 const resourcePath = (url: string): Value => complex('SP.ResourcePath', [['DecodedUrl', url]]);
+/** An SP.ResourcePath value (`ServerRelativePath` and the like). */
+export const resourcePathValue = resourcePath;
 const strings = (items: string[]): Value => ({ kind: 'collection', elementType: 'Edm.String', items });
 const changeToken = (id: string, version: number): Value =>
   complex('SP.ChangeToken', [['StringValue', `1;3;${id};638399664141230000;${version}`]]);

@@ -2,7 +2,7 @@
 // type says which navigation properties, keys and methods it has, and which HTTP verbs it
 // answers. Adding an endpoint means adding an entry here, not a route.
 
-import type { Field, List, Web } from '../../../domain/model.ts';
+import type { Field, Item, List, Web } from '../../../domain/model.ts';
 import type { Argument } from '../../../odata/path.ts';
 import type { ApiContext } from './context.ts';
 import type { Outcome } from './outcome.ts';
@@ -41,7 +41,14 @@ export type Resource =
   | { kind: 'propertyValues'; web: Web }
   | { kind: 'regionalSettings'; web: Web }
   | { kind: 'timeZone'; web: Web }
-  | { kind: 'timeZones'; web: Web };
+  | { kind: 'timeZones'; web: Web }
+  /** A folder of a list's tree by its path inside the list ('' = the root folder). */
+  | { kind: 'folder'; list: List; path: string }
+  | { kind: 'files'; list: List; dir: string }
+  | { kind: 'folders'; list: List; dir: string }
+  | { kind: 'file'; list: List; item: Item }
+  /** A file's `$value`: its bytes. */
+  | { kind: 'fileContent'; list: List; item: Item };
 
 export type ResourceOf<K extends Resource['kind']> = Extract<Resource, { kind: K }>;
 

@@ -10,6 +10,7 @@ import { contextInfoType } from './contextinfo.ts';
 import { siteGroupsType, siteGroupType, siteUsersType, siteUserType } from './principals.ts';
 import { itemVersionsType, itemVersionType } from './versions.ts';
 import { basePermissionsType, roleAssignmentsType, roleAssignmentType, roleDefinitionsType, roleDefinitionType } from './security.ts';
+import { fileContentType, filesType, fileType, foldersType, folderType } from './files.ts';
 import { propertyValuesType, regionalSettingsType, timeZonesType, timeZoneType, websType } from './web-extras.ts';
 
 export const RESOURCE_TYPES: ResourceTypes = {
@@ -41,4 +42,9 @@ export const RESOURCE_TYPES: ResourceTypes = {
   regionalSettings: regionalSettingsType,
   timeZone: timeZoneType,
   timeZones: timeZonesType,
+  folder: folderType,
+  files: filesType,
+  folders: foldersType,
+  file: fileType,
+  fileContent: fileContentType,
 };

@@ -1,6 +1,7 @@
 // SP.List and the web's list collection.
 
 import type { List, Web } from '../../../../domain/model.ts';
+import { rootFolderNavigation } from './files.ts';
 import type { FixedLibrary } from '../../../../services/lists.ts';
 import { errors } from '../../../../wire/errors.ts';
 import type { ApiContext } from '../context.ts';
@@ -162,5 +163,6 @@ export const listType: ResourceType<ListResource> = {
 };
 
 export const rootFolderType: ResourceType<{ kind: 'rootFolder'; list: List }> = {
+  navigation: rootFolderNavigation,
   get: async (r, ctx) => singleEntity(folderEntity((await ctx.store.lists.withCounters([r.list]))[0]!, ctx), 'SP.Folder', ctx),
 };

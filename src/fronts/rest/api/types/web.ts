@@ -1,6 +1,7 @@
 // SP.Site and SP.Web.
 
 import type { ResourceType } from '../resource.ts';
+import { webFileMethods } from './files.ts';
 import { siteEntity, webEntity } from '../entities.ts';
 import { errors } from '../../../../wire/errors.ts';
 import { singleEntity, stringArgument } from './shared.ts';
@@ -42,6 +43,7 @@ export const webType: ResourceType<WebResource> = {
   },
   methods: {
     ...webPrincipalMethods,
+    ...webFileMethods,
     getusereffectivepermissions: getUserEffectivePermissions,
     getlist: {
       kind: 'function',

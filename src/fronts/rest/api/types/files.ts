@@ -1,0 +1,245 @@
+// Files and folders of a list or library (issue #11): addressed by server-relative URL or
+// path from the web, or from a list's root folder; listed, created, read and written. The
+// bytes stream both ways: an upload is the request itself (`body: 'stream'`), a download a
+// stream of the blob.
+
+import { joinPath, segments, splitPath } from '../../../../domain/documents.ts';
+import { fail } from '../../../../domain/errors.ts';
+import type { Item, List, Web } from '../../../../domain/model.ts';
+import type { Entity } from '../../../../wire/values.ts';
+import type { ApiContext } from '../context.ts';
+import { folderEntity, resourcePathValue } from '../entities.ts';
+import { noContent, type Outcome } from '../outcome.ts';
+import type { Resource, ResourceType } from '../resource.ts';
+import { argument, entityCollection, singleEntity, stringArgument } from './shared.ts';
+import { argumentLiteral, type Argument } from '../../../../odata/path.ts';
+import { versionLabel } from '../../../../domain/versions.ts';
+
+type FolderResource = { kind: 'folder'; list: List; path: string };
+type FilesResource = { kind: 'files'; list: List; dir: string };
+type FoldersResource = { kind: 'folders'; list: List; dir: string };
+type FileResource = { kind: 'file'; list: List; item: Item };
+type FileContentResource = { kind: 'fileContent'; list: List; item: Item };
+
+/** A file's or folder's server-relative URL. */
+export const urlOf = (list: List, path: string): string => (path ? `${list.serverRelativeUrl}/${path}` : list.serverRelativeUrl);
+const pathOf = (item: Item): string => joinPath(item.place.dir, item.place.name ?? '');
+
+/**
+ * The list holding a server-relative URL (or a URL relative to the web, or an absolute one)
+ * and the path inside it. The list whose URL is the longest prefix at a segment boundary wins.
+ */
+export async function locate(web: Web, url: string, ctx: ApiContext): Promise<{ list: List; path: string } | undefined> {
+  let path = /^https?:\/\//i.test(url) ? new URL(url).pathname : url;
+  if (!path.startsWith('/')) path = `${web.serverRelativeUrl.replace(/\/$/, '')}/${path}`;
+  const wanted = `/${segments(path).join('/')}`.toLowerCase();
+  let best: List | undefined;
+  for (const list of await ctx.store.lists.inWeb(web.id)) {
+    const root = list.serverRelativeUrl.toLowerCase();
+    if ((wanted === root || wanted.startsWith(`${root}/`)) && (!best || root.length > best.serverRelativeUrl.length)) best = list;
+  }
+  if (!best) return undefined;
+  return { list: best, path: segments(path).slice(segments(best.serverRelativeUrl).length).join('/') };
+}
+
+/** `…Url('…')` arguments are URLs (percent-decoded); `…Path(decodedurl='…')` ones are already decoded. */
+function urlArgument(args: Argument[], decoded: boolean): string {
+  const text = stringArgument(args, decoded ? 'decodedurl' : 'serverrelativeurl', 'url', 'strurl');
+  if (decoded) return text;
+  try { return decodeURIComponent(text); } catch { return text; }
+}
+
+function booleanArgument(args: Argument[], name: string): boolean {
+  const literal = argumentLiteral(argument(args, name));
+  return literal?.type === 'boolean' ? literal.value : literal?.type === 'string' ? literal.value.toLowerCase() === 'true' : false;
+}
+
+async function folderAt(web: Web, url: string, ctx: ApiContext): Promise<FolderResource> {
+  const found = await locate(web, url, ctx);
+  if (!found) throw fail.folderNotFound(url);
+  if (found.path) {
+    const { dir, name } = splitPath(found.path);
+    const item = await ctx.store.documents.at(found.list, await ctx.store.fields.of(found.list), dir, name);
+    if (!item?.place.folder) throw fail.folderNotFound(url);
+    return { kind: 'folder', list: found.list, path: pathOf(item) };
+  }
+  return { kind: 'folder', list: found.list, path: '' };
+}
+
+async function fileAt(web: Web, url: string, ctx: ApiContext): Promise<FileResource> {
+  const found = await locate(web, url, ctx);
+  const { dir, name } = splitPath(found?.path ?? '');
+  const item = found && name ? await ctx.store.documents.at(found.list, await ctx.store.fields.of(found.list), dir, name) : undefined;
+  if (!found || !item || item.place.folder) throw fail.fileNotFound(url);
+  return { kind: 'file', list: found.list, item };
+}
+
+/** The web's methods that address files and folders (added to the web type). */
+export const webFileMethods: NonNullable<ResourceType<{ kind: 'web'; web: Web }>['methods']> = {
+  getfolderbyserverrelativeurl: { kind: 'function', invoke: (r, args, ctx) => folderAt(r.web, urlArgument(args, false), ctx) },
+  getfolderbyserverrelativepath: { kind: 'function', invoke: (r, args, ctx) => folderAt(r.web, urlArgument(args, true), ctx) },
+  getfilebyserverrelativeurl: { kind: 'function', invoke: (r, args, ctx) => fileAt(r.web, urlArgument(args, false), ctx) },
+  getfilebyserverrelativepath: { kind: 'function', invoke: (r, args, ctx) => fileAt(r.web, urlArgument(args, true), ctx) },
+};
+
+// ---- entities
+
+function subfolderEntity(list: List, item: Item, ctx: ApiContext, itemCount: number): Entity {
+  const url = urlOf(list, pathOf(item));
+  const link = `Web/GetFolderByServerRelativePath(decodedurl='${url.replace(/'/g, "''")}')`;
+  return {
+    type: 'SP.Folder', id: `${ctx.apiUrl}${link}`, editLink: link,
+    deferred: ['Files', 'ListItemAllFields', 'ParentFolder', 'Properties', 'StorageMetrics', 'Folders'],
+    props: [
+      ['Exists', true], ['IsWOPIEnabled', false], ['ItemCount', itemCount], ['Name', item.place.name ?? ''],
+      ['ProgID', null], ['ServerRelativePath', resourcePathValue(url)], ['ServerRelativeUrl', url], ['TimeCreated', item.created],
+      ['TimeLastModified', item.modified], ['UniqueId', item.guid], ['WelcomePage', ''],
+    ],
+  };
+}
+
+export function fileEntity(list: List, item: Item, ctx: ApiContext): Entity {
+  const url = urlOf(list, pathOf(item));
+  const link = `Web/GetFileByServerRelativePath(decodedurl='${url.replace(/'/g, "''")}')`;
+  const etag = `"{${item.guid.toUpperCase()}},${item.version}"`;
+  return {
+    type: 'SP.File', id: `${ctx.apiUrl}${link}`, editLink: link, etag,
+    deferred: ['Author', 'CheckedOutByUser', 'EffectiveInformationRightsManagementSettings', 'InformationRightsManagementSettings',
+      'ListItemAllFields', 'LockedByUser', 'ModifiedBy', 'Properties', 'VersionEvents', 'VersionExpirationReport', 'Versions'],
+    props: [
+      ['CheckInComment', item.file?.checkInComment ?? ''], ['CheckOutType', item.file?.checkedOutBy ? 0 : 2],
+      ['ContentTag', `{${item.guid.toUpperCase()}},${item.version},${item.version}`], ['CustomizedPageStatus', 0], ['ETag', etag],
+      ['Exists', true], ['ExistsAllowThrowForPolicyFailures', true], ['ExistsWithException', true], ['IrmEnabled', false],
+      ['Length', String(item.file?.size ?? 0)], ['Level', item.file?.checkedOutBy ? 255 : 1], ['LinkingUri', null], ['LinkingUrl', ''],
+      ['MajorVersion', item.uiVersion], ['MinorVersion', 0], ['Name', item.place.name ?? ''], ['ServerRelativePath', resourcePathValue(url)],
+      ['ServerRelativeUrl', url], ['TimeCreated', item.created], ['TimeLastModified', item.modified], ['Title', item.values.Title ?? null],
+      ['UIVersion', item.uiVersion * 512], ['UIVersionLabel', versionLabel(item.uiVersion)], ['UniqueId', item.guid],
+    ],
+  };
+}
+
+const fileOutcome = (list: List, item: Item, ctx: ApiContext): Outcome => singleEntity(fileEntity(list, item, ctx), 'SP.File', ctx);
+
+// ---- resource types
+
+const navigationOfFolder = {
+  files: async (r: { list: List; path: string }): Promise<Resource> => ({ kind: 'files', list: r.list, dir: r.path }),
+  folders: async (r: { list: List; path: string }): Promise<Resource> => ({ kind: 'folders', list: r.list, dir: r.path }),
+};
+
+export const folderType: ResourceType<FolderResource> = {
+  navigation: navigationOfFolder,
+  async get(r, ctx) {
+    if (!r.path) return singleEntity(folderEntity((await ctx.store.lists.withCounters([r.list]))[0]!, ctx), 'SP.Folder', ctx);
+    const fields = await ctx.store.fields.of(r.list);
+    const { dir, name } = splitPath(r.path);
+    const item = await ctx.store.documents.at(r.list, fields, dir, name);
+    if (!item) throw fail.folderNotFound(urlOf(r.list, r.path));
+    const children = await ctx.store.documents.children(r.list, fields, r.path, { top: 5000 });
+    return singleEntity(subfolderEntity(r.list, item, ctx, children.items.length), 'SP.Folder', ctx);
+  },
+};
+
+/** The root folder of a list (list/RootFolder) is a folder too. */
+export const rootFolderNavigation = {
+  files: async (r: { list: List }): Promise<Resource> => ({ kind: 'files', list: r.list, dir: '' }),
+  folders: async (r: { list: List }): Promise<Resource> => ({ kind: 'folders', list: r.list, dir: '' }),
+};
+
+async function addFile(r: FilesResource, args: Argument[], ctx: ApiContext, decoded: boolean): Promise<Outcome> {
+  const name = urlArgument(args, decoded);
+  const overwrite = booleanArgument(args, 'overwrite');
+  // The name may be a path below this folder, as SharePoint allows (`files/add(url='sub/a.txt')`).
+  const found = name.startsWith('/') ? await locate(ctx.web, name, ctx) : { list: r.list, path: joinPath(r.dir, name) };
+  if (!found) throw fail.folderNotFound(name);
+  const content = ctx.bodyStream ?? (async function* () { /* no body: an empty file */ })();
+  const { item } = await ctx.services.documents.putFile(found.list, found.path, content, { overwrite });
+  return fileOutcome(found.list, item, ctx);
+}
+
+export const filesType: ResourceType<FilesResource> = {
+  async key(r, args, ctx) {
+    const name = stringArgument(args, 'url');
+    const item = await ctx.store.documents.at(r.list, await ctx.store.fields.of(r.list), r.dir, name);
+    if (!item || item.place.folder) throw fail.fileNotFound(urlOf(r.list, joinPath(r.dir, name)));
+    return { kind: 'file', list: r.list, item };
+  },
+  async get(r, ctx) {
+    const page = await ctx.store.documents.children(r.list, await ctx.store.fields.of(r.list), r.dir, { kind: 'file', top: 5000 });
+    return entityCollection(page.items.map((i) => fileEntity(r.list, i, ctx)), 'SP.ApiData.Files', ctx);
+  },
+  methods: {
+    add: { kind: 'action', permission: 'AddListItems', body: 'stream', invoke: (r, args, ctx) => addFile(r, args, ctx, false) },
+    addusingpath: { kind: 'action', permission: 'AddListItems', body: 'stream', invoke: (r, args, ctx) => addFile(r, args, ctx, true) },
+  },
+};
+
+export const foldersType: ResourceType<FoldersResource> = {
+  async key(r, args, ctx) {
+    const name = stringArgument(args, 'url');
+    const item = await ctx.store.documents.at(r.list, await ctx.store.fields.of(r.list), r.dir, name);
+    if (!item?.place.folder) throw fail.folderNotFound(urlOf(r.list, joinPath(r.dir, name)));
+    return { kind: 'folder', list: r.list, path: pathOf(item) };
+  },
+  async get(r, ctx) {
+    const fields = await ctx.store.fields.of(r.list);
+    const page = await ctx.store.documents.children(r.list, fields, r.dir, { kind: 'folder', top: 5000 });
+    const entities: Entity[] = [];
+    for (const item of page.items) {
+      const inside = await ctx.store.documents.children(r.list, fields, pathOf(item), { top: 5000 });
+      entities.push(subfolderEntity(r.list, item, ctx, inside.items.length));
+    }
+    return entityCollection(entities, 'SP.ApiData.Folders', ctx);
+  },
+  methods: {
+    add: {
+      kind: 'action', permission: 'AddListItems', body: 'none',
+      async invoke(r, args, ctx) {
+        const url = urlArgument(args, false);
+        const found = url.startsWith('/') ? await locate(ctx.web, url, ctx) : { list: r.list, path: joinPath(r.dir, url) };
+        if (!found) throw fail.folderNotFound(url);
+        const item = await ctx.services.documents.createFolder(found.list, found.path);
+        return singleEntity(subfolderEntity(found.list, item, ctx, 0), 'SP.Folder', ctx);
+      },
+    },
+    addusingpath: {
+      kind: 'action', permission: 'AddListItems', body: 'none',
+      async invoke(r, args, ctx) {
+        const url = urlArgument(args, true);
+        const found = url.startsWith('/') ? await locate(ctx.web, url, ctx) : { list: r.list, path: joinPath(r.dir, url) };
+        if (!found) throw fail.folderNotFound(url);
+        const overwrite = booleanArgument(args, 'overwrite');
+        const { dir, name } = splitPath(found.path);
+        const existing = await ctx.store.documents.at(found.list, await ctx.store.fields.of(found.list), dir, name);
+        // With overwrite, an existing folder is answered as it is (SharePoint keeps it and its contents).
+        const item = existing?.place.folder && overwrite ? existing : await ctx.services.documents.createFolder(found.list, found.path);
+        return singleEntity(subfolderEntity(found.list, item, ctx, 0), 'SP.Folder', ctx);
+      },
+    },
+  },
+};
+
+export const fileType: ResourceType<FileResource> = {
+  navigation: {
+    $value: async (r) => ({ kind: 'fileContent', list: r.list, item: r.item }),
+  },
+  get: async (r, ctx) => fileOutcome(r.list, r.item, ctx),
+};
+
+export const fileContentType: ResourceType<FileContentResource> = {
+  permissions: { update: 'EditListItems' },
+  bodies: { update: 'stream' },
+  async get(r, ctx) {
+    const stream = r.item.file ? await ctx.store.blobs.open(r.item.file.blobId) : undefined;
+    if (!stream) throw fail.fileNotFound(urlOf(r.list, pathOf(r.item)));
+    return {
+      kind: 'bytes', status: 200, body: stream, contentType: 'application/octet-stream', length: r.item.file!.size,
+      etag: `"{${r.item.guid.toUpperCase()}},${r.item.version}"`,
+    };
+  },
+  async update(r, ctx) {
+    const content = ctx.bodyStream ?? (async function* () { /* no body: empty content */ })();
+    await ctx.services.documents.putFile(r.list, pathOf(r.item), content, { overwrite: true });
+    return noContent();
+  },
+};

@@ -1,0 +1,78 @@
+// Files and folders through an unmodified @pnp/sp 4.x client (issue #11, first slice):
+// folders added by path, files added, listed, read as text and as bytes, given new content;
+// what PnPjs gets back is checked against a second path (plain fetch of `$value`, the
+// folder's file list). Runs on the leg's database (in-memory SQLite, or PostgreSQL; bytes in
+// the database for both: files on disk are covered by blobs.test.ts).
+
+import { describe, it, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import type { SPFI } from '@pnp/sp';
+import '@pnp/sp/files/index.js';
+import '@pnp/sp/folders/index.js';
+import { useTestServer } from '../helpers/server.ts';
+import { failure, pnpFor } from '../helpers/pnp.ts';
+
+describe('PnPjs files and folders against spemu', () => {
+  const spemu = useTestServer();
+  let sp: SPFI;
+  let site: string;
+  const LIB = '/sites/dev/Shared Documents';
+
+  before(() => {
+    site = spemu.server.site('/sites/dev');
+    sp = pnpFor(site);
+  });
+
+  it('folders.addUsingPath, then files.addUsingPath into it; the file reads back as text and as bytes', async () => {
+    const folder = await sp.web.getFolderByServerRelativePath(LIB).folders.addUsingPath('Specs');
+    assert.equal(folder.Name, 'Specs');
+    assert.equal(folder.ServerRelativeUrl, `${LIB}/Specs`);
+
+    const added = await sp.web.getFolderByServerRelativePath(`${LIB}/Specs`).files.addUsingPath('plan.txt', 'the plan', { Overwrite: false });
+    assert.equal(added.Name, 'plan.txt');
+    assert.equal(added.ServerRelativeUrl, `${LIB}/Specs/plan.txt`);
+    assert.equal(added.Length, '8', 'Length is an Edm.Int64: a string');
+    assert.equal(added.UIVersionLabel, '1.0');
+
+    const file = sp.web.getFileByServerRelativePath(`${LIB}/Specs/plan.txt`);
+    assert.equal(await file.getText(), 'the plan');
+    // Second path: the raw bytes with plain fetch.
+    const raw = await fetch(`${site}/_api/web/GetFileByServerRelativeUrl('${encodeURIComponent(`${LIB}/Specs/plan.txt`)}')/$value`);
+    assert.equal(raw.status, 200);
+    assert.equal(await raw.text(), 'the plan');
+
+    const listed = await sp.web.getFolderByServerRelativePath(`${LIB}/Specs`).files();
+    assert.deepEqual(listed.map((f) => f.Name), ['plan.txt']);
+    const folders = await sp.web.getFolderByServerRelativePath(LIB).folders();
+    assert.ok(folders.some((f) => f.Name === 'Specs' && f.ItemCount === 1));
+  });
+
+  it('binary content round-trips byte for byte; setContent replaces it and the version moves', async () => {
+    const bytes = randomBytes(300_000);
+    const folder = sp.web.getFolderByServerRelativePath(LIB);
+    const added = await folder.files.addUsingPath('blob.bin', bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length), { Overwrite: true });
+    assert.equal(added.Length, String(bytes.length));
+    const file = sp.web.getFileByServerRelativePath(`${LIB}/blob.bin`);
+    assert.deepEqual(Buffer.from(await file.getBuffer()), bytes);
+    await file.setContent('replaced');
+    assert.equal(await file.getText(), 'replaced');
+    const info = await file();
+    assert.equal(info.Length, '8');
+    assert.ok(info.MajorVersion >= 1);
+  });
+
+  it('adding over an existing file without overwrite fails as SharePoint does; a missing file is 404', async () => {
+    const folder = sp.web.getFolderByServerRelativePath(LIB);
+    await folder.files.addUsingPath('once.txt', 'first', { Overwrite: false });
+    const exists = await failure(folder.files.addUsingPath('ONCE.txt', 'second', { Overwrite: false }));
+    assert.equal(exists.status, 400);
+    assert.match(exists.code, /^-2130575257, /);
+    assert.equal(await sp.web.getFileByServerRelativePath(`${LIB}/once.txt`).getText(), 'first', 'the refused upload changed nothing');
+    const missing = await failure(sp.web.getFileByServerRelativePath(`${LIB}/nope.txt`)());
+    assert.equal(missing.status, 404);
+    assert.equal(missing.message, 'File Not Found.');
+    const badName = await failure(folder.files.addUsingPath('a|b.txt', 'x'));
+    assert.equal(badName.status, 400);
+  });
+});
