@@ -12,6 +12,7 @@ import '@pnp/sp/files/index.js';
 import '@pnp/sp/folders/index.js';
 import { useTestServer } from '../helpers/server.ts';
 import { failure, pnpFor } from '../helpers/pnp.ts';
+import '../helpers/pnp-file-types.ts';
 
 describe('PnPjs files and folders against spemu', () => {
   const spemu = useTestServer();

@@ -146,15 +146,29 @@ export const rootFolderNavigation = {
   folders: async (r: { list: List }): Promise<Resource> => ({ kind: 'folders', list: r.list, dir: '' }),
 };
 
+/** Where an add names its new file or folder: a path below the collection's folder, or a server-relative URL. */
+async function target(r: { list: List; dir: string }, url: string, ctx: ApiContext): Promise<{ list: List; path: string }> {
+  const found = url.startsWith('/') ? await locate(ctx.web, url, ctx) : { list: r.list, path: joinPath(r.dir, url) };
+  if (!found) throw fail.folderNotFound(url);
+  return found;
+}
+
 async function addFile(r: FilesResource, args: Argument[], ctx: ApiContext, decoded: boolean): Promise<Outcome> {
-  const name = urlArgument(args, decoded);
   const overwrite = booleanArgument(args, 'overwrite');
-  // The name may be a path below this folder, as SharePoint allows (`files/add(url='sub/a.txt')`).
-  const found = name.startsWith('/') ? await locate(ctx.web, name, ctx) : { list: r.list, path: joinPath(r.dir, name) };
-  if (!found) throw fail.folderNotFound(name);
+  const found = await target(r, urlArgument(args, decoded), ctx);
   const content = ctx.bodyStream ?? (async function* () { /* no body: an empty file */ })();
   const { item } = await ctx.services.documents.putFile(found.list, found.path, content, { overwrite });
   return fileOutcome(found.list, item, ctx);
+}
+
+/** `folders/add(url)`; `addUsingPath(DecodedUrl, overwrite)` answers an existing folder as it is when overwrite is on (SharePoint keeps it and its contents). */
+async function addFolder(r: FoldersResource, args: Argument[], ctx: ApiContext, decoded: boolean): Promise<Outcome> {
+  const found = await target(r, urlArgument(args, decoded), ctx);
+  const { dir, name } = splitPath(found.path);
+  const existing = decoded && booleanArgument(args, 'overwrite')
+    ? await ctx.store.documents.at(found.list, await ctx.store.fields.of(found.list), dir, name) : undefined;
+  const item = existing?.place.folder ? existing : await ctx.services.documents.createFolder(found.list, found.path);
+  return singleEntity(subfolderEntity(found.list, item, ctx, 0), 'SP.Folder', ctx);
 }
 
 export const filesType: ResourceType<FilesResource> = {
@@ -192,30 +206,8 @@ export const foldersType: ResourceType<FoldersResource> = {
     return entityCollection(entities, 'SP.ApiData.Folders', ctx);
   },
   methods: {
-    add: {
-      kind: 'action', permission: 'AddListItems', body: 'none',
-      async invoke(r, args, ctx) {
-        const url = urlArgument(args, false);
-        const found = url.startsWith('/') ? await locate(ctx.web, url, ctx) : { list: r.list, path: joinPath(r.dir, url) };
-        if (!found) throw fail.folderNotFound(url);
-        const item = await ctx.services.documents.createFolder(found.list, found.path);
-        return singleEntity(subfolderEntity(found.list, item, ctx, 0), 'SP.Folder', ctx);
-      },
-    },
-    addusingpath: {
-      kind: 'action', permission: 'AddListItems', body: 'none',
-      async invoke(r, args, ctx) {
-        const url = urlArgument(args, true);
-        const found = url.startsWith('/') ? await locate(ctx.web, url, ctx) : { list: r.list, path: joinPath(r.dir, url) };
-        if (!found) throw fail.folderNotFound(url);
-        const overwrite = booleanArgument(args, 'overwrite');
-        const { dir, name } = splitPath(found.path);
-        const existing = await ctx.store.documents.at(found.list, await ctx.store.fields.of(found.list), dir, name);
-        // With overwrite, an existing folder is answered as it is (SharePoint keeps it and its contents).
-        const item = existing?.place.folder && overwrite ? existing : await ctx.services.documents.createFolder(found.list, found.path);
-        return singleEntity(subfolderEntity(found.list, item, ctx, 0), 'SP.Folder', ctx);
-      },
-    },
+    add: { kind: 'action', permission: 'AddListItems', body: 'none', invoke: (r, args, ctx) => addFolder(r, args, ctx, false) },
+    addusingpath: { kind: 'action', permission: 'AddListItems', body: 'none', invoke: (r, args, ctx) => addFolder(r, args, ctx, true) },
   },
 };
 
