@@ -47,6 +47,17 @@ describe('PnPjs files and folders against spemu', () => {
     assert.deepEqual(listed.map((f) => f.Name), ['plan.txt']);
     const folders = await sp.web.getFolderByServerRelativePath(LIB).folders();
     assert.ok(folders.some((f) => f.Name === 'Specs' && f.ItemCount === 1));
+
+    // The library's items carry the document fields clients read.
+    const items = await sp.web.lists.getByTitle('Documents').items
+      .select('Id', 'FileLeafRef', 'FileRef', 'FileDirRef', 'FSObjType', 'FileSystemObjectType', 'File_x0020_Type', 'UniqueId')();
+    const plan = items.find((i) => i.FileLeafRef === 'plan.txt');
+    const specs = items.find((i) => i.FileLeafRef === 'Specs');
+    assert.deepEqual([plan.FileRef, plan.FileDirRef, plan.FSObjType, plan.FileSystemObjectType, plan.File_x0020_Type],
+      [`${LIB}/Specs/plan.txt`, `${LIB}/Specs`, '0', 0, 'txt']);
+    assert.equal(plan.UniqueId, added.UniqueId);
+    assert.deepEqual([specs.FileRef, specs.FileDirRef, specs.FSObjType, specs.FileSystemObjectType, specs.File_x0020_Type],
+      [`${LIB}/Specs`, LIB, '1', 1, null]);
   });
 
   it('binary content round-trips byte for byte; setContent replaces it and the version moves', async () => {

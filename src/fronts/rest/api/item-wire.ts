@@ -2,6 +2,7 @@
 // SharePoint's order, and the value each carries (reference §1.2, §8.1).
 
 import { FIELD_KINDS } from '../../../domain/field-kinds.ts';
+import { fileType } from '../../../domain/documents.ts';
 import type { Field, Item, List, StoredValue } from '../../../domain/model.ts';
 import { odataPropertyName } from '../../../domain/names.ts';
 import { storedArray } from '../../../domain/values.ts';
@@ -69,7 +70,7 @@ export function defaultWireProps(fields: Field[]): WireProp[] {
 function buildDefaultWireProps(fields: Field[]): WireProp[] {
   const custom = fields.filter((f) => !f.builtIn).flatMap(fieldWireProps);
   return [
-    { name: 'FileSystemObjectType', get: () => 0 },
+    { name: 'FileSystemObjectType', get: (i) => (i.place.folder ? 1 : 0) },
     { name: 'Id', get: (i) => i.id },
     { name: 'ServerRedirectedEmbedUri', get: () => null },
     { name: 'ServerRedirectedEmbedUrl', get: () => '' },
@@ -88,12 +89,23 @@ function buildDefaultWireProps(fields: Field[]): WireProp[] {
   ];
 }
 
+/** A file's or folder's name; an ordinary item's is `<id>_.000`. */
+const leafRef = (i: Item): string => i.place.name ?? `${i.id}_.000`;
+/** The server-relative URL of the folder the item is in. */
+const dirRef = (list: List, i: Item): string => (i.place.dir ? `${list.serverRelativeUrl}/${i.place.dir}` : list.serverRelativeUrl);
+
 /** Properties that exist but appear only when named in `$select`. */
 function hiddenUntilSelected(list: List): WireProp[] {
   return [
-    { name: 'FileRef', get: (i) => `${list.serverRelativeUrl}/${i.id}_.000` },
-    { name: 'FileLeafRef', get: (i) => `${i.id}_.000` },
-    { name: 'FileDirRef', get: () => list.serverRelativeUrl },
+    { name: 'FileRef', get: (i) => `${dirRef(list, i)}/${leafRef(i)}` },
+    { name: 'FileLeafRef', get: (i) => leafRef(i) },
+    { name: 'FileDirRef', get: (i) => dirRef(list, i) },
+    { name: 'FSObjType', get: (i) => (i.place.folder ? '1' : '0') },
+    { name: 'File_x0020_Type', get: (i) => (i.place.folder || i.place.name === null ? null : fileType(i.place.name) || null) },
+    { name: 'UniqueId', get: (i) => i.guid },
+    { name: 'File_x0020_Size', get: (i) => (i.file ? String(i.file.size) : null) },
+    { name: 'SMTotalFileStreamSize', get: (i) => (i.file ? String(i.file.size) : null) },
+    { name: 'CheckoutUserId', get: (i) => i.file?.checkedOutBy ?? null },
     { name: 'owshiddenversion', get: (i) => i.version },
     { name: 'AuthorStringId', get: (i) => String(i.authorId) },
     { name: 'EditorStringId', get: (i) => String(i.editorId) },
