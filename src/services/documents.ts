@@ -24,6 +24,14 @@ export class DocumentService {
     return this.store.documents.createFolder(list, fields, { dir, name, actorId: this.actor.userId, now: this.actor.now() });
   }
 
+  /** Deletes the folder `path` with everything in it (folderNotFound if there is none; the root folder cannot be). */
+  async deleteFolder(list: List, path: string): Promise<void> {
+    const fields = await this.store.fields.of(list);
+    if (!path || (await this.store.documents.deleteFolder(list, fields, path, this.actor.now())) === 0) {
+      throw fail.folderNotFound(`${list.serverRelativeUrl}/${path}`);
+    }
+  }
+
   /** The file `path` with `content` (a stream, read once), new or (overwrite) replacing the content of the one there. */
   async putFile(list: List, path: string, content: AsyncIterable<Uint8Array>, options: { overwrite: boolean; limit?: number }): Promise<{ item: Item; created: boolean }> {
     const { dir, name } = splitPath(path);

@@ -28,4 +28,6 @@ export interface DocumentRepository {
    * fileExists if the name is taken (by a folder, or by a file without overwrite).
    */
   putFile(list: List, fields: Field[], file: NewPlacedItem & { blob: BlobRef; overwrite: boolean }): Promise<{ item: Item; created: boolean }>;
+  /** Deletes the folder `path` and everything below it in one unit of work; the number of items deleted (0: no such folder). */
+  deleteFolder(list: List, fields: Field[], path: string, now: string): Promise<number>;
 }

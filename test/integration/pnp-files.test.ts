@@ -87,4 +87,32 @@ describe('PnPjs files and folders against spemu', () => {
     const badName = await failure(folder.files.addUsingPath('a|b.txt', 'x'));
     assert.equal(badName.status, 400);
   });
+
+  it('listItemAllFields, delete and recycle of a file; a folder deleted with everything in it', async () => {
+    const folder = await sp.web.getFolderByServerRelativePath(LIB).folders.addUsingPath('Old');
+    assert.equal(folder.Name, 'Old');
+    const inOld = sp.web.getFolderByServerRelativePath(`${LIB}/Old`);
+    await inOld.folders.addUsingPath('Deeper');
+    await sp.web.getFolderByServerRelativePath(`${LIB}/Old/Deeper`).files.addUsingPath('deep.txt', 'deep');
+    await inOld.files.addUsingPath('keep.txt', 'kept');
+    await inOld.files.addUsingPath('bin.txt', 'to the bin');
+
+    const item = await sp.web.getFileByServerRelativePath(`${LIB}/Old/keep.txt`).listItemAllFields();
+    assert.equal(item.FileLeafRef, undefined, 'FileLeafRef appears only when selected');
+    assert.equal(typeof item.Id, 'number');
+    const selected = await sp.web.getFileByServerRelativePath(`${LIB}/Old/keep.txt`).listItemAllFields.select('FileLeafRef', 'FileDirRef')();
+    assert.deepEqual([selected.FileLeafRef, selected.FileDirRef], ['keep.txt', `${LIB}/Old`]);
+
+    await sp.web.getFileByServerRelativePath(`${LIB}/Old/keep.txt`).delete();
+    assert.equal((await failure(sp.web.getFileByServerRelativePath(`${LIB}/Old/keep.txt`)())).status, 404);
+    const binId = await sp.web.getFileByServerRelativePath(`${LIB}/Old/bin.txt`).recycle();
+    assert.match(String(binId), /^[0-9a-f-]{36}$/);
+    assert.deepEqual((await inOld.files()).map((f) => f.Name), []);
+
+    await inOld.delete();
+    assert.equal((await failure(sp.web.getFolderByServerRelativePath(`${LIB}/Old`)())).status, 404);
+    assert.equal((await failure(sp.web.getFileByServerRelativePath(`${LIB}/Old/Deeper/deep.txt`)())).status, 404);
+    const left = await sp.web.lists.getByTitle('Documents').items.select('FileRef')();
+    assert.ok(!left.some((i) => String(i.FileRef).startsWith(`${LIB}/Old`)), 'nothing of the folder is left');
+  });
 });

@@ -82,6 +82,26 @@ export class SqlDocuments implements DocumentRepository {
     });
   }
 
+  deleteFolder(list: List, fields: Field[], path: string, now: string): Promise<number> {
+    return this.s.write([listEntry(list)], async (s) => {
+      const here = new SqlDocuments(s);
+      await here.lockList(list);
+      const { dir, name } = splitPath(path);
+      const folder = name ? await here.at(list, fields, dir, name) : undefined;
+      if (!folder?.place.folder) return 0;
+      const c = sql.raw(binaryCollation(s.flavour));
+      const stored = joinPath(folder.place.dir, folder.place.name!);
+      // Everything below: its dir_path is the folder's path or starts with it and a '/'.
+      const below = await s.db.selectFrom(list.tableName).select('id')
+        .where(sql<boolean>`lower(dir_path)${c} = lower(${stored})${c} or substr(lower(dir_path), 1, ${Array.from(stored).length + 1})${c} = lower(${`${stored}/`})${c}`)
+        .execute();
+      const items = new SqlItems(s);
+      // Each delete releases the file's content and its versions' (items.ts).
+      for (const { id } of [...below, { id: folder.id }]) await items.delete(list, fields, Number(id), null, now);
+      return below.length + 1;
+    });
+  }
+
   /** Inside a write: the list's counter row locked, the name checked free and its folder there (its path as stored). */
   private async takeName(list: List, fields: Field[], dir: string, name: string): Promise<string> {
     await this.lockList(list);

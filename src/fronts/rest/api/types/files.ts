@@ -9,9 +9,9 @@ import type { Item, List, Web } from '../../../../domain/model.ts';
 import type { Entity } from '../../../../wire/values.ts';
 import type { ApiContext } from '../context.ts';
 import { folderEntity, resourcePathValue } from '../entities.ts';
-import { noContent, type Outcome } from '../outcome.ts';
+import { noContent, ok, type Outcome } from '../outcome.ts';
 import type { Resource, ResourceType } from '../resource.ts';
-import { argument, entityCollection, singleEntity, stringArgument } from './shared.ts';
+import { argument, emptyOk, entityCollection, singleEntity, stringArgument } from './shared.ts';
 import { argumentLiteral, type Argument } from '../../../../odata/path.ts';
 import { versionLabel } from '../../../../domain/versions.ts';
 
@@ -128,7 +128,15 @@ const navigationOfFolder = {
 };
 
 export const folderType: ResourceType<FolderResource> = {
-  navigation: navigationOfFolder,
+  permissions: { delete: 'DeleteListItems' },
+  navigation: {
+    ...navigationOfFolder,
+    listitemallfields: async (r, ctx) => ({ kind: 'item', list: r.list, id: (await folderItem(r, ctx)).id }),
+  },
+  async delete(r, ctx) {
+    await ctx.services.documents.deleteFolder(r.list, r.path);
+    return emptyOk();
+  },
   async get(r, ctx) {
     if (!r.path) return singleEntity(folderEntity((await ctx.store.lists.withCounters([r.list]))[0]!, ctx), 'SP.Folder', ctx);
     const fields = await ctx.store.fields.of(r.list);
@@ -212,11 +220,34 @@ export const foldersType: ResourceType<FoldersResource> = {
 };
 
 export const fileType: ResourceType<FileResource> = {
+  permissions: { delete: 'DeleteListItems' },
   navigation: {
     $value: async (r) => ({ kind: 'fileContent', list: r.list, item: r.item }),
+    listitemallfields: async (r) => ({ kind: 'item', list: r.list, id: r.item.id }),
+  },
+  methods: {
+    recycle: {
+      kind: 'action', permission: 'DeleteListItems', body: 'none',
+      async invoke(r, _args, ctx) {
+        const id = await ctx.services.items.recycle(r.list, await ctx.store.fields.of(r.list), r.item.id);
+        return ok({ kind: 'primitive', methodName: 'Recycle', edmType: 'Edm.Guid', value: id });
+      },
+    },
   },
   get: async (r, ctx) => fileOutcome(r.list, r.item, ctx),
+  async delete(r, ctx) {
+    await ctx.services.items.delete(r.list, await ctx.store.fields.of(r.list), r.item.id, ctx.conditions);
+    return emptyOk();
+  },
 };
+
+/** The item of a folder (not the root folder: a list's root folder is no item). */
+async function folderItem(r: FolderResource, ctx: ApiContext): Promise<Item> {
+  const { dir, name } = splitPath(r.path);
+  const item = name ? await ctx.store.documents.at(r.list, await ctx.store.fields.of(r.list), dir, name) : undefined;
+  if (!item) throw fail.folderNotFound(urlOf(r.list, r.path));
+  return item;
+}
 
 export const fileContentType: ResourceType<FileContentResource> = {
   permissions: { update: 'EditListItems' },
