@@ -18,6 +18,8 @@ export interface NewPlacedItem {
 export interface DocumentRepository {
   /** The file or folder `name` in folder `dir`, or undefined. */
   at(list: List, fields: Field[], dir: string, name: string): Promise<Item | undefined>;
+  /** The file or folder whose UniqueId is `uniqueId` (lower-case GUID), or undefined. */
+  byUniqueId(list: List, fields: Field[], uniqueId: string): Promise<Item | undefined>;
   /** A page of what folder `dir` holds (folders, files or both), by id, after `afterId`. */
   children(list: List, fields: Field[], dir: string, options: { kind?: 'folder' | 'file'; top: number; afterId?: number }): Promise<{ items: Item[]; hasMore: boolean }>;
   /** A new folder; fileExists if the name is taken, folderNotFound if `dir` is not a folder. */

@@ -43,6 +43,11 @@ describe('PnPjs files and folders against spemu', () => {
     assert.equal(raw.status, 200);
     assert.equal(await raw.text(), 'the plan');
 
+    // By UniqueId, as PnPjs's getFileById / getFolderById address them.
+    assert.equal(await sp.web.getFileById(added.UniqueId).getText(), 'the plan');
+    assert.equal((await sp.web.getFolderById(folder.UniqueId)()).ServerRelativeUrl, `${LIB}/Specs`);
+    assert.equal((await failure(sp.web.getFileById(folder.UniqueId)())).status, 404, 'a folder is not a file');
+
     const listed = await sp.web.getFolderByServerRelativePath(`${LIB}/Specs`).files();
     assert.deepEqual(listed.map((f) => f.Name), ['plan.txt']);
     const folders = await sp.web.getFolderByServerRelativePath(LIB).folders();

@@ -817,7 +817,7 @@ describe('indexes and schema changes', () => {
       });
     }
     const ix = (f: Field) => `${list.tableName}_${f.column}_ix`;
-    assert.deepEqual(await indexesOf(opened, list.tableName), [`${list.tableName}_modified`, `${list.tableName}_place`, ix(code), ix(score), ix(when)].sort());
+    assert.deepEqual(await indexesOf(opened, list.tableName), [`${list.tableName}_guid`, `${list.tableName}_modified`, `${list.tableName}_place`, ix(code), ix(score), ix(when)].sort());
     const definition = await indexDefinition(opened, ix(code));
     // Case-insensitively, as it is compared; on PostgreSQL in code point order and empty values first, as the queries say.
     assert.match(definition, opened.flavour === 'sqlite' ? /\(lower\(c\d+\), id\)/ : /\(lower\(c\d+\) COLLATE "C" NULLS FIRST, id\)/, definition);

@@ -34,6 +34,12 @@ export class SqlDocuments implements DocumentRepository {
     return rows[0] ? rowToItem(rows[0], fields) : undefined;
   }
 
+  async byUniqueId(list: List, fields: Field[], uniqueId: string): Promise<Item | undefined> {
+    const rows = await this.s.db.selectFrom(list.tableName).select(selectColumns(fields))
+      .where('guid', '=', uniqueId).where('leaf_name', 'is not', null).execute();
+    return rows[0] ? rowToItem(rows[0], fields) : undefined;
+  }
+
   async children(list: List, fields: Field[], dir: string, options: { kind?: 'folder' | 'file'; top: number; afterId?: number }) {
     const c = sql.raw(binaryCollation(this.s.flavour));
     let query = this.s.db.selectFrom(list.tableName).select(selectColumns(fields))

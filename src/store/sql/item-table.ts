@@ -7,6 +7,7 @@ import { FIELD_KINDS } from '../../domain/field-kinds.ts';
 import type { Field, Item, StoredValue } from '../../domain/model.ts';
 import { binaryCollation, columnType, nullsFirst, type SqlFlavour } from './flavour.ts';
 import { addDocumentColumns } from './migrations/0009-documents.ts';
+import { addGuidIndex } from './migrations/0010-item-guid-index.ts';
 
 export const itemTableName = (listRowId: number) => `items_${listRowId}`;
 export const fieldColumnName = (fieldRowId: number) => `c${fieldRowId}`;
@@ -43,6 +44,7 @@ export async function createItemTable(db: Kysely<any>, flavour: SqlFlavour, tabl
     .addColumn('title', 'text')
     .execute();
   await addDocumentColumns(db, flavour, table);
+  await addGuidIndex(db, flavour, table);
   await createModifiedIndex(db, flavour, table);
 }
 

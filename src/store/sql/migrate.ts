@@ -13,6 +13,7 @@ import { indexNullsFirst } from './migrations/0006-index-nulls-first.ts';
 import { cacheChanges } from './migrations/0007-cache-changes.ts';
 import { blobs } from './migrations/0008-blobs.ts';
 import { documents } from './migrations/0009-documents.ts';
+import { itemGuidIndex } from './migrations/0010-item-guid-index.ts';
 import type { SqlFlavour } from './flavour.ts';
 
 /** Every migration, by name (Kysely applies them in name order); exported for `spemu migrate` and import. */
@@ -26,6 +27,7 @@ export const migrations = (flavour: SqlFlavour): Record<string, Migration> => ({
   '0007-cache-changes': cacheChanges(flavour),
   '0008-blobs': blobs(flavour),
   '0009-documents': documents(flavour),
+  '0010-item-guid-index': itemGuidIndex(flavour),
 });
 
 export async function migrateToLatest(db: Kysely<any>, flavour: SqlFlavour): Promise<void> {

@@ -15,7 +15,7 @@ import { fail } from '../../../domain/errors.ts';
 const NOT_YET: ReadonlySet<string> = new Set([
   '$metadata', 'search', 'sp.utilities.utility',
   'alerts', 'contenttypes', 'views',
-  'folders', 'files', 'getfolderbyid', 'getfilebyid', 'getfilebyurl', 'attachmentfiles', 'navigation',
+  'folders', 'files', 'getfilebyurl', 'attachmentfiles', 'navigation',
   'features', 'usercustomactions', 'recyclebin', 'projectdata', 'sp.apps.appcatalog', 'getchanges', 'getitems',
   'renderlistdataasstream', 'addvalidateupdateitemusingpath',
   'validateupdatelistitem', 'breakroleinheritance', 'resetroleinheritance', 'addroleassignment', 'removeroleassignment',

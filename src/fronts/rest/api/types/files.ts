@@ -11,7 +11,7 @@ import type { ApiContext } from '../context.ts';
 import { folderEntity, resourcePathValue } from '../entities.ts';
 import { noContent, ok, type Outcome } from '../outcome.ts';
 import type { Resource, ResourceType } from '../resource.ts';
-import { argument, emptyOk, entityCollection, singleEntity, stringArgument } from './shared.ts';
+import { argument, emptyOk, entityCollection, guidText, singleEntity, stringArgument } from './shared.ts';
 import { argumentLiteral, type Argument } from '../../../../odata/path.ts';
 import { versionLabel } from '../../../../domain/versions.ts';
 
@@ -74,12 +74,38 @@ async function fileAt(web: Web, url: string, ctx: ApiContext): Promise<FileResou
   return { kind: 'file', list: found.list, item };
 }
 
+/** The file or folder of the web whose UniqueId is the argument. */
+async function byUniqueId(web: Web, args: Argument[], ctx: ApiContext): Promise<{ list: List; item: Item } | undefined> {
+  const id = guidText(stringArgument(args, 'uniqueid', 'id'));
+  for (const list of await ctx.store.lists.inWeb(web.id)) {
+    const item = await ctx.store.documents.byUniqueId(list, await ctx.store.fields.of(list), id);
+    if (item) return { list, item };
+  }
+  return undefined;
+}
+
 /** The web's methods that address files and folders (added to the web type). */
 export const webFileMethods: NonNullable<ResourceType<{ kind: 'web'; web: Web }>['methods']> = {
   getfolderbyserverrelativeurl: { kind: 'function', invoke: (r, args, ctx) => folderAt(r.web, urlArgument(args, false), ctx) },
   getfolderbyserverrelativepath: { kind: 'function', invoke: (r, args, ctx) => folderAt(r.web, urlArgument(args, true), ctx) },
   getfilebyserverrelativeurl: { kind: 'function', invoke: (r, args, ctx) => fileAt(r.web, urlArgument(args, false), ctx) },
   getfilebyserverrelativepath: { kind: 'function', invoke: (r, args, ctx) => fileAt(r.web, urlArgument(args, true), ctx) },
+  getfilebyid: {
+    kind: 'function',
+    async invoke(r, args, ctx) {
+      const found = await byUniqueId(r.web, args, ctx);
+      if (!found || found.item.place.folder) throw fail.fileNotFound(stringArgument(args, 'uniqueid', 'id'));
+      return { kind: 'file', list: found.list, item: found.item };
+    },
+  },
+  getfolderbyid: {
+    kind: 'function',
+    async invoke(r, args, ctx) {
+      const found = await byUniqueId(r.web, args, ctx);
+      if (!found?.item.place.folder) throw fail.folderNotFound(stringArgument(args, 'uniqueid', 'id'));
+      return { kind: 'folder', list: found.list, path: pathOf(found.item) };
+    },
+  },
 };
 
 // ---- entities
