@@ -62,5 +62,9 @@ export const fail = {
   fileExists: failure('conflict', 'fileExists', (serverRelativeUrl: string) => `A file or folder with the name ${serverRelativeUrl} already exists.`),
   fileNotFound: failure('notFound', 'fileNotFound', (_serverRelativeUrl: string) => 'File Not Found.'),
   folderNotFound: failure('notFound', 'folderNotFound', (_serverRelativeUrl: string) => 'File Not Found.'),
+  /** A chunk whose fileOffset is not where the upload stands. */
+  uploadOffsetMismatch: failure('invalid', 'uploadOffsetMismatch', (sent: number, expected: number) =>
+    `The file offset ${sent} does not match the upload's current offset ${expected}.`),
+  uploadNotFound: failure('notFound', 'uploadNotFound', (_id: string) => 'The upload session was not found.'),
   serviceUnavailable: failure('unavailable', 'serviceUnavailable', (_retryAfterSeconds: number) => 'The server is busy. Try again later.'),
 } as const;

@@ -12,6 +12,8 @@ import type { Actor } from './actor.ts';
 
 /** SharePoint Online's limit for a file sent in one request (PnPjs #3293; the CLI switches to chunks above it). */
 export const DIRECT_UPLOAD_LIMIT = 250 * 1024 * 1024;
+/** The largest file a chunked upload makes (SharePoint Online allows 250 GB; a local server, less by default). */
+export const CHUNKED_UPLOAD_LIMIT = 10 * 1024 * 1024 * 1024;
 
 export class DocumentService {
   constructor(private readonly store: Store, private readonly actor: Actor) {}
@@ -30,6 +32,62 @@ export class DocumentService {
     if (!path || (await this.store.documents.deleteFolder(list, fields, path, this.actor.now())) === 0) {
       throw fail.folderNotFound(`${list.serverRelativeUrl}/${path}`);
     }
+  }
+
+  // ---- chunked uploads: each chunk a blob held by the upload; the file's content changes only at FinishUpload.
+
+  /** StartUpload: a new upload of `item`'s content, with its first chunk; the offset the next chunk starts at. */
+  async startUpload(list: List, item: Item, uploadId: string, chunk: AsyncIterable<Uint8Array>): Promise<number> {
+    const blob = await this.putChunk(chunk);
+    const started = await this.store.uploads.start({ id: uploadId, listRowId: list.rowId, itemId: item.id, userId: this.actor.userId, chunk: blob, now: this.actor.now() });
+    if (!started) throw fail.badArgument(`An upload with the id ${uploadId} is already in progress.`);
+    return blob.size;
+  }
+
+  /** ContinueUpload: one more chunk at `offset`; the offset the next one starts at. */
+  async continueUpload(list: List, item: Item, uploadId: string, offset: number, chunk: AsyncIterable<Uint8Array>): Promise<number> {
+    return (await this.appendChunk(list, item, uploadId, offset, chunk)).nextOffset;
+  }
+
+  /** FinishUpload: the last chunk at `offset` (maybe empty); the chunks become the file's content, in one write. */
+  async finishUpload(list: List, item: Item, uploadId: string, offset: number, chunk: AsyncIterable<Uint8Array>): Promise<Item> {
+    const session = await this.appendChunk(list, item, uploadId, offset, chunk);
+    const store = this.store;
+    async function* joined(): AsyncGenerator<Uint8Array> {
+      for (const id of session.chunks) {
+        const part = await store.blobs.open(id);
+        if (!part) throw new Error(`chunk ${id} of upload ${uploadId} is missing`);
+        yield* part as AsyncIterable<Uint8Array>;
+      }
+    }
+    const blob = await this.store.blobs.put(joined(), { limit: CHUNKED_UPLOAD_LIMIT, tooLarge: () => fail.bodyTooLarge(CHUNKED_UPLOAD_LIMIT) });
+    const fields = await this.store.fields.of(list);
+    const { item: updated } = await this.store.documents.putFile(list, fields, {
+      dir: item.place.dir, name: item.place.name!, actorId: this.actor.userId, now: this.actor.now(), blob, overwrite: true,
+    });
+    await this.store.uploads.end(uploadId);
+    return updated;
+  }
+
+  /** CancelUpload: the upload ends and its chunks are released; the file keeps its content. */
+  async cancelUpload(uploadId: string): Promise<void> {
+    if (!(await this.store.uploads.end(uploadId))) throw fail.uploadNotFound(uploadId);
+  }
+
+  private putChunk(chunk: AsyncIterable<Uint8Array>) {
+    return this.store.blobs.put(chunk, { limit: DIRECT_UPLOAD_LIMIT, tooLarge: () => fail.bodyTooLarge(DIRECT_UPLOAD_LIMIT) });
+  }
+
+  private async appendChunk(list: List, item: Item, uploadId: string, offset: number, chunk: AsyncIterable<Uint8Array>) {
+    // Checked before the chunk's bytes are stored, and again atomically when it is recorded.
+    const session = await this.store.uploads.get(uploadId);
+    if (!session || session.listRowId !== list.rowId || session.itemId !== item.id) throw fail.uploadNotFound(uploadId);
+    if (session.nextOffset !== offset) throw fail.uploadOffsetMismatch(offset, session.nextOffset);
+    if (session.nextOffset > CHUNKED_UPLOAD_LIMIT) throw fail.bodyTooLarge(CHUNKED_UPLOAD_LIMIT);
+    const appended = await this.store.uploads.append(uploadId, offset, await this.putChunk(chunk), this.actor.now());
+    if (appended === undefined) throw fail.uploadNotFound(uploadId);
+    if (appended === 'offset') throw fail.uploadOffsetMismatch(offset, (await this.store.uploads.get(uploadId))?.nextOffset ?? offset);
+    return appended;
   }
 
   /** The file `path` with `content` (a stream, read once), new or (overwrite) replacing the content of the one there. */

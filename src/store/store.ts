@@ -17,6 +17,7 @@ import type { UnitOfWork } from './unit-of-work.ts';
 import type { VersionRepository } from './versions.ts';
 import type { BlobStore } from './blobs.ts';
 import type { DocumentRepository } from './documents.ts';
+import type { UploadRepository } from './uploads.ts';
 
 export type { NewField, NewList };
 export type { FieldPatch } from './fields.ts';
@@ -39,6 +40,8 @@ export interface Repositories {
   blobs: BlobStore;
   /** Files and folders: items placed in their list's folder tree (documents.ts). */
   documents: DocumentRepository;
+  /** Chunked uploads in progress (uploads.ts). */
+  uploads: UploadRepository;
 }
 
 /**

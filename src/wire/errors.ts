@@ -68,6 +68,12 @@ export const errors = {
   /** (inference, docs/compatibility.md) Adding a file over an existing one without overwrite. */
   fileExists: (serverRelativeUrl: string) =>
     new SpError(400, `-2130575257, ${SP_EXCEPTION}`, `A file with the name ${serverRelativeUrl.replace(/^\//, '')} already exists.`),
+  /** (inference, docs/compatibility.md) ContinueUpload/FinishUpload at another offset than the upload's. */
+  uploadOffsetMismatch: (sent: number, expected: number) =>
+    new SpError(400, `-2130575339, ${SP_EXCEPTION}`, `The file offset ${sent} does not match the upload's current offset ${expected}.`),
+  /** (inference, docs/compatibility.md) An uploadId with no upload in progress. */
+  uploadNotFound: (_id: string) =>
+    new SpError(404, '-2147024894, System.IO.FileNotFoundException', 'The upload session was not found.'),
   fileNotFound: (_serverRelativeUrl: string) =>
     new SpError(404, '-2147024894, System.IO.FileNotFoundException', 'File Not Found.'),
   folderNotFound: (_serverRelativeUrl: string) =>

@@ -120,4 +120,45 @@ describe('PnPjs files and folders against spemu', () => {
     const left = await sp.web.lists.getByTitle('Documents').items.select('FileRef')();
     assert.ok(!left.some((i) => String(i.FileRef).startsWith(`${LIB}/Old`)), 'nothing of the folder is left');
   });
+
+  it('addChunked: a 30 MB file in 10 MB chunks and a small one arrive byte for byte', async () => {
+    const folder = sp.web.getFolderByServerRelativePath(LIB);
+    const big = randomBytes(30 * 1024 * 1024 + 4321);
+    const stages: string[] = [];
+    const info = await folder.files.addChunked('big.bin', new Blob([big]), { progress: (p) => { stages.push(p.stage); } });
+    assert.equal(info.Length, String(big.length));
+    assert.deepEqual(stages, ['starting', 'continue', 'continue', 'finishing']);
+    assert.deepEqual(Buffer.from(await sp.web.getFileByServerRelativePath(`${LIB}/big.bin`).getBuffer()), big);
+    const small = await folder.files.addChunked('small.txt', new Blob(['tiny']));
+    assert.equal(small.Length, '4');
+    assert.equal(await sp.web.getFileByServerRelativePath(`${LIB}/small.txt`).getText(), 'tiny');
+  });
+
+  it('chunked upload as the CLI sends it: GetByPathOrAddStub, offsets checked, cancel keeps the content, a GET makes nothing', async () => {
+    const api = `${site}/_api/web/GetFolderByServerRelativePath(decodedurl='${encodeURIComponent(LIB)}')`;
+    const post = (path: string, body?: string) => fetch(`${api}/${path}`, { method: 'POST', headers: { Accept: 'application/json;odata=nometadata' }, body });
+    const id = 'a0b1c2d3-0000-4000-8000-00000000c11a';
+
+    assert.equal((await fetch(`${api}/files/GetByPathOrAddStub(DecodedUrl='stub.txt')`, { headers: { Accept: 'application/json' } })).status, 404);
+    assert.equal((await failure(sp.web.getFileByServerRelativePath(`${LIB}/stub.txt`)())).status, 404, 'a GET of the stub made no file');
+
+    const started = await post(`files/GetByPathOrAddStub(DecodedUrl='stub.txt')/StartUpload(uploadId=guid'${id}')`, 'hello ');
+    assert.equal(started.status, 200);
+    assert.deepEqual(await started.json(), { value: '6' }, 'the offset is an Edm.Int64: a string');
+    const wrong = await post(`Files('stub.txt')/ContinueUpload(uploadId=guid'${id}',fileOffset=5)`, 'x');
+    assert.equal(wrong.status, 400);
+    const next = await post(`Files('stub.txt')/ContinueUpload(uploadId=guid'${id}',fileOffset=6)`, 'chunked ');
+    assert.deepEqual(await next.json(), { value: '14' });
+    assert.equal(await sp.web.getFileByServerRelativePath(`${LIB}/stub.txt`).getText(), '', 'the content changes only when the upload finishes');
+    const finished = await post(`Files('stub.txt')/FinishUpload(uploadId=guid'${id}',fileOffset=14)`, 'world');
+    assert.equal(finished.status, 200);
+    assert.equal(((await finished.json()) as { Length: string }).Length, '19');
+    assert.equal(await sp.web.getFileByServerRelativePath(`${LIB}/stub.txt`).getText(), 'hello chunked world');
+
+    const again = 'a0b1c2d3-0000-4000-8000-00000000c11b';
+    await post(`Files('stub.txt')/StartUpload(uploadId=guid'${again}')`, 'discarded');
+    assert.equal((await post(`Files('stub.txt')/CancelUpload(uploadId=guid'${again}')`)).status, 200);
+    assert.equal(await sp.web.getFileByServerRelativePath(`${LIB}/stub.txt`).getText(), 'hello chunked world');
+    assert.equal((await post(`Files('stub.txt')/ContinueUpload(uploadId=guid'${again}',fileOffset=9)`, 'x')).status, 404, 'a cancelled upload is gone');
+  });
 });

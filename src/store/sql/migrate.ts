@@ -14,6 +14,7 @@ import { cacheChanges } from './migrations/0007-cache-changes.ts';
 import { blobs } from './migrations/0008-blobs.ts';
 import { documents } from './migrations/0009-documents.ts';
 import { itemGuidIndex } from './migrations/0010-item-guid-index.ts';
+import { uploadSessions } from './migrations/0011-upload-sessions.ts';
 import type { SqlFlavour } from './flavour.ts';
 
 /** Every migration, by name (Kysely applies them in name order); exported for `spemu migrate` and import. */
@@ -28,6 +29,7 @@ export const migrations = (flavour: SqlFlavour): Record<string, Migration> => ({
   '0008-blobs': blobs(flavour),
   '0009-documents': documents(flavour),
   '0010-item-guid-index': itemGuidIndex(flavour),
+  '0011-upload-sessions': uploadSessions(flavour),
 });
 
 export async function migrateToLatest(db: Kysely<any>, flavour: SqlFlavour): Promise<void> {

@@ -14,6 +14,7 @@ import { SqlSites } from './sites.ts';
 import { SqlVersions } from './versions.ts';
 import { SqlBlobs } from './blobs.ts';
 import { SqlDocuments } from './documents.ts';
+import { SqlUploads } from './uploads.ts';
 
 /** What a repository may keep beyond its session: memory that outlives one transaction. */
 export interface RepositoryMemory {
@@ -32,6 +33,7 @@ export const REPOSITORIES: { [K in keyof Repositories]: (session: SqlSession, me
   projectData: (s, memory) => new SqlProjectDataStore(s, memory.pdTables),
   blobs: (s) => new SqlBlobs(s, s.options.bytes),
   documents: (s) => new SqlDocuments(s),
+  uploads: (s) => new SqlUploads(s),
 };
 
 export function buildRepositories(session: SqlSession, memory: RepositoryMemory): Repositories {

@@ -48,7 +48,9 @@ export type Resource =
   | { kind: 'folders'; list: List; dir: string }
   | { kind: 'file'; list: List; item: Item }
   /** A file's `$value`: its bytes. */
-  | { kind: 'fileContent'; list: List; item: Item };
+  | { kind: 'fileContent'; list: List; item: Item }
+  /** GetByPathOrAddStub of a file not there yet: its StartUpload makes it. */
+  | { kind: 'fileStub'; list: List; path: string };
 
 export type ResourceOf<K extends Resource['kind']> = Extract<Resource, { kind: K }>;
 

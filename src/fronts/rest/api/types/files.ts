@@ -11,7 +11,7 @@ import type { ApiContext } from '../context.ts';
 import { folderEntity, resourcePathValue } from '../entities.ts';
 import { noContent, ok, type Outcome } from '../outcome.ts';
 import type { Resource, ResourceType } from '../resource.ts';
-import { argument, emptyOk, entityCollection, guidText, singleEntity, stringArgument } from './shared.ts';
+import { argument, emptyOk, entityCollection, guidText, integerArgument, singleEntity, stringArgument } from './shared.ts';
 import { argumentLiteral, type Argument } from '../../../../odata/path.ts';
 import { versionLabel } from '../../../../domain/versions.ts';
 
@@ -219,6 +219,21 @@ export const filesType: ResourceType<FilesResource> = {
   methods: {
     add: { kind: 'action', permission: 'AddListItems', body: 'stream', invoke: (r, args, ctx) => addFile(r, args, ctx, false) },
     addusingpath: { kind: 'action', permission: 'AddListItems', body: 'stream', invoke: (r, args, ctx) => addFile(r, args, ctx, true) },
+    /**
+     * The file of that name, or a stub for it: CLI for Microsoft 365 starts chunked uploads with
+     * `GetByPathOrAddStub(…)/StartUpload(…)`. Resolving writes nothing (a GET never does); the
+     * stub's StartUpload makes the empty file first.
+     */
+    getbypathoraddstub: {
+      kind: 'function',
+      async invoke(r, args, ctx) {
+        const found = await target(r, urlArgument(args, true), ctx);
+        const { dir, name } = splitPath(found.path);
+        const existing = await ctx.store.documents.at(found.list, await ctx.store.fields.of(found.list), dir, name);
+        if (existing && !existing.place.folder) return { kind: 'file', list: found.list, item: existing };
+        return { kind: 'fileStub', list: found.list, path: found.path };
+      },
+    },
   },
 };
 
@@ -252,6 +267,34 @@ export const fileType: ResourceType<FileResource> = {
     listitemallfields: async (r) => ({ kind: 'item', list: r.list, id: r.item.id }),
   },
   methods: {
+    startupload: {
+      kind: 'action', permission: 'EditListItems', body: 'stream',
+      async invoke(r, args, ctx) {
+        const offset = await ctx.services.documents.startUpload(r.list, r.item, uploadIdOf(args), bodyOf(ctx));
+        return int64('StartUpload', offset);
+      },
+    },
+    continueupload: {
+      kind: 'action', permission: 'EditListItems', body: 'stream',
+      async invoke(r, args, ctx) {
+        const offset = await ctx.services.documents.continueUpload(r.list, r.item, uploadIdOf(args), integerArgument(args, 'fileoffset'), bodyOf(ctx));
+        return int64('ContinueUpload', offset);
+      },
+    },
+    finishupload: {
+      kind: 'action', permission: 'EditListItems', body: 'stream',
+      async invoke(r, args, ctx) {
+        const item = await ctx.services.documents.finishUpload(r.list, r.item, uploadIdOf(args), integerArgument(args, 'fileoffset'), bodyOf(ctx));
+        return fileOutcome(r.list, item, ctx);
+      },
+    },
+    cancelupload: {
+      kind: 'action', permission: 'EditListItems', body: 'none',
+      async invoke(_r, args, ctx) {
+        await ctx.services.documents.cancelUpload(uploadIdOf(args));
+        return emptyOk();
+      },
+    },
     recycle: {
       kind: 'action', permission: 'DeleteListItems', body: 'none',
       async invoke(r, _args, ctx) {
@@ -264,6 +307,26 @@ export const fileType: ResourceType<FileResource> = {
   async delete(r, ctx) {
     await ctx.services.items.delete(r.list, await ctx.store.fields.of(r.list), r.item.id, ctx.conditions);
     return emptyOk();
+  },
+};
+
+const uploadIdOf = (args: Argument[]): string => guidText(stringArgument(args, 'uploadid'));
+/** A streamed body, or none (an empty chunk). */
+const bodyOf = (ctx: ApiContext): AsyncIterable<Uint8Array> => ctx.bodyStream ?? (async function* () { /* no body */ })();
+/** An offset as SharePoint answers it: Edm.Int64, written as a string. */
+const int64 = (methodName: string, value: number): Outcome => ok({ kind: 'primitive', methodName, edmType: 'Edm.Int64', value: String(value) });
+
+export const fileStubType: ResourceType<{ kind: 'fileStub'; list: List; path: string }> = {
+  get: async (r) => { throw fail.fileNotFound(urlOf(r.list, r.path)); },
+  methods: {
+    startupload: {
+      kind: 'action', permission: 'AddListItems', body: 'stream',
+      async invoke(r, args, ctx) {
+        const empty = (async function* () { /* the stub: no content yet */ })();
+        const { item } = await ctx.services.documents.putFile(r.list, r.path, empty, { overwrite: false });
+        return int64('StartUpload', await ctx.services.documents.startUpload(r.list, item, uploadIdOf(args), bodyOf(ctx)));
+      },
+    },
   },
 };
 
