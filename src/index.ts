@@ -10,6 +10,7 @@ import { checkPostgres, openPostgres, openSqlite, type Connection } from './stor
 import { migrateToLatest } from './store/sql/migrate.ts';
 import { dropSpemuTables } from './store/transfer/ownership.ts';
 import { SqlStore } from './store/sql/sql-store.ts';
+import { scheduleHousekeeping } from './store/housekeeping.ts';
 import type { Store } from './store/store.ts';
 import { createApp } from './server/app.ts';
 import { createAuthenticator } from './pipeline/authenticate.ts';
@@ -193,12 +194,15 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     await store.close();
     throw e;
   }
+  // Abandoned chunked uploads ended, unreferenced blobs collected (store/housekeeping.ts).
+  const stopHousekeeping = scheduleHousekeeping(store, resolved.clock, (e) => app.log.error({ err: e }, 'housekeeping failed'));
   const port = (app.server.address() as AddressInfo).port;
   const host = resolved.host.includes(':') ? `[${resolved.host}]` : resolved.host;
   const sites = (await store.sites.all()).map((s) => ({ url: s.url, title: s.title }));
   return {
     url: `http://${host}:${port}`, port, tenant: { name: (await store.settings.get(TENANT_NAME_KEY)) ?? '', sites },
     async close() {
+      stopHousekeeping();
       await app.close();
       await store.close();
     },

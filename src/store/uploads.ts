@@ -22,4 +22,6 @@ export interface UploadRepository {
   append(id: string, offset: number, chunk: BlobRef, now: string): Promise<UploadSession | 'offset' | undefined>;
   /** Ends the upload (finished or cancelled), releasing its chunks; false if there was none. */
   end(id: string): Promise<boolean>;
+  /** Ends every upload no chunk reached since `before` (abandoned); how many. */
+  purge(before: string): Promise<number>;
 }

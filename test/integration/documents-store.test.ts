@@ -11,6 +11,7 @@ import { openStoreBackend, rows, type StoreBackend } from '../helpers/store-back
 import { createListWithFields } from '../../src/services/lists.ts';
 import { DomainError } from '../../src/domain/errors.ts';
 import type { Field, List } from '../../src/domain/model.ts';
+import { houseKeep } from '../../src/store/housekeeping.ts';
 
 const NOW = '2024-06-01T12:00:00Z';
 const tooLarge = () => new Error('too large');
@@ -105,5 +106,23 @@ describe('files and folders', () => {
     const delta = (await b.store.documents.at(versioned, vf, '', 'b.txt'))!.file!.blobId;
     assert.equal(await b.store.items.delete(versioned, vf, third.item.id, null, NOW), 'deleted');
     assert.deepEqual([await refsOf(b, third.item.file!.blobId), await refsOf(b, delta)], [0, 0], 'deleting releases the file and its versions');
+  });
+
+  test('housekeeping ends an abandoned chunked upload after 30 minutes, then collects its chunks after the grace period', async () => {
+    const { item } = await put('upload.bin', '');
+    const chunk = await b.store.blobs.put(text('a chunk nobody finished'), { limit: 1e6, tooLarge });
+    // Real time: the blob's own put time decides its grace period.
+    const started = new Date(Math.floor(Date.now() / 1000) * 1000);
+    const now = started.toISOString().replace(/\.\d{3}Z$/, 'Z');
+    assert.equal(await b.store.uploads.start({ id: 'u-1', listRowId: library.rowId, itemId: item.id, userId: 1, chunk, now }), true);
+    assert.equal(await refsOf(b, chunk.id), 1);
+    assert.equal((await houseKeep(b.store, new Date(started.getTime() + 29 * 60_000))).uploads, 0, 'not yet abandoned');
+    assert.ok(await b.store.uploads.get('u-1'));
+    assert.equal((await houseKeep(b.store, new Date(started.getTime() + 31 * 60_000))).uploads, 1);
+    assert.equal(await b.store.uploads.get('u-1'), undefined);
+    assert.equal(await refsOf(b, chunk.id), 0, 'its chunk is released');
+    await houseKeep(b.store, new Date(Date.now() + 2 * 3_600_000));
+    assert.equal(await refsOf(b, chunk.id), -1, 'and collected once past the grace period');
+    assert.equal(await b.store.blobs.open(chunk.id), undefined);
   });
 });

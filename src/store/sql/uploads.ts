@@ -42,6 +42,13 @@ export class SqlUploads implements UploadRepository {
     });
   }
 
+  async purge(before: string): Promise<number> {
+    const stale = await this.s.db.selectFrom('upload_sessions').select('id').where('touched', '<', before).execute();
+    let ended = 0;
+    for (const { id } of stale) if (await this.end(String(id))) ended++;
+    return ended;
+  }
+
   end(id: string): Promise<boolean> {
     return this.s.transaction(async (s) => {
       const ended = await s.db.deleteFrom('upload_sessions').where('id', '=', id).returning('chunks').executeTakeFirst();
