@@ -66,5 +66,10 @@ export const fail = {
   uploadOffsetMismatch: failure('invalid', 'uploadOffsetMismatch', (sent: number, expected: number) =>
     `The file offset ${sent} does not match the upload's current offset ${expected}.`),
   uploadNotFound: failure('notFound', 'uploadNotFound', (_id: string) => 'The upload session was not found.'),
+  /** A file checked out to someone else: only its holder may change it (or check it in). */
+  fileCheckedOut: failure('conflict', 'fileCheckedOut', (serverRelativeUrl: string, _holderLogin: string) =>
+    `The file ${serverRelativeUrl} is checked out for editing by another user.`),
+  /** Check-in or undo of a file nobody holds. */
+  fileNotCheckedOut: failure('invalid', 'fileNotCheckedOut', (serverRelativeUrl: string) => `The file ${serverRelativeUrl} is not checked out.`),
   serviceUnavailable: failure('unavailable', 'serviceUnavailable', (_retryAfterSeconds: number) => 'The server is busy. Try again later.'),
 } as const;

@@ -7,6 +7,7 @@
 import { checkName, splitPath } from '../domain/documents.ts';
 import { fail } from '../domain/errors.ts';
 import type { Item, List } from '../domain/model.ts';
+import { USER_INFO_LIST_TEMPLATE } from '../domain/templates.ts';
 import type { Store } from '../store/store.ts';
 import type { Actor } from './actor.ts';
 
@@ -24,6 +25,53 @@ export class DocumentService {
     checkName(name);
     const fields = await this.store.fields.of(list);
     return this.store.documents.createFolder(list, fields, { dir, name, actorId: this.actor.userId, now: this.actor.now() });
+  }
+
+  // ---- check-out: a file checked out is changed only by whoever holds it.
+
+  /** CheckOut: the file is held by the actor (again, if it already is). */
+  async checkOut(list: List, item: Item): Promise<void> {
+    if (item.file?.checkedOutBy === this.actor.userId) return;
+    if (!(await this.store.documents.setCheckOut(list, item.id, { holder: this.actor.userId, expected: null, now: this.actor.now(), actorId: this.actor.userId }))) {
+      throw await this.checkedOut(list, item);
+    }
+  }
+
+  /** CheckIn: the actor's hold ends with a comment, and the file's version moves. */
+  async checkIn(list: List, item: Item, comment: string): Promise<void> {
+    await this.endHold(list, item, comment);
+  }
+
+  /** UndoCheckOut: the actor's hold ends and nothing else changes. */
+  async undoCheckOut(list: List, item: Item): Promise<void> {
+    await this.endHold(list, item, undefined);
+  }
+
+  /** Refuses a change to a file someone else holds checked out. */
+  async requireWritable(list: List, item: Item): Promise<void> {
+    const holder = item.file?.checkedOutBy;
+    if (holder != null && holder !== this.actor.userId) throw await this.checkedOut(list, item);
+  }
+
+  private async endHold(list: List, item: Item, comment: string | undefined): Promise<void> {
+    if (item.file?.checkedOutBy == null) throw fail.fileNotCheckedOut(this.urlOf(list, item));
+    const ended = await this.store.documents.setCheckOut(list, item.id, {
+      holder: null, expected: this.actor.userId, now: this.actor.now(), actorId: this.actor.userId, ...(comment !== undefined ? { comment } : {}),
+    });
+    if (!ended) throw await this.checkedOut(list, item);
+  }
+
+  /** The failure naming who holds the file now. */
+  private async checkedOut(list: List, item: Item): Promise<Error> {
+    const fields = await this.store.fields.of(list);
+    const holderId = (await this.store.items.get(list, fields, item.id))?.file?.checkedOutBy ?? item.file?.checkedOutBy;
+    const users = (await this.store.lists.inWeb(list.webId)).find((l) => l.baseTemplate === USER_INFO_LIST_TEMPLATE);
+    const holder = users && holderId != null ? await this.store.items.get(users, await this.store.fields.of(users), holderId) : undefined;
+    return fail.fileCheckedOut(this.urlOf(list, item), String(holder?.values.Name ?? holder?.values.Title ?? 'another user'));
+  }
+
+  private urlOf(list: List, item: Item): string {
+    return `${list.serverRelativeUrl}/${item.place.dir ? `${item.place.dir}/` : ''}${item.place.name ?? ''}`;
   }
 
   /** Deletes the folder `path` with everything in it (folderNotFound if there is none; the root folder cannot be). */
@@ -98,6 +146,7 @@ export class DocumentService {
     // Refused before a byte is stored: the name taken (overwrite off), or the folder missing.
     const existing = await this.store.documents.at(list, fields, dir, name);
     if (existing && (existing.place.folder || !options.overwrite)) throw fail.fileExists(`${list.serverRelativeUrl}/${path}`);
+    if (existing) await this.requireWritable(list, existing);
     const limit = options.limit ?? DIRECT_UPLOAD_LIMIT;
     const blob = await this.store.blobs.put(content, { limit, tooLarge: () => fail.bodyTooLarge(limit) });
     return this.store.documents.putFile(list, fields, { dir, name, actorId: this.actor.userId, now: this.actor.now(), blob, overwrite: options.overwrite });

@@ -30,6 +30,12 @@ export interface DocumentRepository {
    * fileExists if the name is taken (by a folder, or by a file without overwrite).
    */
   putFile(list: List, fields: Field[], file: NewPlacedItem & { blob: BlobRef; overwrite: boolean }): Promise<{ item: Item; created: boolean }>;
+  /**
+   * Sets who holds the file checked out (null: nobody), if it is held by `expected` now
+   * (undefined: whoever); a check-in also records its comment and moves the version. False if
+   * the file is held otherwise (or gone).
+   */
+  setCheckOut(list: List, id: number, change: { holder: number | null; expected?: number | null; comment?: string; now: string; actorId: number }): Promise<boolean>;
   /** Deletes the folder `path` and everything below it in one unit of work; the number of items deleted (0: no such folder). */
   deleteFolder(list: List, fields: Field[], path: string, now: string): Promise<number>;
 }

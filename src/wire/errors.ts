@@ -74,6 +74,12 @@ export const errors = {
   /** (inference, docs/compatibility.md) An uploadId with no upload in progress. */
   uploadNotFound: (_id: string) =>
     new SpError(404, '-2147024894, System.IO.FileNotFoundException', 'The upload session was not found.'),
+  /** (inference, docs/compatibility.md) SharePoint's SPFileCheckOutException text. */
+  fileCheckedOut: (serverRelativeUrl: string, holderLogin: string) =>
+    new SpError(423, '-2147018894, Microsoft.SharePoint.SPFileLockException', `The file "${serverRelativeUrl.replace(/^\//, '')}" is checked out for editing by ${holderLogin}.`),
+  /** (inference, docs/compatibility.md) */
+  fileNotCheckedOut: (serverRelativeUrl: string) =>
+    new SpError(400, `-2130575339, ${SP_EXCEPTION}`, `The file "${serverRelativeUrl.replace(/^\//, '')}" is not checked out.`),
   fileNotFound: (_serverRelativeUrl: string) =>
     new SpError(404, '-2147024894, System.IO.FileNotFoundException', 'File Not Found.'),
   folderNotFound: (_serverRelativeUrl: string) =>

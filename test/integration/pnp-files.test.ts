@@ -12,17 +12,26 @@ import '@pnp/sp/files/index.js';
 import '@pnp/sp/folders/index.js';
 import { useTestServer } from '../helpers/server.ts';
 import { failure, pnpFor } from '../helpers/pnp.ts';
+import { bearerFor } from '../helpers/bearer.ts';
 import '../helpers/pnp-file-types.ts';
 
+const SECRET = 'pnp-files-secret-pnp-files-secret-0123456789';
+const BOB = 'bob@contoso.onmicrosoft.com'; // a member of /sites/dev
+const DAVE = 'dave@contoso.onmicrosoft.com'; // a visitor of /sites/dev
+
 describe('PnPjs files and folders against spemu', () => {
-  const spemu = useTestServer();
+  const spemu = useTestServer({ tokenSecret: SECRET });
   let sp: SPFI;
+  let member: SPFI;
+  let visitor: SPFI;
   let site: string;
   const LIB = '/sites/dev/Shared Documents';
 
-  before(() => {
+  before(async () => {
     site = spemu.server.site('/sites/dev');
     sp = pnpFor(site);
+    member = pnpFor(site, { Authorization: await bearerFor(SECRET, BOB) });
+    visitor = pnpFor(site, { Authorization: await bearerFor(SECRET, DAVE) });
   });
 
   it('folders.addUsingPath, then files.addUsingPath into it; the file reads back as text and as bytes', async () => {
@@ -160,5 +169,32 @@ describe('PnPjs files and folders against spemu', () => {
     assert.equal((await post(`Files('stub.txt')/CancelUpload(uploadId=guid'${again}')`)).status, 200);
     assert.equal(await sp.web.getFileByServerRelativePath(`${LIB}/stub.txt`).getText(), 'hello chunked world');
     assert.equal((await post(`Files('stub.txt')/ContinueUpload(uploadId=guid'${again}',fileOffset=9)`, 'x')).status, 404, 'a cancelled upload is gone');
+  });
+
+  it('check-out: only the holder changes the file; check-in records its comment; undo ends the hold; visitors only read', async () => {
+    const folder = sp.web.getFolderByServerRelativePath(LIB);
+    await folder.files.addUsingPath('held.txt', 'v1', { Overwrite: true });
+    const file = sp.web.getFileByServerRelativePath(`${LIB}/held.txt`);
+    const asBob = member.web.getFileByServerRelativePath(`${LIB}/held.txt`);
+    await file.checkout();
+    assert.equal((await file()).CheckOutType, 0, 'checked out (Online)');
+    const locked = await failure(asBob.setContent('bob was here'));
+    assert.equal(locked.status, 423);
+    assert.match(locked.message, /is checked out for editing by/);
+    assert.equal((await failure(asBob.delete())).status, 423);
+    assert.equal((await failure(asBob.checkin('not mine'))).status, 423);
+    await file.setContent('v2 by the holder');
+    await file.checkin('reviewed');
+    const checkedIn = await file();
+    assert.deepEqual([checkedIn.CheckOutType, checkedIn.CheckInComment], [2, 'reviewed']);
+    await asBob.setContent('bob now');
+    assert.equal(await file.getText(), 'bob now');
+    await asBob.checkout();
+    await asBob.undoCheckout();
+    assert.equal((await file()).CheckOutType, 2);
+    assert.equal((await failure(file.undoCheckout())).status, 400, 'nothing to undo');
+    assert.equal(await visitor.web.getFileByServerRelativePath(`${LIB}/held.txt`).getText(), 'bob now');
+    assert.equal((await failure(visitor.web.getFileByServerRelativePath(`${LIB}/held.txt`).setContent('no'))).status, 403);
+    assert.equal((await failure(visitor.web.getFolderByServerRelativePath(LIB).files.addUsingPath('v.txt', 'no'))).status, 403);
   });
 });

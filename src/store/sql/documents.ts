@@ -88,6 +88,18 @@ export class SqlDocuments implements DocumentRepository {
     });
   }
 
+  setCheckOut(list: List, id: number, change: { holder: number | null; expected?: number | null; comment?: string; now: string; actorId: number }): Promise<boolean> {
+    return this.s.write([listEntry(list)], async (s) => {
+      let update = s.db.updateTable(list.tableName).set({
+        checkout_user_id: change.holder,
+        ...(change.comment !== undefined ? { checkin_comment: change.comment, version: sql`version + 1`, modified: change.now, editor_id: change.actorId } : {}),
+      }).where('id', '=', id).where('blob_id', 'is not', null);
+      if (change.expected === null) update = update.where('checkout_user_id', 'is', null);
+      else if (change.expected !== undefined) update = update.where('checkout_user_id', '=', change.expected);
+      return Number((await update.executeTakeFirst()).numUpdatedRows) === 1;
+    });
+  }
+
   deleteFolder(list: List, fields: Field[], path: string, now: string): Promise<number> {
     return this.s.write([listEntry(list)], async (s) => {
       const here = new SqlDocuments(s);

@@ -295,9 +295,26 @@ export const fileType: ResourceType<FileResource> = {
         return emptyOk();
       },
     },
+    checkout: {
+      kind: 'action', permission: 'EditListItems', body: 'none',
+      async invoke(r, _args, ctx) { await ctx.services.documents.checkOut(r.list, r.item); return emptyOk(); },
+    },
+    checkin: {
+      kind: 'action', permission: 'EditListItems', body: 'none',
+      async invoke(r, args, ctx) {
+        const comment = argument(args, 'comment') === undefined ? '' : stringArgument(args, 'comment');
+        await ctx.services.documents.checkIn(r.list, r.item, comment);
+        return emptyOk();
+      },
+    },
+    undocheckout: {
+      kind: 'action', permission: 'EditListItems', body: 'none',
+      async invoke(r, _args, ctx) { await ctx.services.documents.undoCheckOut(r.list, r.item); return emptyOk(); },
+    },
     recycle: {
       kind: 'action', permission: 'DeleteListItems', body: 'none',
       async invoke(r, _args, ctx) {
+        await ctx.services.documents.requireWritable(r.list, r.item);
         const id = await ctx.services.items.recycle(r.list, await ctx.store.fields.of(r.list), r.item.id);
         return ok({ kind: 'primitive', methodName: 'Recycle', edmType: 'Edm.Guid', value: id });
       },
@@ -305,6 +322,7 @@ export const fileType: ResourceType<FileResource> = {
   },
   get: async (r, ctx) => fileOutcome(r.list, r.item, ctx),
   async delete(r, ctx) {
+    await ctx.services.documents.requireWritable(r.list, r.item);
     await ctx.services.items.delete(r.list, await ctx.store.fields.of(r.list), r.item.id, ctx.conditions);
     return emptyOk();
   },
