@@ -10,7 +10,7 @@ import type { Entity } from '../../../../wire/values.ts';
 import type { ApiContext } from '../context.ts';
 import { folderEntity, resourcePathValue } from '../entities.ts';
 import { noContent, ok, type Outcome } from '../outcome.ts';
-import type { Resource, ResourceType } from '../resource.ts';
+import type { MethodDef, Resource, ResourceType } from '../resource.ts';
 import { argument, emptyOk, entityCollection, guidText, integerArgument, singleEntity, stringArgument } from './shared.ts';
 import { argumentLiteral, type Argument } from '../../../../odata/path.ts';
 import { versionLabel } from '../../../../domain/versions.ts';
@@ -260,6 +260,11 @@ export const foldersType: ResourceType<FoldersResource> = {
   },
 };
 
+/** An action on a file that needs EditListItems, takes no body and answers an empty 200. */
+function editAction(run: (r: FileResource, args: Argument[], ctx: ApiContext) => Promise<void>): MethodDef<FileResource> {
+  return { kind: 'action', permission: 'EditListItems', body: 'none', async invoke(r, args, ctx) { await run(r, args, ctx); return emptyOk(); } };
+}
+
 export const fileType: ResourceType<FileResource> = {
   permissions: { delete: 'DeleteListItems' },
   navigation: {
@@ -288,29 +293,11 @@ export const fileType: ResourceType<FileResource> = {
         return fileOutcome(r.list, item, ctx);
       },
     },
-    cancelupload: {
-      kind: 'action', permission: 'EditListItems', body: 'none',
-      async invoke(_r, args, ctx) {
-        await ctx.services.documents.cancelUpload(uploadIdOf(args));
-        return emptyOk();
-      },
-    },
-    checkout: {
-      kind: 'action', permission: 'EditListItems', body: 'none',
-      async invoke(r, _args, ctx) { await ctx.services.documents.checkOut(r.list, r.item); return emptyOk(); },
-    },
-    checkin: {
-      kind: 'action', permission: 'EditListItems', body: 'none',
-      async invoke(r, args, ctx) {
-        const comment = argument(args, 'comment') === undefined ? '' : stringArgument(args, 'comment');
-        await ctx.services.documents.checkIn(r.list, r.item, comment);
-        return emptyOk();
-      },
-    },
-    undocheckout: {
-      kind: 'action', permission: 'EditListItems', body: 'none',
-      async invoke(r, _args, ctx) { await ctx.services.documents.undoCheckOut(r.list, r.item); return emptyOk(); },
-    },
+    cancelupload: editAction((_r, args, ctx) => ctx.services.documents.cancelUpload(uploadIdOf(args))),
+    checkout: editAction((r, _args, ctx) => ctx.services.documents.checkOut(r.list, r.item)),
+    checkin: editAction((r, args, ctx) =>
+      ctx.services.documents.checkIn(r.list, r.item, argument(args, 'comment') === undefined ? '' : stringArgument(args, 'comment'))),
+    undocheckout: editAction((r, _args, ctx) => ctx.services.documents.undoCheckOut(r.list, r.item)),
     recycle: {
       kind: 'action', permission: 'DeleteListItems', body: 'none',
       async invoke(r, _args, ctx) {
