@@ -197,4 +197,23 @@ describe('PnPjs files and folders against spemu', () => {
     assert.equal((await failure(visitor.web.getFileByServerRelativePath(`${LIB}/held.txt`).setContent('no'))).status, 403);
     assert.equal((await failure(visitor.web.getFolderByServerRelativePath(LIB).files.addUsingPath('v.txt', 'no'))).status, 403);
   });
+
+  it('file versions in a versioned library: listed with their labels and sizes, each version\'s content readable, one deleted by id', async () => {
+    await sp.web.lists.add('Kept Docs', '', 101, false, { EnableVersioning: true });
+    const lib = '/sites/dev/Kept Docs';
+    const folder = sp.web.getFolderByServerRelativePath(lib);
+    await folder.files.addUsingPath('history.txt', 'one', { Overwrite: true });
+    const file = sp.web.getFileByServerRelativePath(`${lib}/history.txt`);
+    await file.setContent('two!');
+    await file.setContent('three');
+    const versions = await file.versions();
+    assert.deepEqual(versions.map((v) => [v.VersionLabel, v.ID, v.Size, v.IsCurrentVersion]).sort(), [['1.0', 512, 3, false], ['2.0', 1024, 4, false]]);
+    assert.ok(versions.every((v) => String(v.Url).startsWith('_vti_history/') && String(v.Url).endsWith('Kept Docs/history.txt')));
+    const first = await fetch(`${site}/_api/web/GetFileByServerRelativePath(decodedurl='${encodeURIComponent(`${lib}/history.txt`)}')/versions(512)/$value`);
+    assert.equal(await first.text(), 'one');
+    assert.equal((await file()).UIVersionLabel, '3.0');
+    await file.versions.deleteById(512);
+    assert.deepEqual((await file.versions()).map((v) => v.VersionLabel), ['2.0']);
+    assert.equal(await file.getText(), 'three', 'the current content is untouched');
+  });
 });

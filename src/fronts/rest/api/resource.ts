@@ -50,7 +50,10 @@ export type Resource =
   /** A file's `$value`: its bytes. */
   | { kind: 'fileContent'; list: List; item: Item }
   /** GetByPathOrAddStub of a file not there yet: its StartUpload makes it. */
-  | { kind: 'fileStub'; list: List; path: string };
+  | { kind: 'fileStub'; list: List; path: string }
+  /** A file's past versions (SP.FileVersion): the item's kept versions that had content. */
+  | { kind: 'fileVersions'; list: List; item: Item }
+  | { kind: 'fileVersion'; list: List; item: Item; version: Item };
 
 export type ResourceOf<K extends Resource['kind']> = Extract<Resource, { kind: K }>;
 

@@ -13,7 +13,7 @@ import { noContent, ok, type Outcome } from '../outcome.ts';
 import type { MethodDef, Resource, ResourceType } from '../resource.ts';
 import { argument, emptyOk, entityCollection, guidText, integerArgument, singleEntity, stringArgument } from './shared.ts';
 import { argumentLiteral, type Argument } from '../../../../odata/path.ts';
-import { versionLabel } from '../../../../domain/versions.ts';
+import { uiVersionOf, versionId, versionLabel } from '../../../../domain/versions.ts';
 
 type FolderResource = { kind: 'folder'; list: List; path: string };
 type FilesResource = { kind: 'files'; list: List; dir: string };
@@ -261,7 +261,7 @@ export const foldersType: ResourceType<FoldersResource> = {
 };
 
 /** An action on a file that needs EditListItems, takes no body and answers an empty 200. */
-function editAction(run: (r: FileResource, args: Argument[], ctx: ApiContext) => Promise<void>): MethodDef<FileResource> {
+function editAction<R extends Resource>(run: (r: R, args: Argument[], ctx: ApiContext) => Promise<void>): MethodDef<R> {
   return { kind: 'action', permission: 'EditListItems', body: 'none', async invoke(r, args, ctx) { await run(r, args, ctx); return emptyOk(); } };
 }
 
@@ -270,6 +270,7 @@ export const fileType: ResourceType<FileResource> = {
   navigation: {
     $value: async (r) => ({ kind: 'fileContent', list: r.list, item: r.item }),
     listitemallfields: async (r) => ({ kind: 'item', list: r.list, id: r.item.id }),
+    versions: async (r) => ({ kind: 'fileVersions', list: r.list, item: r.item }),
   },
   methods: {
     startupload: {
@@ -332,6 +333,60 @@ export const fileStubType: ResourceType<{ kind: 'fileStub'; list: List; path: st
         return int64('StartUpload', await ctx.services.documents.startUpload(r.list, item, uploadIdOf(args), bodyOf(ctx)));
       },
     },
+  },
+};
+
+// ---- file versions: the past versions the library kept, each with the content it had
+
+function fileVersionEntity(r: { list: List; item: Item }, version: Item, ctx: ApiContext): Entity {
+  const id = versionId(version.uiVersion);
+  const link = `${fileEntity(r.list, r.item, ctx).editLink}/Versions(${id})`;
+  const size = version.file?.size ?? 0;
+  return {
+    type: 'SP.FileVersion', id: `${ctx.apiUrl}${link}`, editLink: link, deferred: ['CreatedBy'],
+    props: [
+      ['CheckInComment', version.file?.checkInComment ?? ''], ['Created', version.modified], ['ID', id], ['IsCurrentVersion', false],
+      ['Length', String(size)], ['Size', size],
+      // Relative to the web, as SharePoint gives it: `_vti_history/512/Shared Documents/a.txt`.
+      ['Url', `_vti_history/${id}/${urlOf(r.list, pathOf(r.item)).slice(ctx.web.serverRelativeUrl.replace(/\/$/, '').length + 1)}`],
+      ['VersionLabel', versionLabel(version.uiVersion)],
+    ],
+  };
+}
+
+const pastVersions = async (r: { list: List; item: Item }, ctx: ApiContext): Promise<Item[]> =>
+  (await ctx.store.versions.of(r.list, r.item.id)).filter((v) => v.file !== undefined);
+
+export const fileVersionsType: ResourceType<{ kind: 'fileVersions'; list: List; item: Item }> = {
+  async key(r, args, ctx) {
+    const uiVersion = uiVersionOf(integerArgument(args, 'id', 'versionid'));
+    const version = (await pastVersions(r, ctx)).find((v) => v.uiVersion === uiVersion);
+    if (!version) throw fail.versionNotFound();
+    return { kind: 'fileVersion', list: r.list, item: r.item, version };
+  },
+  get: async (r, ctx) => entityCollection((await pastVersions(r, ctx)).map((v) => fileVersionEntity(r, v, ctx)), 'SP.ApiData.FileVersions', ctx),
+  methods: {
+    deletebyid: {
+      kind: 'action', permission: 'DeleteVersions', body: 'none',
+      async invoke(r, args, ctx) {
+        const uiVersion = uiVersionOf(integerArgument(args, 'vid'));
+        if (uiVersion === undefined) throw fail.versionNotFound();
+        await ctx.services.versions.delete(r.list, r.item.id, uiVersion);
+        return emptyOk();
+      },
+    },
+  },
+};
+
+export const fileVersionType: ResourceType<{ kind: 'fileVersion'; list: List; item: Item; version: Item }> = {
+  permissions: { delete: 'DeleteVersions' },
+  navigation: {
+    $value: async (r) => ({ kind: 'fileContent', list: r.list, item: r.version }),
+  },
+  get: async (r, ctx) => singleEntity(fileVersionEntity(r, r.version, ctx), 'SP.FileVersion', ctx),
+  async delete(r, ctx) {
+    await ctx.services.versions.delete(r.list, r.item.id, r.version.uiVersion);
+    return emptyOk();
   },
 };
 

@@ -10,7 +10,7 @@ import { contextInfoType } from './contextinfo.ts';
 import { siteGroupsType, siteGroupType, siteUsersType, siteUserType } from './principals.ts';
 import { itemVersionsType, itemVersionType } from './versions.ts';
 import { basePermissionsType, roleAssignmentsType, roleAssignmentType, roleDefinitionsType, roleDefinitionType } from './security.ts';
-import { fileContentType, filesType, fileStubType, fileType, foldersType, folderType } from './files.ts';
+import { fileContentType, filesType, fileStubType, fileType, fileVersionsType, fileVersionType, foldersType, folderType } from './files.ts';
 import { propertyValuesType, regionalSettingsType, timeZonesType, timeZoneType, websType } from './web-extras.ts';
 
 export const RESOURCE_TYPES: ResourceTypes = {
@@ -48,4 +48,6 @@ export const RESOURCE_TYPES: ResourceTypes = {
   file: fileType,
   fileContent: fileContentType,
   fileStub: fileStubType,
+  fileVersions: fileVersionsType,
+  fileVersion: fileVersionType,
 };
