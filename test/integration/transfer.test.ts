@@ -7,7 +7,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -298,5 +298,20 @@ describe(`export and import (target: ${backend})`, () => {
         await withConnection(target, (c) => assert.rejects(importDatabase(c, file, { progress: quiet() }), (e: unknown) => e instanceof ImportError && message.test(e.message), file));
       }
     });
+  });
+
+  it('refuses to export a workspace that holds files, whose contents it cannot carry yet, and writes nothing', async () => {
+    const withFiles = await newTarget('sqlite');
+    const server = await start(withFiles);
+    try {
+      const upload = await fetch(`${server.url}/sites/dev/_api/web/GetFolderByServerRelativePath(decodedurl='/sites/dev/Shared%20Documents')/files/AddUsingPath(decodedurl='a.txt',overwrite=true)`,
+        { method: 'POST', body: 'content', headers: { Accept: 'application/json' } });
+      assert.equal(upload.status, 200);
+    } finally {
+      await server.close();
+    }
+    const file = join(tempDir(), 'with-files.ndjson.gz');
+    await withConnection(withFiles, (c) => assert.rejects(exportDatabase(c, file, { progress: quiet() }), /holds files.*nothing was written/s));
+    assert.equal(existsSync(file) || existsSync(`${file}.partial`), false);
   });
 });

@@ -70,6 +70,12 @@ export async function exportDatabase(connection: Connection, file: string, optio
   const progress = options.progress ?? new Progress('exported');
   const migrations = await appliedMigrations(db, flavour);
   if (!migrations.length) throw new Error('This database holds no spemu workspace (no migrations recorded): nothing to export.');
+  // File contents live beside the rows (a SQLite workspace's blobs/ folder) and are not in the
+  // file yet: refused rather than exported without them.
+  if (migrations.includes('0008-blobs') && Number((await sql<{ n: number }>`select count(*) as n from blobs`.execute(db)).rows[0]?.n ?? 0) > 0) {
+    throw new Error('This workspace holds files (document library contents), which spemu export does not carry yet; '
+      + 'exporting it would lose them, so nothing was written.');
+  }
   const partial = file === '-' ? file : `${file}.partial`;
   const out = new LineWriter(partial, { gzip: gzipped(file) });
   try {
