@@ -59,8 +59,12 @@ export const fail = {
   /** A file or folder name SharePoint refuses (characters, reserved names, dots and spaces, length). */
   invalidFileName: failure('invalid', 'invalidFileName', (_name: string, problem: string) => problem),
   /** A file or folder of that name is already in the folder (and no overwrite was asked). */
-  fileExists: failure('conflict', 'fileExists', (serverRelativeUrl: string) => `A file or folder with the name ${serverRelativeUrl} already exists.`),
-  fileNotFound: failure('notFound', 'fileNotFound', (_serverRelativeUrl: string) => 'File Not Found.'),
+  /** `webRelativePath`: the place relative to its web, as SharePoint names it in the message (`Shared Documents/a.txt`). */
+  fileExists: failure('conflict', 'fileExists', (webRelativePath: string) => `A file with the name ${webRelativePath} already exists.`),
+  /** A file addressed by its path that is not there (the path as the request gave it). */
+  fileNotFound: failure('notFound', 'fileNotFound', (path: string) => `The file ${path} does not exist.`),
+  /** A file addressed by id, or by name in a folder's Files, that is not there. */
+  fileNotFoundById: failure('notFound', 'fileNotFoundById', () => 'File Not Found.'),
   folderNotFound: failure('notFound', 'folderNotFound', (_serverRelativeUrl: string) => 'File Not Found.'),
   /** A chunk whose fileOffset is not where the upload stands. */
   uploadOffsetMismatch: failure('invalid', 'uploadOffsetMismatch', (sent: number, expected: number) =>

@@ -16,6 +16,13 @@ export const DIRECT_UPLOAD_LIMIT = 250 * 1024 * 1024;
 /** The largest file a chunked upload makes (SharePoint Online allows 250 GB; a local server, less by default). */
 export const CHUNKED_UPLOAD_LIMIT = 10 * 1024 * 1024 * 1024;
 
+/** A place in `list` relative to its web (`Shared Documents/a.txt`), as SharePoint's messages name it. */
+async function webRelative(store: Pick<Store, 'sites'>, list: List, path: string): Promise<string> {
+  const web = await store.sites.web(list.webId);
+  const prefix = (web?.serverRelativeUrl ?? '').replace(/\/$/, '');
+  return `${list.serverRelativeUrl.slice(prefix.length + 1)}/${path}`;
+}
+
 export class DocumentService {
   constructor(private readonly store: Store, private readonly actor: Actor) {}
 
@@ -145,7 +152,7 @@ export class DocumentService {
     const fields = await this.store.fields.of(list);
     // Refused before a byte is stored: the name taken (overwrite off), or the folder missing.
     const existing = await this.store.documents.at(list, fields, dir, name);
-    if (existing && (existing.place.folder || !options.overwrite)) throw fail.fileExists(`${list.serverRelativeUrl}/${path}`);
+    if (existing && (existing.place.folder || !options.overwrite)) throw fail.fileExists(await webRelative(this.store, list, path));
     if (existing) await this.requireWritable(list, existing);
     const limit = options.limit ?? DIRECT_UPLOAD_LIMIT;
     const blob = await this.store.blobs.put(content, { limit, tooLarge: () => fail.bodyTooLarge(limit) });

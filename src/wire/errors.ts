@@ -65,22 +65,25 @@ export const errors = {
   /** (inference, docs/compatibility.md) SharePoint Online's text for a name with a character it refuses. */
   invalidFileName: (_name: string, _problem: string) =>
     new SpError(400, `-2130575245, ${SP_EXCEPTION}`, 'The file or folder name contains characters that are not permitted. Please use a different name.'),
-  /** (inference, docs/compatibility.md) Adding a file over an existing one without overwrite. */
-  fileExists: (serverRelativeUrl: string) =>
-    new SpError(400, `-2130575257, ${SP_EXCEPTION}`, `A file with the name ${serverRelativeUrl.replace(/^\//, '')} already exists.`),
+  /** Adding a file over an existing one without overwrite: code and text CONFIRMED (CLI mocks), status 400 INFERRED; SharePoint adds "It was last modified by … on …". */
+  fileExists: (webRelativePath: string) =>
+    new SpError(400, `-2130575257, ${SP_EXCEPTION}`, `A file with the name ${webRelativePath} already exists.`),
   /** (inference, docs/compatibility.md) ContinueUpload/FinishUpload at another offset than the upload's. */
   uploadOffsetMismatch: (sent: number, expected: number) =>
     new SpError(400, `-2130575339, ${SP_EXCEPTION}`, `The file offset ${sent} does not match the upload's current offset ${expected}.`),
   /** (inference, docs/compatibility.md) An uploadId with no upload in progress. */
   uploadNotFound: (_id: string) =>
     new SpError(404, '-2147024894, System.IO.FileNotFoundException', 'The upload session was not found.'),
-  /** (inference, docs/compatibility.md) SharePoint's SPFileCheckOutException text. */
-  fileCheckedOut: (serverRelativeUrl: string, holderLogin: string) =>
-    new SpError(423, '-2147018894, Microsoft.SharePoint.SPFileLockException', `The file "${serverRelativeUrl.replace(/^\//, '')}" is checked out for editing by ${holderLogin}.`),
+  /** Code and text CONFIRMED (CLI mocks; SharePoint names the file by its absolute URL, spemu by its server-relative one), status 423 INFERRED. */
+  fileCheckedOut: (fileUrl: string, holderLogin: string) =>
+    new SpError(423, '-2130575306, Microsoft.SharePoint.SPFileCheckOutException', `The file "${fileUrl}" is checked out for editing by ${holderLogin}`),
   /** (inference, docs/compatibility.md) */
   fileNotCheckedOut: (serverRelativeUrl: string) =>
     new SpError(400, `-2130575339, ${SP_EXCEPTION}`, `The file "${serverRelativeUrl.replace(/^\//, '')}" is not checked out.`),
-  fileNotFound: (_serverRelativeUrl: string) =>
+  /** CONFIRMED (recorded SPO responses, pnp/pnpcore): a file addressed by path, even with `$select=Exists`. */
+  fileNotFound: (path: string) =>
+    new SpError(404, `-2130575338, ${SP_EXCEPTION}`, `The file ${path} does not exist.`),
+  fileNotFoundById: () =>
     new SpError(404, '-2147024894, System.IO.FileNotFoundException', 'File Not Found.'),
   folderNotFound: (_serverRelativeUrl: string) =>
     new SpError(404, '-2147024894, System.IO.FileNotFoundException', 'File Not Found.'),

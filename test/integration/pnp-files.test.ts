@@ -97,7 +97,17 @@ describe('PnPjs files and folders against spemu', () => {
     assert.equal(await sp.web.getFileByServerRelativePath(`${LIB}/once.txt`).getText(), 'first', 'the refused upload changed nothing');
     const missing = await failure(sp.web.getFileByServerRelativePath(`${LIB}/nope.txt`)());
     assert.equal(missing.status, 404);
-    assert.equal(missing.message, 'File Not Found.');
+    assert.equal(missing.code, '-2130575338, Microsoft.SharePoint.SPException');
+    assert.equal(missing.message, `The file ${LIB}/nope.txt does not exist.`);
+    assert.equal((await failure(sp.web.getFileByServerRelativePath(`${LIB}/nope.txt`).select('Exists')())).status, 404, 'a file probe is a 404 too');
+    assert.match(exists.message, /^A file with the name Shared Documents\/ONCE\.txt already exists\./, 'named relative to the web');
+    // A folder probed with $select=Exists alone answers, as the CLI's folder add expects.
+    const probe = async (path: string) => (await fetch(`${site}/_api/web/GetFolderByServerRelativePath(decodedurl='${encodeURIComponent(path)}')?$select=Exists`,
+      { headers: { Accept: 'application/json;odata=nometadata' } }));
+    const absent = await probe(`${LIB}/No Such Folder`);
+    assert.deepEqual([absent.status, await absent.json()], [200, { Exists: false }]);
+    assert.deepEqual(await (await probe(LIB)).json(), { Exists: true });
+    assert.equal((await failure(sp.web.getFolderByServerRelativePath(`${LIB}/No Such Folder`)())).status, 404, 'without the probe, a 404');
     const badName = await failure(folder.files.addUsingPath('a|b.txt', 'x'));
     assert.equal(badName.status, 400);
   });
@@ -176,11 +186,14 @@ describe('PnPjs files and folders against spemu', () => {
     await folder.files.addUsingPath('held.txt', 'v1', { Overwrite: true });
     const file = sp.web.getFileByServerRelativePath(`${LIB}/held.txt`);
     const asBob = member.web.getFileByServerRelativePath(`${LIB}/held.txt`);
-    await file.checkout();
+    const checkout = await fetch(`${site}/_api/web/GetFileByServerRelativePath(decodedurl='${encodeURIComponent(`${LIB}/held.txt`)}')/CheckOut()`,
+      { method: 'POST', headers: { Accept: 'application/json;odata=nometadata' } });
+    assert.deepEqual([checkout.status, await checkout.json()], [200, { 'odata.null': true }], 'a void action answers as SharePoint does');
     assert.equal((await file()).CheckOutType, 0, 'checked out (Online)');
     const locked = await failure(asBob.setContent('bob was here'));
     assert.equal(locked.status, 423);
-    assert.match(locked.message, /is checked out for editing by/);
+    assert.equal(locked.code, '-2130575306, Microsoft.SharePoint.SPFileCheckOutException');
+    assert.match(locked.message, /^The file "\/sites\/dev\/Shared Documents\/held\.txt" is checked out for editing by /);
     assert.equal((await failure(asBob.delete())).status, 423);
     assert.equal((await failure(asBob.checkin('not mine'))).status, 423);
     await file.setContent('v2 by the holder');

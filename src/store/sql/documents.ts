@@ -19,6 +19,7 @@ import { listEntry } from './lists.ts';
 import type { SqlSession } from './session.ts';
 import { SqlVersions } from './versions.ts';
 import { SqlBlobs } from './blobs.ts';
+import { SqlSites } from './sites.ts';
 
 /** The content type of folders in a list: 0x0120 (Folder), then the list's own suffix. */
 export const folderContentTypeId = (listId: string): string => `0x012000${listId.replace(/-/g, '').toUpperCase()}`;
@@ -66,7 +67,7 @@ export class SqlDocuments implements DocumentRepository {
       const blobs = new SqlBlobs(s, s.options.bytes);
       await here.lockList(list);
       const existing = await here.at(list, fields, file.dir, file.name);
-      if (existing && (existing.place.folder || !file.overwrite)) throw fail.fileExists(here.urlOf(list, file.dir, file.name));
+      if (existing && (existing.place.folder || !file.overwrite)) throw fail.fileExists(await here.webRelativeOf(list, file.dir, file.name));
       if (!(await blobs.addRef(file.blob.id))) throw new Error(`blob ${file.blob.id} is gone: put it again`);
       if (!existing) {
         const dir = await here.checkFolder(list, fields, file.dir);
@@ -123,7 +124,7 @@ export class SqlDocuments implements DocumentRepository {
   /** Inside a write: the list's counter row locked, the name checked free and its folder there (its path as stored). */
   private async takeName(list: List, fields: Field[], dir: string, name: string): Promise<string> {
     await this.lockList(list);
-    if (await this.at(list, fields, dir, name)) throw fail.fileExists(this.urlOf(list, dir, name));
+    if (await this.at(list, fields, dir, name)) throw fail.fileExists(await this.webRelativeOf(list, dir, name));
     return this.checkFolder(list, fields, dir);
   }
 
@@ -157,5 +158,11 @@ export class SqlDocuments implements DocumentRepository {
   /** Server-relative URL of a place, for messages. */
   private urlOf(list: List, dir: string, name: string): string {
     return `${list.serverRelativeUrl}/${joinPath(dir, name)}`;
+  }
+
+  /** The place relative to its web, as fileExists names it. */
+  private async webRelativeOf(list: List, dir: string, name: string): Promise<string> {
+    const web = await new SqlSites(this.s).web(list.webId);
+    return `${list.serverRelativeUrl.slice((web?.serverRelativeUrl ?? '').replace(/\/$/, '').length + 1)}/${joinPath(dir, name)}`;
   }
 }

@@ -11,6 +11,7 @@ import type { ApiContext } from '../context.ts';
 import { folderEntity, resourcePathValue } from '../entities.ts';
 import { noContent, ok, type Outcome } from '../outcome.ts';
 import type { MethodDef, Resource, ResourceType } from '../resource.ts';
+import type { PermissionKind } from '../../../../domain/permissions.ts';
 import { argument, emptyOk, entityCollection, guidText, integerArgument, singleEntity, stringArgument } from './shared.ts';
 import { argumentLiteral, type Argument } from '../../../../odata/path.ts';
 import { uiVersionOf, versionId, versionLabel } from '../../../../domain/versions.ts';
@@ -54,16 +55,19 @@ function booleanArgument(args: Argument[], name: string): boolean {
   return literal?.type === 'boolean' ? literal.value : literal?.type === 'string' ? literal.value.toLowerCase() === 'true' : false;
 }
 
-async function folderAt(web: Web, url: string, ctx: ApiContext): Promise<FolderResource> {
+async function folderAt(web: Web, url: string, ctx: ApiContext): Promise<FolderResource | Outcome> {
   const found = await locate(web, url, ctx);
-  if (!found) throw fail.folderNotFound(url);
-  if (found.path) {
-    const { dir, name } = splitPath(found.path);
-    const item = await ctx.store.documents.at(found.list, await ctx.store.fields.of(found.list), dir, name);
-    if (!item?.place.folder) throw fail.folderNotFound(url);
-    return { kind: 'folder', list: found.list, path: pathOf(item) };
+  if (found && !found.path) return { kind: 'folder', list: found.list, path: '' };
+  const { dir, name } = splitPath(found?.path ?? '');
+  const item = found && name ? await ctx.store.documents.at(found.list, await ctx.store.fields.of(found.list), dir, name) : undefined;
+  if (item?.place.folder) return { kind: 'folder', list: found!.list, path: pathOf(item) };
+  // A folder probed with `$select=Exists` alone answers Exists false rather than 404 (CONFIRMED;
+  // a file never does), and the CLI's `folder add` relies on it.
+  const select = ctx.query.select;
+  if (select?.length === 1 && select[0]!.length === 1 && select[0]![0]!.toLowerCase() === 'exists') {
+    return ok({ kind: 'entity', metadataName: 'SP.Folder', entity: { type: 'SP.Folder', props: [['Exists', false]] } });
   }
-  return { kind: 'folder', list: found.list, path: '' };
+  throw fail.folderNotFound(url);
 }
 
 async function fileAt(web: Web, url: string, ctx: ApiContext): Promise<FileResource> {
@@ -94,7 +98,7 @@ export const webFileMethods: NonNullable<ResourceType<{ kind: 'web'; web: Web }>
     kind: 'function',
     async invoke(r, args, ctx) {
       const found = await byUniqueId(r.web, args, ctx);
-      if (!found || found.item.place.folder) throw fail.fileNotFound(stringArgument(args, 'uniqueid', 'id'));
+      if (!found || found.item.place.folder) throw fail.fileNotFoundById();
       return { kind: 'file', list: found.list, item: found.item };
     },
   },
@@ -209,7 +213,7 @@ export const filesType: ResourceType<FilesResource> = {
   async key(r, args, ctx) {
     const name = stringArgument(args, 'url');
     const item = await ctx.store.documents.at(r.list, await ctx.store.fields.of(r.list), r.dir, name);
-    if (!item || item.place.folder) throw fail.fileNotFound(urlOf(r.list, joinPath(r.dir, name)));
+    if (!item || item.place.folder) throw fail.fileNotFoundById();
     return { kind: 'file', list: r.list, item };
   },
   async get(r, ctx) {
@@ -260,9 +264,12 @@ export const foldersType: ResourceType<FoldersResource> = {
   },
 };
 
-/** An action on a file that needs EditListItems, takes no body and answers an empty 200. */
-function editAction<R extends Resource>(run: (r: R, args: Argument[], ctx: ApiContext) => Promise<void>): MethodDef<R> {
-  return { kind: 'action', permission: 'EditListItems', body: 'none', async invoke(r, args, ctx) { await run(r, args, ctx); return emptyOk(); } };
+/** What SharePoint answers a void action (checkout, checkin, …): 200 `{"odata.null":true}` (CONFIRMED, recorded SPO responses). */
+const voidResult = (methodName: string): Outcome => ok({ kind: 'primitive', methodName, edmType: 'Edm.Null', value: null });
+
+/** An action on a file that takes no body and answers as a void action does. */
+function voidAction<R extends Resource>(methodName: string, permission: PermissionKind, run: (r: R, args: Argument[], ctx: ApiContext) => Promise<void>): MethodDef<R> {
+  return { kind: 'action', permission, body: 'none', async invoke(r, args, ctx) { await run(r, args, ctx); return voidResult(methodName); } };
 }
 
 export const fileType: ResourceType<FileResource> = {
@@ -294,11 +301,11 @@ export const fileType: ResourceType<FileResource> = {
         return fileOutcome(r.list, item, ctx);
       },
     },
-    cancelupload: editAction((_r, args, ctx) => ctx.services.documents.cancelUpload(uploadIdOf(args))),
-    checkout: editAction((r, _args, ctx) => ctx.services.documents.checkOut(r.list, r.item)),
-    checkin: editAction((r, args, ctx) =>
+    cancelupload: voidAction('CancelUpload', 'EditListItems', (_r, args, ctx) => ctx.services.documents.cancelUpload(uploadIdOf(args))),
+    checkout: voidAction('CheckOut', 'EditListItems', (r, _args, ctx) => ctx.services.documents.checkOut(r.list, r.item)),
+    checkin: voidAction('CheckIn', 'EditListItems', (r, args, ctx) =>
       ctx.services.documents.checkIn(r.list, r.item, argument(args, 'comment') === undefined ? '' : stringArgument(args, 'comment'))),
-    undocheckout: editAction((r, _args, ctx) => ctx.services.documents.undoCheckOut(r.list, r.item)),
+    undocheckout: voidAction('UndoCheckOut', 'EditListItems', (r, _args, ctx) => ctx.services.documents.undoCheckOut(r.list, r.item)),
     recycle: {
       kind: 'action', permission: 'DeleteListItems', body: 'none',
       async invoke(r, _args, ctx) {
@@ -366,15 +373,11 @@ export const fileVersionsType: ResourceType<{ kind: 'fileVersions'; list: List; 
   },
   get: async (r, ctx) => entityCollection((await pastVersions(r, ctx)).map((v) => fileVersionEntity(r, v, ctx)), 'SP.ApiData.FileVersions', ctx),
   methods: {
-    deletebyid: {
-      kind: 'action', permission: 'DeleteVersions', body: 'none',
-      async invoke(r, args, ctx) {
-        const uiVersion = uiVersionOf(integerArgument(args, 'vid'));
-        if (uiVersion === undefined) throw fail.versionNotFound();
-        await ctx.services.versions.delete(r.list, r.item.id, uiVersion);
-        return emptyOk();
-      },
-    },
+    deletebyid: voidAction('DeleteById', 'DeleteVersions', async (r, args, ctx) => {
+      const uiVersion = uiVersionOf(integerArgument(args, 'vid'));
+      if (uiVersion === undefined) throw fail.versionNotFound();
+      await ctx.services.versions.delete(r.list, r.item.id, uiVersion);
+    }),
   },
 };
 
