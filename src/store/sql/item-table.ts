@@ -101,6 +101,14 @@ export function selectColumns(fields: Field[]): string[] {
   return columns;
 }
 
+/** `selectColumns(fields)` as quoted SQL (`"id", "guid", …`), for queries written as one template; kept per fields array. */
+export function columnList(fields: Field[]): string {
+  let list = columnLists.get(fields);
+  if (list === undefined) columnLists.set(fields, list = selectColumns(fields).map((c) => `"${c}"`).join(', '));
+  return list;
+}
+const columnLists = new WeakMap<Field[], string>();
+
 export function rowToItem(row: Record<string, unknown>, fields: Field[]): Item {
   const values: Record<string, StoredValue> = {};
   for (const f of fields) {

@@ -9,7 +9,7 @@ import type { Field, Item, List } from '../../domain/model.ts';
 import { listContentTypeId } from '../../domain/templates.ts';
 import type { ItemPage, ItemQuery, ItemRepository, ItemWrite } from '../items.ts';
 import { compileFilter } from './filter-compiler.ts';
-import { rowToItem, selectColumns, sortExpression, valuesToColumns } from './item-table.ts';
+import { columnList, rowToItem, selectColumns, sortExpression, valuesToColumns } from './item-table.ts';
 import { keysetCondition } from './keyset.ts';
 import { isPrincipalList, listEntry, principalsOf, PRINCIPALS, SqlLists } from './lists.ts';
 import type { SqlSession } from './session.ts';
@@ -37,12 +37,16 @@ export class SqlItems implements ItemRepository {
     const effective = query.orderBy.map((k) => ({ ...k, descending: query.backwards ? !k.descending : k.descending }));
     const idDescending = query.backwards ?? false;
     if (query.after) conditions.push(keysetCondition(effective, query.after, idDescending, flavour));
-    let builder = this.s.db.selectFrom(list.tableName).select(selectColumns(query.load ?? fields));
-    if (conditions.length) builder = builder.where(sql<boolean>`${sql.join(conditions, sql` and `)}`);
-    for (const key of effective) builder = builder.orderBy(sql`${sortExpression(key.field, flavour)} ${sql.raw(key.descending ? 'desc nulls last' : 'asc nulls first')}`);
-    builder = builder.orderBy(sql`${sql.ref(idKey.column)} ${sql.raw(idDescending ? 'desc' : 'asc')}`);
-    // The filter's values are bound parameters, so equal filters share one prepared text.
-    const compiled = builder.limit(query.top + 1).compile();
+    const order = [
+      ...effective.map((key) => sql`${sortExpression(key.field, flavour)} ${sql.raw(key.descending ? 'desc nulls last' : 'asc nulls first')}`),
+      sql`${sql.ref(idKey.column)} ${sql.raw(idDescending ? 'desc' : 'asc')}`,
+    ];
+    // One SQL template rather than Kysely's query builder: this runs per request, and the
+    // builder's cost grows with every selected column. The filter's values are bound
+    // parameters, so equal filters share one prepared text.
+    const compiled = sql`select ${sql.raw(columnList(query.load ?? fields))} from ${sql.table(list.tableName)}${
+      conditions.length ? sql` where ${sql.join(conditions, sql` and `)}` : sql``} order by ${sql.join(order, sql`, `)} limit ${query.top + 1}`
+      .compile(this.s.db);
     const rows = await this.s.rows(compiled.sql, compiled.parameters);
     const hasMore = rows.length > query.top;
     const items = rows.slice(0, query.top).map((r) => rowToItem(r, query.load ?? fields));
