@@ -5,6 +5,7 @@
 // they are compared case-insensitively, as SharePoint's file system does.
 
 import { fail } from './errors.ts';
+import type { ItemPlace } from './model.ts';
 
 /** Characters SharePoint Online refuses in a file or folder name. */
 const INVALID_CHARACTERS = /["*:<>?/\\|\u0000-\u001f]/;
@@ -37,6 +38,16 @@ export function checkName(name: string): void {
 export const segments = (path: string): string[] => path.split('/').filter((s) => s.length > 0);
 
 export const joinPath = (dir: string, name: string): string => (dir ? `${dir}/${name}` : name);
+
+/** An item's path inside its list (`Reports/q1.txt`). */
+export const placePath = (place: ItemPlace): string => joinPath(place.dir, place.name ?? '');
+
+/** The server-relative URL of `path` inside the list at `listUrl` ('' is the list's root folder). */
+export const urlInList = (listUrl: string, path: string): string => (path ? `${listUrl}/${path}` : listUrl);
+
+/** A server-relative URL relative to its web (`Shared Documents/a.txt`), as SharePoint's messages and version URLs name files. */
+export const webRelativeUrl = (webUrl: string, serverRelativeUrl: string): string =>
+  serverRelativeUrl.slice(webUrl.replace(/\/$/, '').length + 1);
 
 /** The folder holding `path` and the last segment's name ('' and '' for the root). */
 export function splitPath(path: string): { dir: string; name: string } {

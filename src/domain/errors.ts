@@ -64,6 +64,8 @@ export const fail = {
   /** A file addressed by its path that is not there (the path as the request gave it). */
   fileNotFound: failure('notFound', 'fileNotFound', (path: string) => `The file ${path} does not exist.`),
   /** A file addressed by id, or by name in a folder's Files, that is not there. */
+  /** A server-relative URL that is not below the web the request addresses. */
+  outsideWeb: failure('invalid', 'outsideWeb', () => 'Server relative urls must start with SPWeb.ServerRelativeUrl'),
   fileNotFoundById: failure('notFound', 'fileNotFoundById', () => 'File Not Found.'),
   folderNotFound: failure('notFound', 'folderNotFound', (_serverRelativeUrl: string) => 'File Not Found.'),
   /** A chunk whose fileOffset is not where the upload stands. */

@@ -4,10 +4,10 @@
 // names it is written after, in one unit of work, so a failed upload leaves no file and its
 // bytes are collected.
 
-import { checkName, splitPath } from '../domain/documents.ts';
+import { checkName, placePath, splitPath, urlInList, webRelativeUrl } from '../domain/documents.ts';
 import { fail } from '../domain/errors.ts';
 import type { Item, List } from '../domain/model.ts';
-import { USER_INFO_LIST_TEMPLATE } from '../domain/templates.ts';
+import { userInfoList } from '../identity/site-users.ts';
 import type { Store } from '../store/store.ts';
 import type { Actor } from './actor.ts';
 
@@ -16,12 +16,6 @@ export const DIRECT_UPLOAD_LIMIT = 250 * 1024 * 1024;
 /** The largest file a chunked upload makes (SharePoint Online allows 250 GB; a local server, less by default). */
 export const CHUNKED_UPLOAD_LIMIT = 10 * 1024 * 1024 * 1024;
 
-/** A place in `list` relative to its web (`Shared Documents/a.txt`), as SharePoint's messages name it. */
-async function webRelative(store: Pick<Store, 'sites'>, list: List, path: string): Promise<string> {
-  const web = await store.sites.web(list.webId);
-  const prefix = (web?.serverRelativeUrl ?? '').replace(/\/$/, '');
-  return `${list.serverRelativeUrl.slice(prefix.length + 1)}/${path}`;
-}
 
 export class DocumentService {
   constructor(private readonly store: Store, private readonly actor: Actor) {}
@@ -68,24 +62,25 @@ export class DocumentService {
     if (!ended) throw await this.checkedOut(list, item);
   }
 
-  /** The failure naming who holds the file now. */
+  /** The failure naming who holds the file now (by login, from the site's User Information List). */
   private async checkedOut(list: List, item: Item): Promise<Error> {
-    const fields = await this.store.fields.of(list);
-    const holderId = (await this.store.items.get(list, fields, item.id))?.file?.checkedOutBy ?? item.file?.checkedOutBy;
-    const users = (await this.store.lists.inWeb(list.webId)).find((l) => l.baseTemplate === USER_INFO_LIST_TEMPLATE);
-    const holder = users && holderId != null ? await this.store.items.get(users, await this.store.fields.of(users), holderId) : undefined;
-    return fail.fileCheckedOut(this.urlOf(list, item), String(holder?.values.Name ?? holder?.values.Title ?? 'another user'));
+    const holderId = (await this.store.items.get(list, await this.store.fields.of(list), item.id))?.file?.checkedOutBy ?? item.file?.checkedOutBy;
+    const siteId = (await this.store.sites.web(list.webId))?.siteId;
+    const site = (await this.store.sites.all()).find((s) => s.id === siteId);
+    const users = site ? await userInfoList(this.store, site) : undefined;
+    const holder = users && holderId != null ? await this.store.items.get(users.list, users.fields, holderId) : undefined;
+    return fail.fileCheckedOut(this.urlOf(list, item), String(holder?.values.Name ?? 'another user'));
   }
 
   private urlOf(list: List, item: Item): string {
-    return `${list.serverRelativeUrl}/${item.place.dir ? `${item.place.dir}/` : ''}${item.place.name ?? ''}`;
+    return urlInList(list.serverRelativeUrl, placePath(item.place));
   }
 
   /** Deletes the folder `path` with everything in it (folderNotFound if there is none; the root folder cannot be). */
   async deleteFolder(list: List, path: string): Promise<void> {
     const fields = await this.store.fields.of(list);
     if (!path || (await this.store.documents.deleteFolder(list, fields, path, this.actor.now())) === 0) {
-      throw fail.folderNotFound(`${list.serverRelativeUrl}/${path}`);
+      throw fail.folderNotFound(urlInList(list.serverRelativeUrl, path));
     }
   }
 
@@ -152,7 +147,7 @@ export class DocumentService {
     const fields = await this.store.fields.of(list);
     // Refused before a byte is stored: the name taken (overwrite off), or the folder missing.
     const existing = await this.store.documents.at(list, fields, dir, name);
-    if (existing && (existing.place.folder || !options.overwrite)) throw fail.fileExists(await webRelative(this.store, list, path));
+    if (existing && (existing.place.folder || !options.overwrite)) throw fail.fileExists(webRelativeUrl((await this.store.sites.web(list.webId))?.serverRelativeUrl ?? '', urlInList(list.serverRelativeUrl, path)));
     if (existing) await this.requireWritable(list, existing);
     const limit = options.limit ?? DIRECT_UPLOAD_LIMIT;
     const blob = await this.store.blobs.put(content, { limit, tooLarge: () => fail.bodyTooLarge(limit) });

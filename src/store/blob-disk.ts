@@ -47,14 +47,13 @@ export class DiskBytes implements ByteStore {
     return { key, sha256, size };
   }
 
-  async read(key: string, size: number, range?: ByteRange): Promise<Readable | undefined> {
+  async read(key: string, _size: number, range?: ByteRange): Promise<Readable | undefined> {
     const path = this.pathOf(key);
     try {
       await stat(path);
     } catch {
       return undefined;
     }
-    void size;
     return createReadStream(path, range ? { start: range.start, end: range.end } : {});
   }
 

@@ -22,6 +22,8 @@ export interface DocumentRepository {
   byUniqueId(list: List, fields: Field[], uniqueId: string): Promise<Item | undefined>;
   /** A page of what folder `dir` holds (folders, files or both), by id, after `afterId`. */
   children(list: List, fields: Field[], dir: string, options: { kind?: 'folder' | 'file'; top: number; afterId?: number }): Promise<{ items: Item[]; hasMore: boolean }>;
+  /** How many files and folders folder `dir` holds directly (a folder's ItemCount). */
+  count(list: List, dir: string): Promise<number>;
   /** A new folder; fileExists if the name is taken, folderNotFound if `dir` is not a folder. */
   createFolder(list: List, fields: Field[], folder: NewPlacedItem): Promise<Item>;
   /**

@@ -83,6 +83,9 @@ export const errors = {
   /** CONFIRMED (recorded SPO responses, pnp/pnpcore): a file addressed by path, even with `$select=Exists`. */
   fileNotFound: (path: string) =>
     new SpError(404, `-2130575338, ${SP_EXCEPTION}`, `The file ${path} does not exist.`),
+  /** CONFIRMED (recorded SPO response, pnp/pnpcore ConvertFileAsyncExceptionTest). */
+  outsideWeb: () =>
+    new SpError(400, '-2147024809, System.ArgumentException', 'Server relative urls must start with SPWeb.ServerRelativeUrl'),
   fileNotFoundById: () =>
     new SpError(404, '-2147024894, System.IO.FileNotFoundException', 'File Not Found.'),
   folderNotFound: (_serverRelativeUrl: string) =>

@@ -108,6 +108,19 @@ describe('PnPjs files and folders against spemu', () => {
     assert.deepEqual([absent.status, await absent.json()], [200, { Exists: false }]);
     assert.deepEqual(await (await probe(LIB)).json(), { Exists: true });
     assert.equal((await failure(sp.web.getFolderByServerRelativePath(`${LIB}/No Such Folder`)())).status, 404, 'without the probe, a 404');
+    // What SharePoint has and spemu does not serve yet answers 501, never a 404 or a fake success.
+    for (const path of ['web/rootFolder', `web/GetFolderByServerRelativePath(decodedurl='${encodeURIComponent(LIB)}')/StorageMetrics`,
+      `web/GetFileByServerRelativePath(decodedurl='${encodeURIComponent(`${LIB}/once.txt`)}')/Properties`]) {
+      const r = await fetch(`${site}/_api/${path}`, { headers: { Accept: 'application/json;odata=nometadata' } });
+      assert.equal(r.status, 501, path);
+    }
+    const move = await fetch(`${site}/_api/web/GetFileByServerRelativePath(decodedurl='${encodeURIComponent(`${LIB}/once.txt`)}')/moveTo(newurl='x.txt',flags=1)`,
+      { method: 'POST', headers: { Accept: 'application/json;odata=nometadata' } });
+    assert.equal(move.status, 501);
+    assert.equal(await sp.web.getFileByServerRelativePath(`${LIB}/once.txt`).getText(), 'first', 'nothing moved');
+    const elsewhere = await failure(sp.web.getFileByServerRelativePath('/sites/other/Shared Documents/a.txt')());
+    assert.deepEqual([elsewhere.status, elsewhere.code, elsewhere.message],
+      [400, '-2147024809, System.ArgumentException', 'Server relative urls must start with SPWeb.ServerRelativeUrl']);
     const badName = await failure(folder.files.addUsingPath('a|b.txt', 'x'));
     assert.equal(badName.status, 400);
   });
@@ -225,6 +238,10 @@ describe('PnPjs files and folders against spemu', () => {
     const first = await fetch(`${site}/_api/web/GetFileByServerRelativePath(decodedurl='${encodeURIComponent(`${lib}/history.txt`)}')/versions(512)/$value`);
     assert.equal(await first.text(), 'one');
     assert.equal((await file()).UIVersionLabel, '3.0');
+    const put = await fetch(`${site}/_api/web/GetFileByServerRelativePath(decodedurl='${encodeURIComponent(`${lib}/history.txt`)}')/versions(512)/$value`,
+      { method: 'POST', headers: { 'X-HTTP-Method': 'PUT', Accept: 'application/json' }, body: 'rewrite history' });
+    assert.equal(put.status, 405, 'a past version cannot be written');
+    assert.equal(await file.getText(), 'three');
     await file.versions.deleteById(512);
     assert.deepEqual((await file.versions()).map((v) => v.VersionLabel), ['2.0']);
     assert.equal(await file.getText(), 'three', 'the current content is untouched');

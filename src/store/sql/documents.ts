@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { fail } from '../../domain/errors.ts';
-import { joinPath, splitPath } from '../../domain/documents.ts';
+import { joinPath, placePath, splitPath, urlInList, webRelativeUrl } from '../../domain/documents.ts';
 import type { Field, Item, List } from '../../domain/model.ts';
 import { listContentTypeId } from '../../domain/templates.ts';
 import type { DocumentRepository, NewPlacedItem } from '../documents.ts';
@@ -50,6 +50,13 @@ export class SqlDocuments implements DocumentRepository {
     if (options.afterId !== undefined) query = query.where('id', '>', options.afterId);
     const rows = await query.orderBy('id').limit(options.top + 1).execute();
     return { items: rows.slice(0, options.top).map((r) => rowToItem(r, fields)), hasMore: rows.length > options.top };
+  }
+
+  async count(list: List, dir: string): Promise<number> {
+    const c = sql.raw(binaryCollation(this.s.flavour));
+    const row = await this.s.db.selectFrom(list.tableName).select(sql<number>`count(*)`.as('n'))
+      .where(sql<boolean>`lower(dir_path)${c} = lower(${dir})${c}`).where('leaf_name', 'is not', null).executeTakeFirst();
+    return Number(row?.n ?? 0);
   }
 
   createFolder(list: List, fields: Field[], folder: NewPlacedItem): Promise<Item> {
@@ -109,7 +116,7 @@ export class SqlDocuments implements DocumentRepository {
       const folder = name ? await here.at(list, fields, dir, name) : undefined;
       if (!folder?.place.folder) return 0;
       const c = sql.raw(binaryCollation(s.flavour));
-      const stored = joinPath(folder.place.dir, folder.place.name!);
+      const stored = placePath(folder.place);
       // Everything below: its dir_path is the folder's path or starts with it and a '/'.
       const below = await s.db.selectFrom(list.tableName).select('id')
         .where(sql<boolean>`lower(dir_path)${c} = lower(${stored})${c} or substr(lower(dir_path), 1, ${Array.from(stored).length + 1})${c} = lower(${`${stored}/`})${c}`)
@@ -134,7 +141,7 @@ export class SqlDocuments implements DocumentRepository {
     const { dir: parent, name } = splitPath(dir);
     const folder = await this.at(list, fields, parent, name);
     if (!folder?.place.folder) throw fail.folderNotFound(this.urlOf(list, parent, name));
-    return joinPath(folder.place.dir, folder.place.name!);
+    return placePath(folder.place);
   }
 
   /** The list's counter row, locked until the unit of work ends (SQLite's writer is alone already). */
@@ -157,12 +164,11 @@ export class SqlDocuments implements DocumentRepository {
 
   /** Server-relative URL of a place, for messages. */
   private urlOf(list: List, dir: string, name: string): string {
-    return `${list.serverRelativeUrl}/${joinPath(dir, name)}`;
+    return urlInList(list.serverRelativeUrl, joinPath(dir, name));
   }
 
   /** The place relative to its web, as fileExists names it. */
   private async webRelativeOf(list: List, dir: string, name: string): Promise<string> {
-    const web = await new SqlSites(this.s).web(list.webId);
-    return `${list.serverRelativeUrl.slice((web?.serverRelativeUrl ?? '').replace(/\/$/, '').length + 1)}/${joinPath(dir, name)}`;
+    return webRelativeUrl((await new SqlSites(this.s).web(list.webId))?.serverRelativeUrl ?? '', this.urlOf(list, dir, name));
   }
 }

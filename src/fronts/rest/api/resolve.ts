@@ -16,6 +16,11 @@ const NOT_YET: ReadonlySet<string> = new Set([
   '$metadata', 'search', 'sp.utilities.utility',
   'alerts', 'contenttypes', 'views',
   'folders', 'files', 'getfilebyurl', 'attachmentfiles', 'navigation',
+  // Files and folders not served yet (issue #11): SharePoint has them, so 501 rather than 404.
+  'rootfolder', 'parentfolder', 'properties', 'storagemetrics', 'addsubfolderusingpath', 'moveto', 'copyto', 'movetousingpath',
+  'copytousingpath', 'publish', 'unpublish', 'approve', 'deny', 'deleteall', 'restorebylabel', 'deletebylabel', 'recyclebyid',
+  'getlockedbyuser', 'lockedbyuser', 'checkedoutbyuser', 'sp.movecopyutil.copyfilebypath', 'sp.movecopyutil.movefilebypath',
+  'sp.movecopyutil.copyfolderbypath', 'sp.movecopyutil.movefolderbypath', 'sp.movecopyutil.copyfile', 'sp.movecopyutil.movefile',
   'features', 'usercustomactions', 'recyclebin', 'projectdata', 'sp.apps.appcatalog', 'getchanges', 'getitems',
   'renderlistdataasstream', 'addvalidateupdateitemusingpath',
   'validateupdatelistitem', 'breakroleinheritance', 'resetroleinheritance', 'addroleassignment', 'removeroleassignment',

@@ -53,7 +53,9 @@ export type Resource =
   | { kind: 'fileStub'; list: List; path: string }
   /** A file's past versions (SP.FileVersion): the item's kept versions that had content. */
   | { kind: 'fileVersions'; list: List; item: Item }
-  | { kind: 'fileVersion'; list: List; item: Item; version: Item };
+  | { kind: 'fileVersion'; list: List; item: Item; version: Item }
+  /** A past version's `$value` (the version as its item): read only. */
+  | { kind: 'fileVersionContent'; list: List; item: Item };
 
 export type ResourceOf<K extends Resource['kind']> = Extract<Resource, { kind: K }>;
 

@@ -3,7 +3,7 @@
 // bytes stream both ways: an upload is the request itself (`body: 'stream'`), a download a
 // stream of the blob.
 
-import { joinPath, segments, splitPath } from '../../../../domain/documents.ts';
+import { joinPath, placePath, segments, splitPath, urlInList, webRelativeUrl } from '../../../../domain/documents.ts';
 import { fail } from '../../../../domain/errors.ts';
 import type { Item, List, Web } from '../../../../domain/model.ts';
 import type { Entity } from '../../../../wire/values.ts';
@@ -23,8 +23,8 @@ type FileResource = { kind: 'file'; list: List; item: Item };
 type FileContentResource = { kind: 'fileContent'; list: List; item: Item };
 
 /** A file's or folder's server-relative URL. */
-export const urlOf = (list: List, path: string): string => (path ? `${list.serverRelativeUrl}/${path}` : list.serverRelativeUrl);
-const pathOf = (item: Item): string => joinPath(item.place.dir, item.place.name ?? '');
+const urlOf = (list: List, path: string): string => urlInList(list.serverRelativeUrl, path);
+const pathOf = (item: Item): string => placePath(item.place);
 
 /**
  * The list holding a server-relative URL (or a URL relative to the web, or an absolute one)
@@ -34,6 +34,8 @@ export async function locate(web: Web, url: string, ctx: ApiContext): Promise<{ 
   let path = /^https?:\/\//i.test(url) ? new URL(url).pathname : url;
   if (!path.startsWith('/')) path = `${web.serverRelativeUrl.replace(/\/$/, '')}/${path}`;
   const wanted = `/${segments(path).join('/')}`.toLowerCase();
+  const webUrl = `/${segments(web.serverRelativeUrl).join('/')}`.toLowerCase();
+  if (webUrl !== '/' && wanted !== webUrl && !wanted.startsWith(`${webUrl}/`)) throw fail.outsideWeb();
   let best: List | undefined;
   for (const list of await ctx.store.lists.inWeb(web.id)) {
     const root = list.serverRelativeUrl.toLowerCase();
@@ -42,6 +44,11 @@ export async function locate(web: Web, url: string, ctx: ApiContext): Promise<{ 
   if (!best) return undefined;
   return { list: best, path: segments(path).slice(segments(best.serverRelativeUrl).length).join('/') };
 }
+
+/** No bytes: an empty file or chunk. */
+async function* nothing(): AsyncGenerator<Uint8Array> { /* empty */ }
+/** The request's streamed body, or no bytes when it has none. */
+const bodyOf = (ctx: ApiContext): AsyncIterable<Uint8Array> => ctx.bodyStream ?? nothing();
 
 /** `…Url('…')` arguments are URLs (percent-decoded); `…Path(decodedurl='…')` ones are already decoded. */
 function urlArgument(args: Argument[], decoded: boolean): string {
@@ -114,9 +121,14 @@ export const webFileMethods: NonNullable<ResourceType<{ kind: 'web'; web: Web }>
 
 // ---- entities
 
+/** `Web/GetFileByServerRelativePath(decodedurl='…')` (or Folder): where an entity's odata.id and editLink point. */
+const pathLink = (kind: 'File' | 'Folder', url: string): string => `Web/Get${kind}ByServerRelativePath(decodedurl='${url.replace(/'/g, "''")}')`;
+/** A file's etag, as SharePoint writes it: `"{GUID},version"`. */
+const fileEtag = (item: Item): string => `"{${item.guid.toUpperCase()}},${item.version}"`;
+
 function subfolderEntity(list: List, item: Item, ctx: ApiContext, itemCount: number): Entity {
   const url = urlOf(list, pathOf(item));
-  const link = `Web/GetFolderByServerRelativePath(decodedurl='${url.replace(/'/g, "''")}')`;
+  const link = pathLink('Folder', url);
   return {
     type: 'SP.Folder', id: `${ctx.apiUrl}${link}`, editLink: link,
     deferred: ['Files', 'ListItemAllFields', 'ParentFolder', 'Properties', 'StorageMetrics', 'Folders'],
@@ -130,8 +142,8 @@ function subfolderEntity(list: List, item: Item, ctx: ApiContext, itemCount: num
 
 export function fileEntity(list: List, item: Item, ctx: ApiContext): Entity {
   const url = urlOf(list, pathOf(item));
-  const link = `Web/GetFileByServerRelativePath(decodedurl='${url.replace(/'/g, "''")}')`;
-  const etag = `"{${item.guid.toUpperCase()}},${item.version}"`;
+  const link = pathLink('File', url);
+  const etag = fileEtag(item);
   return {
     type: 'SP.File', id: `${ctx.apiUrl}${link}`, editLink: link, etag,
     deferred: ['Author', 'CheckedOutByUser', 'EffectiveInformationRightsManagementSettings', 'InformationRightsManagementSettings',
@@ -173,8 +185,7 @@ export const folderType: ResourceType<FolderResource> = {
     const { dir, name } = splitPath(r.path);
     const item = await ctx.store.documents.at(r.list, fields, dir, name);
     if (!item) throw fail.folderNotFound(urlOf(r.list, r.path));
-    const children = await ctx.store.documents.children(r.list, fields, r.path, { top: 5000 });
-    return singleEntity(subfolderEntity(r.list, item, ctx, children.items.length), 'SP.Folder', ctx);
+    return singleEntity(subfolderEntity(r.list, item, ctx, await ctx.store.documents.count(r.list, r.path)), 'SP.Folder', ctx);
   },
 };
 
@@ -194,8 +205,7 @@ async function target(r: { list: List; dir: string }, url: string, ctx: ApiConte
 async function addFile(r: FilesResource, args: Argument[], ctx: ApiContext, decoded: boolean): Promise<Outcome> {
   const overwrite = booleanArgument(args, 'overwrite');
   const found = await target(r, urlArgument(args, decoded), ctx);
-  const content = ctx.bodyStream ?? (async function* () { /* no body: an empty file */ })();
-  const { item } = await ctx.services.documents.putFile(found.list, found.path, content, { overwrite });
+  const { item } = await ctx.services.documents.putFile(found.list, found.path, bodyOf(ctx), { overwrite });
   return fileOutcome(found.list, item, ctx);
 }
 
@@ -252,10 +262,7 @@ export const foldersType: ResourceType<FoldersResource> = {
     const fields = await ctx.store.fields.of(r.list);
     const page = await ctx.store.documents.children(r.list, fields, r.dir, { kind: 'folder', top: 5000 });
     const entities: Entity[] = [];
-    for (const item of page.items) {
-      const inside = await ctx.store.documents.children(r.list, fields, pathOf(item), { top: 5000 });
-      entities.push(subfolderEntity(r.list, item, ctx, inside.items.length));
-    }
+    for (const item of page.items) entities.push(subfolderEntity(r.list, item, ctx, await ctx.store.documents.count(r.list, pathOf(item))));
     return entityCollection(entities, 'SP.ApiData.Folders', ctx);
   },
   methods: {
@@ -324,8 +331,6 @@ export const fileType: ResourceType<FileResource> = {
 };
 
 const uploadIdOf = (args: Argument[]): string => guidText(stringArgument(args, 'uploadid'));
-/** A streamed body, or none (an empty chunk). */
-const bodyOf = (ctx: ApiContext): AsyncIterable<Uint8Array> => ctx.bodyStream ?? (async function* () { /* no body */ })();
 /** An offset as SharePoint answers it: Edm.Int64, written as a string. */
 const int64 = (methodName: string, value: number): Outcome => ok({ kind: 'primitive', methodName, edmType: 'Edm.Int64', value: String(value) });
 
@@ -335,8 +340,7 @@ export const fileStubType: ResourceType<{ kind: 'fileStub'; list: List; path: st
     startupload: {
       kind: 'action', permission: 'AddListItems', body: 'stream',
       async invoke(r, args, ctx) {
-        const empty = (async function* () { /* the stub: no content yet */ })();
-        const { item } = await ctx.services.documents.putFile(r.list, r.path, empty, { overwrite: false });
+        const { item } = await ctx.services.documents.putFile(r.list, r.path, nothing(), { overwrite: false });
         return int64('StartUpload', await ctx.services.documents.startUpload(r.list, item, uploadIdOf(args), bodyOf(ctx)));
       },
     },
@@ -347,7 +351,7 @@ export const fileStubType: ResourceType<{ kind: 'fileStub'; list: List; path: st
 
 function fileVersionEntity(r: { list: List; item: Item }, version: Item, ctx: ApiContext): Entity {
   const id = versionId(version.uiVersion);
-  const link = `${fileEntity(r.list, r.item, ctx).editLink}/Versions(${id})`;
+  const link = `${pathLink('File', urlOf(r.list, pathOf(r.item)))}/Versions(${id})`;
   const size = version.file?.size ?? 0;
   return {
     type: 'SP.FileVersion', id: `${ctx.apiUrl}${link}`, editLink: link, deferred: ['CreatedBy'],
@@ -355,7 +359,7 @@ function fileVersionEntity(r: { list: List; item: Item }, version: Item, ctx: Ap
       ['CheckInComment', version.file?.checkInComment ?? ''], ['Created', version.modified], ['ID', id], ['IsCurrentVersion', false],
       ['Length', String(size)], ['Size', size],
       // Relative to the web, as SharePoint gives it: `_vti_history/512/Shared Documents/a.txt`.
-      ['Url', `_vti_history/${id}/${urlOf(r.list, pathOf(r.item)).slice(ctx.web.serverRelativeUrl.replace(/\/$/, '').length + 1)}`],
+      ['Url', `_vti_history/${id}/${webRelativeUrl(ctx.web.serverRelativeUrl, urlOf(r.list, pathOf(r.item)))}`],
       ['VersionLabel', versionLabel(version.uiVersion)],
     ],
   };
@@ -384,7 +388,7 @@ export const fileVersionsType: ResourceType<{ kind: 'fileVersions'; list: List; 
 export const fileVersionType: ResourceType<{ kind: 'fileVersion'; list: List; item: Item; version: Item }> = {
   permissions: { delete: 'DeleteVersions' },
   navigation: {
-    $value: async (r) => ({ kind: 'fileContent', list: r.list, item: r.version }),
+    $value: async (r) => ({ kind: 'fileVersionContent', list: r.list, item: r.version }),
   },
   get: async (r, ctx) => singleEntity(fileVersionEntity(r, r.version, ctx), 'SP.FileVersion', ctx),
   async delete(r, ctx) {
@@ -401,20 +405,22 @@ async function folderItem(r: FolderResource, ctx: ApiContext): Promise<Item> {
   return item;
 }
 
+/** The bytes of a file, or of one of its past versions, streamed from its blob. */
+async function contentOf(r: { list: List; item: Item }, ctx: ApiContext): Promise<Outcome> {
+  const stream = r.item.file ? await ctx.store.blobs.open(r.item.file.blobId) : undefined;
+  if (!stream) throw fail.fileNotFound(urlOf(r.list, pathOf(r.item)));
+  return { kind: 'bytes', status: 200, body: stream, contentType: 'application/octet-stream', length: r.item.file!.size, etag: fileEtag(r.item) };
+}
+
 export const fileContentType: ResourceType<FileContentResource> = {
   permissions: { update: 'EditListItems' },
   bodies: { update: 'stream' },
-  async get(r, ctx) {
-    const stream = r.item.file ? await ctx.store.blobs.open(r.item.file.blobId) : undefined;
-    if (!stream) throw fail.fileNotFound(urlOf(r.list, pathOf(r.item)));
-    return {
-      kind: 'bytes', status: 200, body: stream, contentType: 'application/octet-stream', length: r.item.file!.size,
-      etag: `"{${r.item.guid.toUpperCase()}},${r.item.version}"`,
-    };
-  },
+  get: contentOf,
   async update(r, ctx) {
-    const content = ctx.bodyStream ?? (async function* () { /* no body: empty content */ })();
-    await ctx.services.documents.putFile(r.list, pathOf(r.item), content, { overwrite: true });
+    await ctx.services.documents.putFile(r.list, pathOf(r.item), bodyOf(ctx), { overwrite: true });
     return noContent();
   },
 };
+
+/** A past version's bytes: read only (a PUT answers 405, as on any resource without it). */
+export const fileVersionContentType: ResourceType<{ kind: 'fileVersionContent'; list: List; item: Item }> = { get: contentOf };

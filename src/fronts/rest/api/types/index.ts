@@ -10,7 +10,7 @@ import { contextInfoType } from './contextinfo.ts';
 import { siteGroupsType, siteGroupType, siteUsersType, siteUserType } from './principals.ts';
 import { itemVersionsType, itemVersionType } from './versions.ts';
 import { basePermissionsType, roleAssignmentsType, roleAssignmentType, roleDefinitionsType, roleDefinitionType } from './security.ts';
-import { fileContentType, filesType, fileStubType, fileType, fileVersionsType, fileVersionType, foldersType, folderType } from './files.ts';
+import { fileContentType, filesType, fileStubType, fileType, fileVersionContentType, fileVersionsType, fileVersionType, foldersType, folderType } from './files.ts';
 import { propertyValuesType, regionalSettingsType, timeZonesType, timeZoneType, websType } from './web-extras.ts';
 
 export const RESOURCE_TYPES: ResourceTypes = {
@@ -50,4 +50,5 @@ export const RESOURCE_TYPES: ResourceTypes = {
   fileStub: fileStubType,
   fileVersions: fileVersionsType,
   fileVersion: fileVersionType,
+  fileVersionContent: fileVersionContentType,
 };
