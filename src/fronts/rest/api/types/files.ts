@@ -3,7 +3,8 @@
 // bytes stream both ways: an upload is the request itself (`body: 'stream'`), a download a
 // stream of the blob.
 
-import { joinPath, placePath, segments, splitPath, urlInList, webRelativeUrl } from '../../../../domain/documents.ts';
+import { joinPath, placePath, splitPath, urlInList, webRelativeUrl } from '../../../../domain/documents.ts';
+import { documentById, locate as locateDocument } from '../../../../services/document-paths.ts';
 import { fail } from '../../../../domain/errors.ts';
 import type { Item, List, Web } from '../../../../domain/model.ts';
 import type { Entity } from '../../../../wire/values.ts';
@@ -26,24 +27,8 @@ type FileContentResource = { kind: 'fileContent'; list: List; item: Item };
 const urlOf = (list: List, path: string): string => urlInList(list.serverRelativeUrl, path);
 const pathOf = (item: Item): string => placePath(item.place);
 
-/**
- * The list holding a server-relative URL (or a URL relative to the web, or an absolute one)
- * and the path inside it. The list whose URL is the longest prefix at a segment boundary wins.
- */
-export async function locate(web: Web, url: string, ctx: ApiContext): Promise<{ list: List; path: string } | undefined> {
-  let path = /^https?:\/\//i.test(url) ? new URL(url).pathname : url;
-  if (!path.startsWith('/')) path = `${web.serverRelativeUrl.replace(/\/$/, '')}/${path}`;
-  const wanted = `/${segments(path).join('/')}`.toLowerCase();
-  const webUrl = `/${segments(web.serverRelativeUrl).join('/')}`.toLowerCase();
-  if (webUrl !== '/' && wanted !== webUrl && !wanted.startsWith(`${webUrl}/`)) throw fail.outsideWeb();
-  let best: List | undefined;
-  for (const list of await ctx.store.lists.inWeb(web.id)) {
-    const root = list.serverRelativeUrl.toLowerCase();
-    if ((wanted === root || wanted.startsWith(`${root}/`)) && (!best || root.length > best.serverRelativeUrl.length)) best = list;
-  }
-  if (!best) return undefined;
-  return { list: best, path: segments(path).slice(segments(best.serverRelativeUrl).length).join('/') };
-}
+/** The list holding `url` and the path inside it (services/document-paths.ts). */
+export const locate = (web: Web, url: string, ctx: ApiContext) => locateDocument(ctx.store, web, url);
 
 /** No bytes: an empty file or chunk. */
 async function* nothing(): AsyncGenerator<Uint8Array> { /* empty */ }
@@ -86,14 +71,7 @@ async function fileAt(web: Web, url: string, ctx: ApiContext): Promise<FileResou
 }
 
 /** The file or folder of the web whose UniqueId is the argument. */
-async function byUniqueId(web: Web, args: Argument[], ctx: ApiContext): Promise<{ list: List; item: Item } | undefined> {
-  const id = guidText(stringArgument(args, 'uniqueid', 'id'));
-  for (const list of await ctx.store.lists.inWeb(web.id)) {
-    const item = await ctx.store.documents.byUniqueId(list, await ctx.store.fields.of(list), id);
-    if (item) return { list, item };
-  }
-  return undefined;
-}
+const byUniqueId = (web: Web, args: Argument[], ctx: ApiContext) => documentById(ctx.store, web, guidText(stringArgument(args, 'uniqueid', 'id')));
 
 /** The web's methods that address files and folders (added to the web type). */
 export const webFileMethods: NonNullable<ResourceType<{ kind: 'web'; web: Web }>['methods']> = {
