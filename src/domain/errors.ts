@@ -75,6 +75,12 @@ export const fail = {
   /** A file checked out to someone else: only its holder may change it (or check it in). */
   fileCheckedOut: failure('conflict', 'fileCheckedOut', (serverRelativeUrl: string, _holderLogin: string) =>
     `The file ${serverRelativeUrl} is checked out for editing by another user.`),
+  /** DeleteIfEmpty of a folder that holds something. */
+  folderNotEmpty: failure('conflict', 'folderNotEmpty', (serverRelativeUrl: string) => `The folder ${serverRelativeUrl} is not empty.`),
+  /** A folder moved or copied into itself or below itself. */
+  moveIntoItself: failure('invalid', 'moveIntoItself', (path: string) => `The folder ${path} cannot be moved or copied into itself.`),
+  /** A move or copy whose destination is in another site collection. */
+  crossSiteTransfer: failure('invalid', 'crossSiteTransfer', () => 'Moving or copying to another site collection is not supported.'),
   /** Check-in or undo of a file nobody holds. */
   fileNotCheckedOut: failure('invalid', 'fileNotCheckedOut', (serverRelativeUrl: string) => `The file ${serverRelativeUrl} is not checked out.`),
   serviceUnavailable: failure('unavailable', 'serviceUnavailable', (_retryAfterSeconds: number) => 'The server is busy. Try again later.'),

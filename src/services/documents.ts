@@ -6,7 +6,7 @@
 
 import { checkName, placePath, splitPath, urlInList, webRelativeUrl } from '../domain/documents.ts';
 import { fail } from '../domain/errors.ts';
-import type { Item, List } from '../domain/model.ts';
+import type { Field, Item, List } from '../domain/model.ts';
 import { userInfoList } from '../identity/site-users.ts';
 import type { Store } from '../store/store.ts';
 import type { Actor } from './actor.ts';
@@ -16,6 +16,14 @@ export const DIRECT_UPLOAD_LIMIT = 250 * 1024 * 1024;
 /** The largest file a chunked upload makes (SharePoint Online allows 250 GB; a local server, less by default). */
 export const CHUNKED_UPLOAD_LIMIT = 10 * 1024 * 1024 * 1024;
 
+
+/** How a move or copy treats a taken name and the item's people and times (MoveCopyOptions). */
+export interface TransferChoices {
+  overwrite: boolean;
+  keepBoth?: boolean;
+  keepAuthor?: boolean;
+  keepEditor?: boolean;
+}
 
 export class DocumentService {
   constructor(private readonly store: Store, private readonly actor: Actor) {}
@@ -76,12 +84,79 @@ export class DocumentService {
     return urlInList(list.serverRelativeUrl, placePath(item.place));
   }
 
-  /** Deletes the folder `path` with everything in it (folderNotFound if there is none; the root folder cannot be). */
-  async deleteFolder(list: List, path: string): Promise<void> {
+  // ---- move and copy: a file or a folder with everything below it, within a site collection.
+
+  /**
+   * Moves or copies `item` of `list` to `to` (a list and the path in it). `keepBoth` gives the
+   * new file or folder a free name (`a 1.txt`) when the name is taken; `overwrite` replaces a
+   * file there instead. A copy's Author and Created are the actor's and now unless `keepAuthor`;
+   * a move keeps them, and keeps Editor and Modified too with `keepEditor`.
+   */
+  async transfer(kind: 'move' | 'copy', list: List, item: Item, to: { list: List; path: string }, options: TransferChoices): Promise<Item> {
+    const { dir, name } = splitPath(to.path);
+    checkName(name);
+    if (kind === 'move') await this.requireWritable(list, item);
+    const source = { list, fields: await this.store.fields.of(list) };
+    const target = { list: to.list, fields: await this.store.fields.of(to.list) };
+    const free = options.keepBoth && !options.overwrite ? await this.freeName(target.list, target.fields, dir, name, item) : name;
+    const transfer = { overwrite: options.overwrite, actorId: this.actor.userId, now: this.actor.now() };
+    const moved = kind === 'move'
+      ? await this.store.documents.move(source, placePath(item.place), target, { dir, name: free }, { ...transfer, keepEditor: options.keepEditor ?? false })
+      : await this.store.documents.copy(source, placePath(item.place), target, { dir, name: free }, { ...transfer, keepAuthor: options.keepAuthor ?? false });
+    if (!moved) throw fail.fileNotFound(this.urlOf(list, item));
+    return moved;
+  }
+
+  /** `name`, or the first of `stem 1.ext`, `stem 2.ext`, … not taken in `dir` (the item itself does not count). */
+  private async freeName(list: List, fields: Field[], dir: string, name: string, self: Item): Promise<string> {
+    const dot = name.lastIndexOf('.');
+    const [stem, ext] = dot > 0 && !self.place.folder ? [name.slice(0, dot), name.slice(dot)] : [name, ''];
+    for (let n = 0; ; n++) {
+      const candidate = n === 0 ? name : `${stem} ${n}${ext}`;
+      const taken = await this.store.documents.at(list, fields, dir, candidate);
+      if (!taken || taken.guid === self.guid) return candidate;
+    }
+  }
+
+  /**
+   * Deletes the folder `path` with everything in it (folderNotFound if there is none; the root
+   * folder cannot be). `ifEmpty` refuses a folder that holds anything (DeleteIfEmpty).
+   */
+  async deleteFolder(list: List, path: string, options: { ifEmpty?: boolean } = {}): Promise<void> {
     const fields = await this.store.fields.of(list);
+    if (options.ifEmpty && path && (await this.store.documents.count(list, path)) > 0) throw fail.folderNotEmpty(urlInList(list.serverRelativeUrl, path));
+    await this.requireNoneHeldBelow(list, fields, path);
     if (!path || (await this.store.documents.deleteFolder(list, fields, path, this.actor.now())) === 0) {
       throw fail.folderNotFound(urlInList(list.serverRelativeUrl, path));
     }
+  }
+
+  /**
+   * Moves the folder `path` to the recycle bin: what it holds goes there too, each file and
+   * folder an entry of its own (spemu's bin restores items one by one), in one unit of work.
+   * The folder's own entry id is returned.
+   */
+  async recycleFolder(list: List, path: string): Promise<string> {
+    const fields = await this.store.fields.of(list);
+    const { dir, name } = splitPath(path);
+    const folder = name ? await this.store.documents.at(list, fields, dir, name) : undefined;
+    if (!folder?.place.folder) throw fail.folderNotFound(urlInList(list.serverRelativeUrl, path));
+    await this.requireNoneHeldBelow(list, fields, path);
+    return this.store.transaction(async (store) => {
+      const inside = await store.documents.below(list, fields, placePath(folder.place));
+      // Deepest first, so every entry's folder is still there when it is recycled.
+      inside.sort((a, b) => b.place.dir.length - a.place.dir.length);
+      for (const item of inside) await store.items.recycle(list, fields, item.id, this.actor.userId, this.actor.now());
+      const id = await store.items.recycle(list, fields, folder.id, this.actor.userId, this.actor.now());
+      if (!id) throw fail.folderNotFound(urlInList(list.serverRelativeUrl, path));
+      return id;
+    });
+  }
+
+  /** Refuses to remove a folder holding a file someone else has checked out. */
+  private async requireNoneHeldBelow(list: List, fields: Field[], path: string): Promise<void> {
+    if (!path) return;
+    for (const item of await this.store.documents.below(list, fields, path)) await this.requireWritable(list, item);
   }
 
   // ---- chunked uploads: each chunk a blob held by the upload; the file's content changes only at FinishUpload.

@@ -15,6 +15,25 @@ export interface NewPlacedItem {
   values?: Record<string, StoredValue>;
 }
 
+/** Where a move or copy puts the file or folder: a folder of the target list ('' its root) and a name. */
+export interface PlaceTarget {
+  dir: string;
+  name: string;
+}
+
+export interface TransferOptions {
+  /** A file of that name at the destination is replaced (never a folder). */
+  overwrite: boolean;
+  actorId: number;
+  now: string;
+  /** The copy keeps Author and Created (a move always does). */
+  keepAuthor?: boolean;
+  /** Editor and Modified stay as they were (RetainEditorAndModifiedOnMove). */
+  keepEditor?: boolean;
+  /** The copy keeps the UniqueId (a move to another list). */
+  keepIdentity?: boolean;
+}
+
 export interface DocumentRepository {
   /** The file or folder `name` in folder `dir`, or undefined. */
   at(list: List, fields: Field[], dir: string, name: string): Promise<Item | undefined>;
@@ -22,6 +41,10 @@ export interface DocumentRepository {
   byUniqueId(list: List, fields: Field[], uniqueId: string): Promise<Item | undefined>;
   /** A page of what folder `dir` holds (folders, files or both), by id, after `afterId`. */
   children(list: List, fields: Field[], dir: string, options: { kind?: 'folder' | 'file'; top: number; afterId?: number }): Promise<{ items: Item[]; hasMore: boolean }>;
+  /** Everything below the folder `path`, at any depth (not the folder itself). */
+  below(list: List, fields: Field[], path: string): Promise<Item[]>;
+  /** The files below the folder `path` ('' the root) at any depth: how many, their bytes, the latest change. */
+  metrics(list: List, path: string): Promise<{ files: number; bytes: number; lastModified: string | undefined }>;
   /** How many files and folders folder `dir` holds directly (a folder's ItemCount). */
   count(list: List, dir: string): Promise<number>;
   /** A new folder; fileExists if the name is taken, folderNotFound if `dir` is not a folder. */
@@ -38,6 +61,15 @@ export interface DocumentRepository {
    * the file is held otherwise (or gone).
    */
   setCheckOut(list: List, id: number, change: { holder: number | null; expected?: number | null; comment?: string; now: string; actorId: number }): Promise<boolean>;
+  /**
+   * Moves the file or folder at `from` in the source list to `to` in the target list (maybe the
+   * same), a folder with everything below it, in one unit of work; the moved item, undefined if
+   * there is nothing at `from`. fileExists if the destination is taken (unless `overwrite` and
+   * both are files), folderNotFound if its folder is missing.
+   */
+  move(source: { list: List; fields: Field[] }, from: string, target: { list: List; fields: Field[] }, to: PlaceTarget, options: TransferOptions): Promise<Item | undefined>;
+  /** Copies as `move` moves, leaving the source; the copy (its content shared, not duplicated). */
+  copy(source: { list: List; fields: Field[] }, from: string, target: { list: List; fields: Field[] }, to: PlaceTarget, options: TransferOptions): Promise<Item | undefined>;
   /** Deletes the folder `path` and everything below it in one unit of work; the number of items deleted (0: no such folder). */
   deleteFolder(list: List, fields: Field[], path: string, now: string): Promise<number>;
 }

@@ -59,7 +59,7 @@ export interface StoreReader {
   directory: Pick<Directory, 'findUser' | 'listUsers' | 'findGroup' | 'groupMembers' | 'groupsOf' | 'siteRoles' | 'getPhoto'>;
   projectData: Pick<ProjectDataStore, 'options' | 'schema' | 'query' | 'importMarks'>;
   blobs: Pick<BlobStore, 'open' | 'size'>;
-  documents: Pick<DocumentRepository, 'at' | 'children' | 'byUniqueId' | 'count'>;
+  documents: Pick<DocumentRepository, 'at' | 'children' | 'byUniqueId' | 'count' | 'below' | 'metrics'>;
 }
 
 /** Storage. Every write is atomic; an error leaves nothing behind. */

@@ -85,6 +85,13 @@ function siteRoles(tenant: TenantFile, site: TenantSite): SiteRole[] {
 }
 
 /** `baseDir` is where relative paths in the file (pictures) are resolved. */
+/** Documents ("Shared Documents"), Site Assets and Site Pages (template 119), as a new team site has them. */
+const STANDARD_LIBRARIES = [
+  { title: 'Documents', baseTemplate: 101, relativeUrl: 'Shared Documents' },
+  { title: 'Site Assets', baseTemplate: 101, relativeUrl: 'SiteAssets' },
+  { title: 'Site Pages', baseTemplate: 119, relativeUrl: 'SitePages' },
+];
+
 export async function loadTenant(store: Store, tenant: TenantFile, now: string, baseDir = process.cwd()): Promise<void> {
   await store.transaction(async (tx) => {
     await tx.settings.set(TENANT_NAME_KEY, tenant.tenant.name);
@@ -112,7 +119,13 @@ async function loadSite(store: Store, tenant: TenantFile, def: TenantSite, now: 
   const actor = owners[0] ? await users.ensure(owners[0], true) : SYSTEM_ACCOUNT_ID;
   await store.settings.set(siteDefaultUserKey(site.id), JSON.stringify({ userId: actor, loginName: owners[0] ? userLogin(owners[0]) : 'SHAREPOINT\\system' }));
 
-  await createListWithFields(store, web, { title: 'Documents', description: '', baseTemplate: 101, relativeUrl: 'Shared Documents' }, now);
+  // The libraries every SharePoint Online team site has: Documents, Site Assets, Site Pages
+  // (unless the tenant file defines a list of that title or URL itself).
+  const declared = (def.lists ?? []).flatMap((l) => [l.title.toLowerCase(), (l.url ?? '').toLowerCase()]);
+  for (const library of STANDARD_LIBRARIES) {
+    if (declared.includes(library.title.toLowerCase()) || declared.includes(library.relativeUrl.toLowerCase())) continue;
+    await createListWithFields(store, web, { ...library, description: '' }, now);
+  }
   const lists = new Map<string, List>();
   for (const l of def.lists ?? []) {
     lists.set(l.title.toLowerCase(), await createListWithFields(store, web, {

@@ -86,6 +86,15 @@ export const errors = {
   /** CONFIRMED (recorded SPO response, pnp/pnpcore ConvertFileAsyncExceptionTest). */
   outsideWeb: () =>
     new SpError(400, '-2147024809, System.ArgumentException', 'Server relative urls must start with SPWeb.ServerRelativeUrl'),
+  /** (inference, docs/compatibility.md) DeleteWithParameters with DeleteIfEmpty on a folder that holds something. */
+  folderNotEmpty: (serverRelativeUrl: string) =>
+    new SpError(400, `-2147024751, ${SP_EXCEPTION}`, `The folder "${serverRelativeUrl.replace(/^\//, '')}" is not empty.`),
+  /** (inference, docs/compatibility.md) A folder moved or copied below itself. */
+  moveIntoItself: (_path: string) =>
+    new SpError(400, '-2147024809, System.ArgumentException', 'The destination folder is a subfolder of the source folder.'),
+  /** (spemu's limit, docs/compatibility.md) SharePoint Online moves across site collections; spemu does not yet. */
+  crossSiteTransfer: () =>
+    new SpError(501, '-1, Microsoft.SharePoint.Client.NotSupportedException', 'Moving or copying to another site collection is not supported by spemu.'),
   fileNotFoundById: () =>
     new SpError(404, '-2147024894, System.IO.FileNotFoundException', 'File Not Found.'),
   folderNotFound: (_serverRelativeUrl: string) =>

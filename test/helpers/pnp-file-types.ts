@@ -23,3 +23,16 @@ declare module '@pnp/sp/folders/types.js' {
     readonly files: IFiles;
   }
 }
+
+declare module '@pnp/sp/lists/types.js' {
+  interface IList {
+    readonly rootFolder: IFolder;
+  }
+}
+
+declare module '@pnp/sp/items/types.js' {
+  interface IItem {
+    readonly file: IFile;
+    readonly folder: IFolder;
+  }
+}

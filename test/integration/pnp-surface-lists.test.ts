@@ -203,9 +203,13 @@ describe('PnPjs list surface against spemu', () => {
 
   describe('site libraries', () => {
     it('ensureSiteAssetsLibrary makes the Site Assets library once and returns it after', async () => {
+      // Every site has it from the start, as a new team site does; deleted, the next call makes it again.
+      const original = await sp.web.lists.getByTitle('Site Assets').select('Id')();
+      await sp.web.lists.getByTitle('Site Assets').delete();
       assert.equal((await call("web/lists/getbytitle('Site Assets')")).status, 404);
       const made = await sp.web.lists.ensureSiteAssetsLibrary();
       const info = await made();
+      assert.notEqual(info.Id, original.Id, 'a new library');
       assert.equal(info.Title, 'Site Assets');
       assert.equal(info.BaseTemplate, 101);
       assert.equal(info.BaseType, 1);
@@ -222,6 +226,8 @@ describe('PnPjs list surface against spemu', () => {
     });
 
     it('ensureSitePagesLibrary makes Site Pages (template 119) and getList finds it by URL', async () => {
+      assert.equal((await (await visitor.web.lists.ensureSitePagesLibrary())()).Title, 'Site Pages', 'there from the start');
+      await sp.web.lists.getByTitle('Site Pages').delete();
       // A visitor cannot be the one who creates it.
       assert.equal((await failure(visitor.web.lists.ensureSitePagesLibrary())).status, 403);
       const info = await (await member.web.lists.ensureSitePagesLibrary())();

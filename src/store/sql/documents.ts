@@ -10,7 +10,8 @@ import { fail } from '../../domain/errors.ts';
 import { joinPath, placePath, splitPath, urlInList, webRelativeUrl } from '../../domain/documents.ts';
 import type { Field, Item, List } from '../../domain/model.ts';
 import { listContentTypeId } from '../../domain/templates.ts';
-import type { DocumentRepository, NewPlacedItem } from '../documents.ts';
+import type { DocumentRepository, NewPlacedItem, PlaceTarget, TransferOptions } from '../documents.ts';
+import { SqlDocumentMoves } from './document-moves.ts';
 import type { BlobRef } from '../blobs.ts';
 import { binaryCollation } from './flavour.ts';
 import { rowToItem, selectColumns, valuesToColumns } from './item-table.ts';
@@ -50,6 +51,20 @@ export class SqlDocuments implements DocumentRepository {
     if (options.afterId !== undefined) query = query.where('id', '>', options.afterId);
     const rows = await query.orderBy('id').limit(options.top + 1).execute();
     return { items: rows.slice(0, options.top).map((r) => rowToItem(r, fields)), hasMore: rows.length > options.top };
+  }
+
+  async below(list: List, fields: Field[], path: string): Promise<Item[]> {
+    const rows = await this.s.db.selectFrom(list.tableName).select(selectColumns(fields)).where(belowFolder(this.s, path)).orderBy('id').execute();
+    return rows.map((r) => rowToItem(r, fields));
+  }
+
+  async metrics(list: List, path: string) {
+    let query = this.s.db.selectFrom(list.tableName)
+      .select([sql<number>`count(*)`.as('n'), sql<number>`coalesce(sum(file_size), 0)`.as('bytes'), sql<string | null>`max(modified)`.as('last')])
+      .where('fs_obj_type', '=', 0).where('blob_id', 'is not', null);
+    if (path) query = query.where(belowFolder(this.s, path));
+    const row = await query.executeTakeFirst();
+    return { files: Number(row?.n ?? 0), bytes: Number(row?.bytes ?? 0), lastModified: row?.last == null ? undefined : String(row.last) };
   }
 
   async count(list: List, dir: string): Promise<number> {
@@ -108,6 +123,14 @@ export class SqlDocuments implements DocumentRepository {
     });
   }
 
+  move(source: { list: List; fields: Field[] }, from: string, target: { list: List; fields: Field[] }, to: PlaceTarget, options: TransferOptions) {
+    return new SqlDocumentMoves(this.s).move(source, from, target, { ...to }, options);
+  }
+
+  copy(source: { list: List; fields: Field[] }, from: string, target: { list: List; fields: Field[] }, to: PlaceTarget, options: TransferOptions) {
+    return new SqlDocumentMoves(this.s).copy(source, from, target, { ...to }, options);
+  }
+
   deleteFolder(list: List, fields: Field[], path: string, now: string): Promise<number> {
     return this.s.write([listEntry(list)], async (s) => {
       const here = new SqlDocuments(s);
@@ -115,12 +138,7 @@ export class SqlDocuments implements DocumentRepository {
       const { dir, name } = splitPath(path);
       const folder = name ? await here.at(list, fields, dir, name) : undefined;
       if (!folder?.place.folder) return 0;
-      const c = sql.raw(binaryCollation(s.flavour));
-      const stored = placePath(folder.place);
-      // Everything below: its dir_path is the folder's path or starts with it and a '/'.
-      const below = await s.db.selectFrom(list.tableName).select('id')
-        .where(sql<boolean>`lower(dir_path)${c} = lower(${stored})${c} or substr(lower(dir_path), 1, ${Array.from(stored).length + 1})${c} = lower(${`${stored}/`})${c}`)
-        .execute();
+      const below = await s.db.selectFrom(list.tableName).select('id').where(belowFolder(s, placePath(folder.place))).execute();
       const items = new SqlItems(s);
       // Each delete releases the file's content and its versions' (items.ts).
       for (const { id } of [...below, { id: folder.id }]) await items.delete(list, fields, Number(id), null, now);
@@ -128,15 +146,17 @@ export class SqlDocuments implements DocumentRepository {
     });
   }
 
+  // ---- the steps of a write, for this file's writes and moves.ts: each runs inside a unit of work.
+
   /** Inside a write: the list's counter row locked, the name checked free and its folder there (its path as stored). */
-  private async takeName(list: List, fields: Field[], dir: string, name: string): Promise<string> {
+  async takeName(list: List, fields: Field[], dir: string, name: string): Promise<string> {
     await this.lockList(list);
     if (await this.at(list, fields, dir, name)) throw fail.fileExists(await this.webRelativeOf(list, dir, name));
     return this.checkFolder(list, fields, dir);
   }
 
   /** The folder `dir`'s path in the case its folders were given (as SharePoint shows FileDirRef), or folderNotFound. */
-  private async checkFolder(list: List, fields: Field[], dir: string): Promise<string> {
+  async checkFolder(list: List, fields: Field[], dir: string): Promise<string> {
     if (dir === '') return '';
     const { dir: parent, name } = splitPath(dir);
     const folder = await this.at(list, fields, parent, name);
@@ -145,11 +165,11 @@ export class SqlDocuments implements DocumentRepository {
   }
 
   /** The list's counter row, locked until the unit of work ends (SQLite's writer is alone already). */
-  private async lockList(list: List): Promise<void> {
+  async lockList(list: List): Promise<void> {
     await this.s.db.updateTable('lists').set({ next_item_id: sql`next_item_id` }).where('row_id', '=', list.rowId).execute();
   }
 
-  private async insert(list: List, fields: Field[], placed: NewPlacedItem, extra: Record<string, unknown>): Promise<number> {
+  async insert(list: List, fields: Field[], placed: NewPlacedItem, extra: Record<string, unknown>): Promise<number> {
     const counter = await this.s.db.updateTable('lists')
       .set({ next_item_id: sql`next_item_id + 1`, item_count: sql`item_count + 1`, last_item_modified: placed.now })
       .where('row_id', '=', list.rowId).returning(['next_item_id']).executeTakeFirstOrThrow();
@@ -168,7 +188,13 @@ export class SqlDocuments implements DocumentRepository {
   }
 
   /** The place relative to its web, as fileExists names it. */
-  private async webRelativeOf(list: List, dir: string, name: string): Promise<string> {
+  async webRelativeOf(list: List, dir: string, name: string): Promise<string> {
     return webRelativeUrl((await new SqlSites(this.s).web(list.webId))?.serverRelativeUrl ?? '', this.urlOf(list, dir, name));
   }
+}
+
+/** Rows below the folder at `path` (at any depth): their dir_path is the path, or starts with it and a '/'. */
+export function belowFolder(s: SqlSession, path: string) {
+  const c = sql.raw(binaryCollation(s.flavour));
+  return sql<boolean>`(lower(dir_path)${c} = lower(${path})${c} or substr(lower(dir_path), 1, ${Array.from(path).length + 1})${c} = lower(${`${path}/`})${c})`;
 }

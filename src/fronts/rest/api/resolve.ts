@@ -14,17 +14,14 @@ import { fail } from '../../../domain/errors.ts';
 /** Names of SharePoint endpoints spemu knows of but does not serve yet: a uniform 501. */
 const NOT_YET: ReadonlySet<string> = new Set([
   '$metadata', 'search', 'sp.utilities.utility',
-  'alerts', 'contenttypes', 'views',
-  'folders', 'files', 'getfilebyurl', 'attachmentfiles', 'navigation',
+  'alerts', 'contenttypes', 'views', 'navigation',
   // Files and folders not served yet (issue #11): SharePoint has them, so 501 rather than 404.
-  'rootfolder', 'parentfolder', 'properties', 'storagemetrics', 'addsubfolderusingpath', 'moveto', 'copyto', 'movetousingpath',
-  'copytousingpath', 'publish', 'unpublish', 'approve', 'deny', 'deleteall', 'restorebylabel', 'deletebylabel', 'recyclebyid',
-  'getlockedbyuser', 'lockedbyuser', 'checkedoutbyuser', 'sp.movecopyutil.copyfilebypath', 'sp.movecopyutil.movefilebypath',
-  'sp.movecopyutil.copyfolderbypath', 'sp.movecopyutil.movefolderbypath', 'sp.movecopyutil.copyfile', 'sp.movecopyutil.movefile',
+  'attachmentfiles', 'publish', 'unpublish', 'approve', 'deny', 'deleteall', 'restorebylabel', 'deletebylabel', 'recyclebyid',
+  'getlockedbyuser', 'lockedbyuser', 'checkedoutbyuser', 'properties',
   'features', 'usercustomactions', 'recyclebin', 'projectdata', 'sp.apps.appcatalog', 'getchanges', 'getitems',
   'renderlistdataasstream', 'addvalidateupdateitemusingpath',
   'validateupdatelistitem', 'breakroleinheritance', 'resetroleinheritance', 'addroleassignment', 'removeroleassignment',
-  'firstuniqueancestorsecurableobject', 'getparentinfos', 'deletewithparameters', 'fileversion', 'fields',
+  'firstuniqueancestorsecurableobject', 'getparentinfos', 'deletewithparameters', 'fileversion', 'fields', 'files', 'folders',
 ]);
 
 export type Verb = 'GET' | 'POST' | 'MERGE' | 'PATCH' | 'PUT' | 'DELETE';
@@ -44,6 +41,7 @@ async function root(segment: PathSegment, ctx: ApiContext): Promise<Resource> {
     case 'lists': return { kind: 'lists', web: ctx.web };
     case 'sp.userprofiles.peoplemanager': return { kind: 'peopleManager' };
     case 'contextinfo': return { kind: 'contextInfo' };
+    case 'sp.movecopyutil': return { kind: 'moveCopyUtil' };
     default: return unknownSegment(segment);
   }
 }
@@ -63,6 +61,12 @@ export interface Plan {
  * verb's handler on the resource found. The body is not read yet; nothing here uses it.
  */
 export async function resolve(segments: PathSegment[], verb: Verb, ctx: ApiContext): Promise<Plan> {
+  // `SP.MoveCopyUtil.CopyFileByPath(…)` is a static method: read as the class, then the method.
+  const util = /^(sp\.movecopyutil)\.(.+)$/.exec(segments[0]?.lname ?? '');
+  if (util) {
+    const name = segments[0]!.name.slice(util[1]!.length + 1);
+    segments = [{ ...segments[0]!, name: 'SP.MoveCopyUtil', lname: util[1]!, args: undefined }, { ...segments[0]!, name, lname: util[2]! }, ...segments.slice(1)];
+  }
   const [first, ...rest] = segments;
   if (!first) throw errors.resourceNotFound();
   let resource = await root(first, ctx);

@@ -15,7 +15,6 @@ export type Resource =
   | { kind: 'web'; web: Web }
   | { kind: 'lists'; web: Web }
   | { kind: 'list'; list: List }
-  | { kind: 'rootFolder'; list: List }
   | { kind: 'fields'; list: List }
   | { kind: 'field'; list: List; field: Field }
   | { kind: 'items'; list: List }
@@ -43,6 +42,12 @@ export type Resource =
   | { kind: 'timeZone'; web: Web }
   | { kind: 'timeZones'; web: Web }
   /** A folder of a list's tree by its path inside the list ('' = the root folder). */
+  | { kind: 'webFolder'; web: Web; path: string }
+  | { kind: 'webFolders'; web: Web; path: string }
+  /** SP.MoveCopyUtil's static methods. */
+  | { kind: 'moveCopyUtil' }
+  /** An entity reached by navigation that is only read (a folder's Properties, StorageMetrics). */
+  | { kind: 'readOnly'; read: (ctx: ApiContext) => Promise<Outcome> }
   | { kind: 'folder'; list: List; path: string }
   | { kind: 'files'; list: List; dir: string }
   | { kind: 'folders'; list: List; dir: string }

@@ -3,64 +3,25 @@
 // bytes stream both ways: an upload is the request itself (`body: 'stream'`), a download a
 // stream of the blob.
 
-import { joinPath, placePath, splitPath, urlInList, webRelativeUrl } from '../../../../domain/documents.ts';
-import { documentById, locate as locateDocument } from '../../../../services/document-paths.ts';
+import { splitPath, webRelativeUrl } from '../../../../domain/documents.ts';
+import { documentById } from '../../../../services/document-paths.ts';
 import { fail } from '../../../../domain/errors.ts';
 import type { Item, List, Web } from '../../../../domain/model.ts';
 import type { Entity } from '../../../../wire/values.ts';
 import type { ApiContext } from '../context.ts';
-import { folderEntity, resourcePathValue } from '../entities.ts';
+import { resourcePathValue } from '../entities.ts';
 import { noContent, ok, type Outcome } from '../outcome.ts';
-import type { MethodDef, Resource, ResourceType } from '../resource.ts';
-import type { PermissionKind } from '../../../../domain/permissions.ts';
+import type { ResourceType } from '../resource.ts';
 import { argument, emptyOk, entityCollection, guidText, integerArgument, singleEntity, stringArgument } from './shared.ts';
-import { argumentLiteral, type Argument } from '../../../../odata/path.ts';
+import type { Argument } from '../../../../odata/path.ts';
+import { bodyOf, booleanArgument, fileEtag, locate, nothing, pathLink, pathOf, target, urlArgument, urlOf, voidAction } from './documents-shared.ts';
+import { folderAt, webFolderById } from './folders.ts';
+import { destinationOf, moveFlagsOverwrite } from './move-copy.ts';
 import { uiVersionOf, versionId, versionLabel } from '../../../../domain/versions.ts';
 
-type FolderResource = { kind: 'folder'; list: List; path: string };
 type FilesResource = { kind: 'files'; list: List; dir: string };
-type FoldersResource = { kind: 'folders'; list: List; dir: string };
 type FileResource = { kind: 'file'; list: List; item: Item };
 type FileContentResource = { kind: 'fileContent'; list: List; item: Item };
-
-/** A file's or folder's server-relative URL. */
-const urlOf = (list: List, path: string): string => urlInList(list.serverRelativeUrl, path);
-const pathOf = (item: Item): string => placePath(item.place);
-
-/** The list holding `url` and the path inside it (services/document-paths.ts). */
-export const locate = (web: Web, url: string, ctx: ApiContext) => locateDocument(ctx.store, web, url);
-
-/** No bytes: an empty file or chunk. */
-async function* nothing(): AsyncGenerator<Uint8Array> { /* empty */ }
-/** The request's streamed body, or no bytes when it has none. */
-const bodyOf = (ctx: ApiContext): AsyncIterable<Uint8Array> => ctx.bodyStream ?? nothing();
-
-/** `…Url('…')` arguments are URLs (percent-decoded); `…Path(decodedurl='…')` ones are already decoded. */
-function urlArgument(args: Argument[], decoded: boolean): string {
-  const text = stringArgument(args, decoded ? 'decodedurl' : 'serverrelativeurl', 'url', 'strurl');
-  if (decoded) return text;
-  try { return decodeURIComponent(text); } catch { return text; }
-}
-
-function booleanArgument(args: Argument[], name: string): boolean {
-  const literal = argumentLiteral(argument(args, name));
-  return literal?.type === 'boolean' ? literal.value : literal?.type === 'string' ? literal.value.toLowerCase() === 'true' : false;
-}
-
-async function folderAt(web: Web, url: string, ctx: ApiContext): Promise<FolderResource | Outcome> {
-  const found = await locate(web, url, ctx);
-  if (found && !found.path) return { kind: 'folder', list: found.list, path: '' };
-  const { dir, name } = splitPath(found?.path ?? '');
-  const item = found && name ? await ctx.store.documents.at(found.list, await ctx.store.fields.of(found.list), dir, name) : undefined;
-  if (item?.place.folder) return { kind: 'folder', list: found!.list, path: pathOf(item) };
-  // A folder probed with `$select=Exists` alone answers Exists false rather than 404 (CONFIRMED;
-  // a file never does), and the CLI's `folder add` relies on it.
-  const select = ctx.query.select;
-  if (select?.length === 1 && select[0]!.length === 1 && select[0]![0]!.toLowerCase() === 'exists') {
-    return ok({ kind: 'entity', metadataName: 'SP.Folder', entity: { type: 'SP.Folder', props: [['Exists', false]] } });
-  }
-  throw fail.folderNotFound(url);
-}
 
 async function fileAt(web: Web, url: string, ctx: ApiContext): Promise<FileResource> {
   const found = await locate(web, url, ctx);
@@ -79,6 +40,11 @@ export const webFileMethods: NonNullable<ResourceType<{ kind: 'web'; web: Web }>
   getfolderbyserverrelativepath: { kind: 'function', invoke: (r, args, ctx) => folderAt(r.web, urlArgument(args, true), ctx) },
   getfilebyserverrelativeurl: { kind: 'function', invoke: (r, args, ctx) => fileAt(r.web, urlArgument(args, false), ctx) },
   getfilebyserverrelativepath: { kind: 'function', invoke: (r, args, ctx) => fileAt(r.web, urlArgument(args, true), ctx) },
+  /** `getFileByUrl('…')`: an absolute or server-relative URL (PnPjs prefixes it with `!@p1::`, which names no alias here). */
+  getfilebyurl: {
+    kind: 'function',
+    invoke: (r, args, ctx) => fileAt(r.web, stringArgument(args, 'fileurl', 'url').replace(/^!@p\d+::/, ''), ctx),
+  },
   getfilebyid: {
     kind: 'function',
     async invoke(r, args, ctx) {
@@ -91,32 +57,18 @@ export const webFileMethods: NonNullable<ResourceType<{ kind: 'web'; web: Web }>
     kind: 'function',
     async invoke(r, args, ctx) {
       const found = await byUniqueId(r.web, args, ctx);
-      if (!found?.item.place.folder) throw fail.folderNotFound(stringArgument(args, 'uniqueid', 'id'));
-      return { kind: 'folder', list: found.list, path: pathOf(found.item) };
+      if (found?.item.place.folder) return { kind: 'folder', list: found.list, path: pathOf(found.item) };
+      // A list's root folder has the list's id as its UniqueId; the web's own folders a name-based one.
+      const id = guidText(stringArgument(args, 'uniqueid', 'id'));
+      const list = found ? undefined : await ctx.store.lists.byId(r.web.id, id);
+      const folder = list ? { kind: 'folder' as const, list, path: '' } : await webFolderById(r.web, id, ctx);
+      if (!folder) throw fail.folderNotFound(id);
+      return folder;
     },
   },
 };
 
 // ---- entities
-
-/** `Web/GetFileByServerRelativePath(decodedurl='…')` (or Folder): where an entity's odata.id and editLink point. */
-const pathLink = (kind: 'File' | 'Folder', url: string): string => `Web/Get${kind}ByServerRelativePath(decodedurl='${url.replace(/'/g, "''")}')`;
-/** A file's etag, as SharePoint writes it: `"{GUID},version"`. */
-const fileEtag = (item: Item): string => `"{${item.guid.toUpperCase()}},${item.version}"`;
-
-function subfolderEntity(list: List, item: Item, ctx: ApiContext, itemCount: number): Entity {
-  const url = urlOf(list, pathOf(item));
-  const link = pathLink('Folder', url);
-  return {
-    type: 'SP.Folder', id: `${ctx.apiUrl}${link}`, editLink: link,
-    deferred: ['Files', 'ListItemAllFields', 'ParentFolder', 'Properties', 'StorageMetrics', 'Folders'],
-    props: [
-      ['Exists', true], ['IsWOPIEnabled', false], ['ItemCount', itemCount], ['Name', item.place.name ?? ''],
-      ['ProgID', null], ['ServerRelativePath', resourcePathValue(url)], ['ServerRelativeUrl', url], ['TimeCreated', item.created],
-      ['TimeLastModified', item.modified], ['UniqueId', item.guid], ['WelcomePage', ''],
-    ],
-  };
-}
 
 export function fileEntity(list: List, item: Item, ctx: ApiContext): Entity {
   const url = urlOf(list, pathOf(item));
@@ -142,59 +94,11 @@ const fileOutcome = (list: List, item: Item, ctx: ApiContext): Outcome => single
 
 // ---- resource types
 
-const navigationOfFolder = {
-  files: async (r: { list: List; path: string }): Promise<Resource> => ({ kind: 'files', list: r.list, dir: r.path }),
-  folders: async (r: { list: List; path: string }): Promise<Resource> => ({ kind: 'folders', list: r.list, dir: r.path }),
-};
-
-export const folderType: ResourceType<FolderResource> = {
-  permissions: { delete: 'DeleteListItems' },
-  navigation: {
-    ...navigationOfFolder,
-    listitemallfields: async (r, ctx) => ({ kind: 'item', list: r.list, id: (await folderItem(r, ctx)).id }),
-  },
-  async delete(r, ctx) {
-    await ctx.services.documents.deleteFolder(r.list, r.path);
-    return emptyOk();
-  },
-  async get(r, ctx) {
-    if (!r.path) return singleEntity(folderEntity((await ctx.store.lists.withCounters([r.list]))[0]!, ctx), 'SP.Folder', ctx);
-    const fields = await ctx.store.fields.of(r.list);
-    const { dir, name } = splitPath(r.path);
-    const item = await ctx.store.documents.at(r.list, fields, dir, name);
-    if (!item) throw fail.folderNotFound(urlOf(r.list, r.path));
-    return singleEntity(subfolderEntity(r.list, item, ctx, await ctx.store.documents.count(r.list, r.path)), 'SP.Folder', ctx);
-  },
-};
-
-/** The root folder of a list (list/RootFolder) is a folder too. */
-export const rootFolderNavigation = {
-  files: async (r: { list: List }): Promise<Resource> => ({ kind: 'files', list: r.list, dir: '' }),
-  folders: async (r: { list: List }): Promise<Resource> => ({ kind: 'folders', list: r.list, dir: '' }),
-};
-
-/** Where an add names its new file or folder: a path below the collection's folder, or a server-relative URL. */
-async function target(r: { list: List; dir: string }, url: string, ctx: ApiContext): Promise<{ list: List; path: string }> {
-  const found = url.startsWith('/') ? await locate(ctx.web, url, ctx) : { list: r.list, path: joinPath(r.dir, url) };
-  if (!found) throw fail.folderNotFound(url);
-  return found;
-}
-
 async function addFile(r: FilesResource, args: Argument[], ctx: ApiContext, decoded: boolean): Promise<Outcome> {
   const overwrite = booleanArgument(args, 'overwrite');
   const found = await target(r, urlArgument(args, decoded), ctx);
   const { item } = await ctx.services.documents.putFile(found.list, found.path, bodyOf(ctx), { overwrite });
   return fileOutcome(found.list, item, ctx);
-}
-
-/** `folders/add(url)`; `addUsingPath(DecodedUrl, overwrite)` answers an existing folder as it is when overwrite is on (SharePoint keeps it and its contents). */
-async function addFolder(r: FoldersResource, args: Argument[], ctx: ApiContext, decoded: boolean): Promise<Outcome> {
-  const found = await target(r, urlArgument(args, decoded), ctx);
-  const { dir, name } = splitPath(found.path);
-  const existing = decoded && booleanArgument(args, 'overwrite')
-    ? await ctx.store.documents.at(found.list, await ctx.store.fields.of(found.list), dir, name) : undefined;
-  const item = existing?.place.folder ? existing : await ctx.services.documents.createFolder(found.list, found.path);
-  return singleEntity(subfolderEntity(found.list, item, ctx, 0), 'SP.Folder', ctx);
 }
 
 export const filesType: ResourceType<FilesResource> = {
@@ -228,34 +132,6 @@ export const filesType: ResourceType<FilesResource> = {
     },
   },
 };
-
-export const foldersType: ResourceType<FoldersResource> = {
-  async key(r, args, ctx) {
-    const name = stringArgument(args, 'url');
-    const item = await ctx.store.documents.at(r.list, await ctx.store.fields.of(r.list), r.dir, name);
-    if (!item?.place.folder) throw fail.folderNotFound(urlOf(r.list, joinPath(r.dir, name)));
-    return { kind: 'folder', list: r.list, path: pathOf(item) };
-  },
-  async get(r, ctx) {
-    const fields = await ctx.store.fields.of(r.list);
-    const page = await ctx.store.documents.children(r.list, fields, r.dir, { kind: 'folder', top: 5000 });
-    const entities: Entity[] = [];
-    for (const item of page.items) entities.push(subfolderEntity(r.list, item, ctx, await ctx.store.documents.count(r.list, pathOf(item))));
-    return entityCollection(entities, 'SP.ApiData.Folders', ctx);
-  },
-  methods: {
-    add: { kind: 'action', permission: 'AddListItems', body: 'none', invoke: (r, args, ctx) => addFolder(r, args, ctx, false) },
-    addusingpath: { kind: 'action', permission: 'AddListItems', body: 'none', invoke: (r, args, ctx) => addFolder(r, args, ctx, true) },
-  },
-};
-
-/** What SharePoint answers a void action (checkout, checkin, …): 200 `{"odata.null":true}` (CONFIRMED, recorded SPO responses). */
-const voidResult = (methodName: string): Outcome => ok({ kind: 'primitive', methodName, edmType: 'Edm.Null', value: null });
-
-/** An action on a file that takes no body and answers as a void action does. */
-function voidAction<R extends Resource>(methodName: string, permission: PermissionKind, run: (r: R, args: Argument[], ctx: ApiContext) => Promise<void>): MethodDef<R> {
-  return { kind: 'action', permission, body: 'none', async invoke(r, args, ctx) { await run(r, args, ctx); return voidResult(methodName); } };
-}
 
 export const fileType: ResourceType<FileResource> = {
   permissions: { delete: 'DeleteListItems' },
@@ -291,6 +167,18 @@ export const fileType: ResourceType<FileResource> = {
     checkin: voidAction('CheckIn', 'EditListItems', (r, args, ctx) =>
       ctx.services.documents.checkIn(r.list, r.item, argument(args, 'comment') === undefined ? '' : stringArgument(args, 'comment'))),
     undocheckout: voidAction('UndoCheckOut', 'EditListItems', (r, _args, ctx) => ctx.services.documents.undoCheckOut(r.list, r.item)),
+    moveto: voidAction('MoveTo', 'DeleteListItems', async (r, args, ctx) => {
+      const to = await destinationOf(urlArgument(args.filter((a) => a.name?.toLowerCase() !== 'flags'), false), ctx);
+      await ctx.services.documents.transfer('move', r.list, r.item, to, { overwrite: moveFlagsOverwrite(args) });
+    }),
+    copyto: voidAction('CopyTo', 'AddListItems', async (r, args, ctx) => {
+      const to = await destinationOf(urlArgument(args.filter((a) => a.name?.toLowerCase() !== 'boverwrite'), false), ctx);
+      await ctx.services.documents.transfer('copy', r.list, r.item, to, { overwrite: booleanArgument(args, 'boverwrite') });
+    }),
+    deletewithparameters: voidAction('DeleteWithParameters', 'DeleteListItems', async (r, _args, ctx) => {
+      await ctx.services.documents.requireWritable(r.list, r.item);
+      await ctx.services.items.delete(r.list, await ctx.store.fields.of(r.list), r.item.id, ctx.conditions);
+    }),
     recycle: {
       kind: 'action', permission: 'DeleteListItems', body: 'none',
       async invoke(r, _args, ctx) {
@@ -374,14 +262,6 @@ export const fileVersionType: ResourceType<{ kind: 'fileVersion'; list: List; it
     return emptyOk();
   },
 };
-
-/** The item of a folder (not the root folder: a list's root folder is no item). */
-async function folderItem(r: FolderResource, ctx: ApiContext): Promise<Item> {
-  const { dir, name } = splitPath(r.path);
-  const item = name ? await ctx.store.documents.at(r.list, await ctx.store.fields.of(r.list), dir, name) : undefined;
-  if (!item) throw fail.folderNotFound(urlOf(r.list, r.path));
-  return item;
-}
 
 /** The bytes of a file, or of one of its past versions, streamed from its blob. */
 async function contentOf(r: { list: List; item: Item }, ctx: ApiContext): Promise<Outcome> {

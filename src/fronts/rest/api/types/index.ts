@@ -2,7 +2,7 @@
 
 import type { ResourceTypes } from '../resource.ts';
 import { siteType, webType } from './web.ts';
-import { listsType, listType, rootFolderType } from './lists.ts';
+import { listsType, listType } from './lists.ts';
 import { fieldsType, fieldType } from './fields.ts';
 import { itemFieldValuesType, itemsType, itemType } from './items.ts';
 import { peopleManagerType } from './profiles.ts';
@@ -10,7 +10,9 @@ import { contextInfoType } from './contextinfo.ts';
 import { siteGroupsType, siteGroupType, siteUsersType, siteUserType } from './principals.ts';
 import { itemVersionsType, itemVersionType } from './versions.ts';
 import { basePermissionsType, roleAssignmentsType, roleAssignmentType, roleDefinitionsType, roleDefinitionType } from './security.ts';
-import { fileContentType, filesType, fileStubType, fileType, fileVersionContentType, fileVersionsType, fileVersionType, foldersType, folderType } from './files.ts';
+import { fileContentType, filesType, fileStubType, fileType, fileVersionContentType, fileVersionsType, fileVersionType } from './files.ts';
+import { foldersType, folderType, webFoldersType, webFolderType } from './folders.ts';
+import { moveCopyUtilType } from './move-copy.ts';
 import { propertyValuesType, regionalSettingsType, timeZonesType, timeZoneType, websType } from './web-extras.ts';
 
 export const RESOURCE_TYPES: ResourceTypes = {
@@ -18,7 +20,6 @@ export const RESOURCE_TYPES: ResourceTypes = {
   web: webType,
   lists: listsType,
   list: listType,
-  rootFolder: rootFolderType,
   fields: fieldsType,
   field: fieldType,
   items: itemsType,
@@ -51,4 +52,8 @@ export const RESOURCE_TYPES: ResourceTypes = {
   fileVersions: fileVersionsType,
   fileVersion: fileVersionType,
   fileVersionContent: fileVersionContentType,
+  webFolder: webFolderType,
+  webFolders: webFoldersType,
+  moveCopyUtil: moveCopyUtilType,
+  readOnly: { get: (r, ctx) => r.read(ctx) },
 };

@@ -1,6 +1,8 @@
 // List items: querying (filter, order and paging run in the database), reading one,
 // creating, updating with etags, deleting and recycling.
 
+import { fail } from '../../../../domain/errors.ts';
+import { placePath } from '../../../../domain/documents.ts';
 import type { Field, Item, List } from '../../../../domain/model.ts';
 import { FIELD_KINDS } from '../../../../domain/field-kinds.ts';
 import { fieldByPropertyName, findField } from '../../../../domain/fields.ts';
@@ -131,6 +133,17 @@ export const itemType: ResourceType<ItemResource> = {
     fieldvaluesashtml: async (r) => ({ kind: 'itemFieldValues', list: r.list, id: r.id, as: 'html' }),
     fieldvaluesforedit: async (r) => ({ kind: 'itemFieldValues', list: r.list, id: r.id, as: 'edit' }),
     versions: async (r) => ({ kind: 'itemVersions', list: r.list, id: r.id }),
+    /** The file or folder the item is (SharePoint answers 404 for an item that is neither). */
+    file: async (r, ctx) => {
+      const { item } = await loadItem(r, ctx);
+      if (!item.file || item.place.folder) throw fail.fileNotFoundById();
+      return { kind: 'file', list: r.list, item };
+    },
+    folder: async (r, ctx) => {
+      const { item } = await loadItem(r, ctx);
+      if (!item.place.folder) throw fail.folderNotFound(String(r.id));
+      return { kind: 'folder', list: r.list, path: placePath(item.place) };
+    },
     ...securableNavigation<ItemResource>(async (r, ctx) => {
       await loadItem(r, ctx);
       return `${listEditLink(r.list)}/Items(${r.id})`;

@@ -1,7 +1,6 @@
 // SP.List and the web's list collection.
 
 import type { List, Web } from '../../../../domain/model.ts';
-import { rootFolderNavigation } from './files.ts';
 import type { FixedLibrary } from '../../../../services/lists.ts';
 import { errors } from '../../../../wire/errors.ts';
 import type { ApiContext } from '../context.ts';
@@ -115,7 +114,7 @@ export const listType: ResourceType<ListResource> = {
   navigation: {
     items: async (r) => ({ kind: 'items', list: r.list }),
     fields: async (r) => ({ kind: 'fields', list: r.list }),
-    rootfolder: async (r) => ({ kind: 'rootFolder', list: r.list }),
+    rootfolder: async (r) => ({ kind: 'folder', list: r.list, path: '' }),
     parentweb: async (_r, ctx) => ({ kind: 'web', web: ctx.web }),
     ...securableNavigation<ListResource>(async (r) => listEditLink(r.list)),
   },
@@ -160,9 +159,4 @@ export const listType: ResourceType<ListResource> = {
     await ctx.services.lists.delete(r.list, ctx.conditions);
     return emptyOk();
   },
-};
-
-export const rootFolderType: ResourceType<{ kind: 'rootFolder'; list: List }> = {
-  navigation: rootFolderNavigation,
-  get: async (r, ctx) => singleEntity(folderEntity((await ctx.store.lists.withCounters([r.list]))[0]!, ctx), 'SP.Folder', ctx),
 };

@@ -26,6 +26,8 @@ export const webType: ResourceType<WebResource> = {
     lists: async (r) => ({ kind: 'lists', web: r.web }),
     ...webPrincipalNavigation,
     webs: async (r) => ({ kind: 'webs', web: r.web }),
+    rootfolder: async (r) => ({ kind: 'webFolder', web: r.web, path: '' }),
+    folders: async (r) => ({ kind: 'webFolders', web: r.web, path: '' }),
     webinfos: async (r) => ({ kind: 'webs', web: r.web }),
     allproperties: async (r) => ({ kind: 'propertyValues', web: r.web }),
     regionalsettings: async (r) => ({ kind: 'regionalSettings', web: r.web }),

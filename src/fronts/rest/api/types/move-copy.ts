@@ -1,0 +1,100 @@
+// Moving and copying files and folders: `SP.MoveCopyUtil`'s static methods (what PnPjs's
+// moveByPath/copyByPath and the CLI call), and where the older File.moveTo/copyTo and
+// Folder.moveTo name their destination. The work is DocumentService.transfer's.
+
+import { fail } from '../../../../domain/errors.ts';
+import type { List } from '../../../../domain/model.ts';
+import type { Argument } from '../../../../odata/path.ts';
+import { documentAt } from '../../../../services/document-paths.ts';
+import { errors } from '../../../../wire/errors.ts';
+import { boolProp, stringProp, type Properties } from '../body.ts';
+import type { ApiContext } from '../context.ts';
+import type { ResourceType } from '../resource.ts';
+import { booleanArgument, locate, voidAction } from './documents-shared.ts';
+import { integerArgument } from './shared.ts';
+
+/** `{ DecodedUrl: '…' }` (an SP.ResourcePath) or a plain string, as bodies name paths. */
+export function resourcePathProp(props: Properties, name: string): string {
+  const key = Object.keys(props).find((k) => k.toLowerCase() === name.toLowerCase());
+  const value = key === undefined ? undefined : props[key];
+  if (typeof value === 'string') return value;
+  if (value && typeof value === 'object') {
+    const decoded = Object.entries(value as Properties).find(([k]) => k.toLowerCase() === 'decodedurl')?.[1];
+    if (typeof decoded === 'string') return decoded;
+  }
+  throw errors.badArgument(`The parameter ${name} is required.`);
+}
+
+/** The list and path a destination URL (absolute or server-relative) names, in this request's site. */
+export async function destinationOf(url: string, ctx: ApiContext): Promise<{ list: List; path: string }> {
+  const path = /^https?:\/\//i.test(url) ? new URL(url).pathname : url;
+  const siteUrl = ctx.site.url.replace(/\/$/, '').toLowerCase();
+  const wanted = decodeURI(path).toLowerCase();
+  if (siteUrl && wanted !== siteUrl && !wanted.startsWith(`${siteUrl}/`)) throw fail.crossSiteTransfer();
+  const found = await locate(ctx.web, safeDecode(path), ctx);
+  if (!found || !found.path) throw fail.folderNotFound(url);
+  return found;
+}
+
+const safeDecode = (text: string): string => { try { return decodeURIComponent(text); } catch { return text; } };
+
+/** The file or folder a source URL names (for MoveCopyUtil), with what it must be. */
+async function sourceOf(url: string, kind: 'file' | 'folder', ctx: ApiContext) {
+  const found = await documentAt(ctx.store, ctx.web, /^https?:\/\//i.test(url) ? safeDecode(new URL(url).pathname) : url);
+  if (!found?.item || found.item.place.folder !== (kind === 'folder')) {
+    throw kind === 'file' ? fail.fileNotFound(url) : fail.folderNotFound(url);
+  }
+  return { list: found.list, item: found.item };
+}
+
+/** MoveCopyOptions as SharePoint takes them (KeepBoth, ResetAuthorAndCreatedOnCopy, RetainEditorAndModifiedOnMove, …). */
+function optionsOf(body: Properties, args: Argument[]) {
+  const options = (body.options && typeof body.options === 'object' ? body.options : {}) as Properties;
+  return {
+    overwrite: booleanArgument(args, 'overwrite') || boolProp(body, 'overwrite') === true,
+    keepBoth: boolProp(options, 'KeepBoth') ?? false,
+    keepAuthor: !(boolProp(options, 'ResetAuthorAndCreatedOnCopy') ?? true),
+    keepEditor: boolProp(options, 'RetainEditorAndModifiedOnMove') ?? false,
+  };
+}
+
+type Util = { kind: 'moveCopyUtil' };
+
+/** A method's JSON body as an object of parameters (verbose bodies may carry `__metadata`). */
+function methodBody(ctx: ApiContext): Properties {
+  const body = ctx.body;
+  if (body === undefined) throw errors.emptyBody();
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw errors.notAnObject();
+  return body as Properties;
+}
+
+/** One of MoveCopyUtil's methods: `byPath` ones take srcPath/destPath (SP.ResourcePath), the others srcUrl/destUrl. */
+function utilMethod(name: string, kind: 'move' | 'copy', what: 'file' | 'folder', byPath: boolean) {
+  return voidAction<Util>(name, kind === 'move' ? 'DeleteListItems' : 'AddListItems', async (_r, args, ctx) => {
+    const body = methodBody(ctx);
+    const src = byPath ? resourcePathProp(body, 'srcPath') : stringProp(body, 'srcUrl');
+    const dest = byPath ? resourcePathProp(body, 'destPath') : stringProp(body, 'destUrl');
+    if (!src || !dest) throw errors.badArgument('srcUrl and destUrl are required.');
+    const source = await sourceOf(src, what, ctx);
+    await ctx.services.documents.transfer(kind, source.list, source.item, await destinationOf(dest, ctx), optionsOf(body, args));
+  }, 'json');
+}
+
+export const moveCopyUtilType: ResourceType<Util> = {
+  methods: {
+    copyfile: utilMethod('CopyFile', 'copy', 'file', false),
+    movefile: utilMethod('MoveFile', 'move', 'file', false),
+    copyfilebypath: utilMethod('CopyFileByPath', 'copy', 'file', true),
+    movefilebypath: utilMethod('MoveFileByPath', 'move', 'file', true),
+    copyfolder: utilMethod('CopyFolder', 'copy', 'folder', false),
+    movefolder: utilMethod('MoveFolder', 'move', 'folder', false),
+    copyfolderbypath: utilMethod('CopyFolderByPath', 'copy', 'folder', true),
+    movefolderbypath: utilMethod('MoveFolderByPath', 'move', 'folder', true),
+  },
+};
+
+/** MoveOperations of File.moveTo: 1 = overwrite (SP.MoveOperations). */
+export const moveFlagsOverwrite = (args: Argument[]): boolean => {
+  const has = args.some((a) => a.name?.toLowerCase() === 'flags' || a.name?.toLowerCase() === 'moveoperations');
+  return has ? (integerArgument(args, 'flags', 'moveoperations') & 1) === 1 : false;
+};

@@ -1,0 +1,182 @@
+// Folders and moves through an unmodified @pnp/sp 4.x client (issue #11): the web's own
+// folders above its libraries, sub folders, rename, storage metrics, recycle and delete with
+// parameters; files and folders moved and copied by path (SP.MoveCopyUtil), by the older
+// copyTo/moveTo, across libraries, with overwrite and KeepBoth. Each result is checked on a
+// second path: the bytes with plain fetch, the library's items, the folder listings.
+
+import { describe, it, before } from 'node:test';
+import assert from 'node:assert/strict';
+import type { SPFI } from '@pnp/sp';
+import '@pnp/sp/files/index.js';
+import '@pnp/sp/folders/index.js';
+import { useTestServer } from '../helpers/server.ts';
+import { failure, pnpFor } from '../helpers/pnp.ts';
+import '../helpers/pnp-file-types.ts';
+
+const LIB = '/sites/dev/Shared Documents';
+const ASSETS = '/sites/dev/SiteAssets';
+
+describe('PnPjs folders, moves and copies against spemu', () => {
+  const spemu = useTestServer();
+  let sp: SPFI;
+  let site: string;
+
+  /** The bytes at a server-relative URL, read with plain fetch (undefined: 404). */
+  async function bytesAt(url: string): Promise<string | undefined> {
+    const r = await fetch(`${site}/_api/web/GetFileByServerRelativePath(decodedurl='${encodeURIComponent(url.replace(/'/g, "''"))}')/$value`);
+    if (r.status === 404) return undefined;
+    assert.equal(r.status, 200);
+    return r.text();
+  }
+  const names = async (url: string, what: 'files' | 'folders') =>
+    (await sp.web.getFolderByServerRelativePath(url)[what]()).map((f) => f.Name).sort();
+
+  before(() => {
+    site = spemu.server.site('/sites/dev');
+    sp = pnpFor(site);
+  });
+
+  it("the web's root folder holds its libraries' root folders; Site Assets and Site Pages exist", async () => {
+    const root = await sp.web.rootFolder();
+    assert.equal(root.ServerRelativeUrl, '/sites/dev');
+    const top = (await sp.web.rootFolder.folders()).map((f) => f.Name);
+    for (const name of ['Shared Documents', 'SiteAssets', 'SitePages', 'Lists']) assert.ok(top.includes(name), `${name} in ${top.join(', ')}`);
+    const assets = await sp.web.rootFolder.folders.getByUrl('SiteAssets')();
+    assert.equal(assets.ServerRelativeUrl, ASSETS);
+    assert.equal((await sp.web.folders.getByUrl('SitePages')()).ServerRelativeUrl, '/sites/dev/SitePages');
+    // Lists/… is a folder of the web too, with the lists' root folders below it.
+    const lists = (await sp.web.getFolderByServerRelativePath('/sites/dev/Lists').folders()).map((f) => f.Name);
+    assert.ok(lists.length > 0);
+    // The web's root folder is found again by its UniqueId, and a library's root folder by the list's id.
+    assert.equal((await sp.web.getFolderById(root.UniqueId)()).ServerRelativeUrl, '/sites/dev');
+    const docs = await sp.web.lists.getByTitle('Documents').select('Id')();
+    assert.equal((await sp.web.getFolderById(docs.Id)()).ServerRelativeUrl, LIB);
+    // Parent folders: a library's root folder's parent is the web's.
+    assert.equal((await sp.web.getFolderByServerRelativePath(ASSETS).parentFolder()).ServerRelativeUrl, '/sites/dev');
+    // A library's root folder has no item: PnPjs's getItem says so.
+    await assert.rejects(sp.web.getFolderByServerRelativePath(ASSETS).getItem(), /No associated item/);
+  });
+
+  it('addSubFolderUsingPath, rename by update, storage metrics and properties', async () => {
+    const assets = sp.web.rootFolder.folders.getByUrl('SiteAssets');
+    await assets.folders.addUsingPath('Brand');
+    await assets.folders.getByUrl('Brand').addSubFolderUsingPath('Logos');
+    assert.deepEqual(await names(`${ASSETS}/Brand`, 'folders'), ['Logos']);
+    await sp.web.getFolderByServerRelativePath(`${ASSETS}/Brand/Logos`).files.addUsingPath('a.svg', '<svg/>');
+    await sp.web.getFolderByServerRelativePath(`${ASSETS}/Brand`).files.addUsingPath('b.txt', '12345');
+
+    const metrics = await sp.web.getFolderByServerRelativePath(`${ASSETS}/Brand`).storageMetrics();
+    assert.equal(Number(metrics.TotalFileCount), 2);
+    assert.equal(Number(metrics.TotalSize), 6 + 5);
+    assert.ok(await sp.web.getFolderByServerRelativePath(`${ASSETS}/Brand`).properties());
+
+    // Renaming the folder carries what it holds.
+    await sp.web.getFolderByServerRelativePath(`${ASSETS}/Brand`).update({ Name: 'Identity' });
+    assert.equal(await bytesAt(`${ASSETS}/Identity/Logos/a.svg`), '<svg/>');
+    assert.equal(await bytesAt(`${ASSETS}/Brand/Logos/a.svg`), undefined);
+    const items = await sp.web.lists.getByTitle('Site Assets').items.select('FileRef', 'FileDirRef')();
+    assert.ok(items.some((i) => i.FileRef === `${ASSETS}/Identity/Logos/a.svg` && i.FileDirRef === `${ASSETS}/Identity/Logos`));
+    assert.ok(!items.some((i) => String(i.FileRef).includes('/Brand')), 'no item keeps the old path');
+    // Renaming a library's root folder to its own name changes nothing (PnPjs's upstream "update").
+    await sp.web.rootFolder.folders.getByUrl('SiteAssets').update({ Name: 'SiteAssets' });
+  });
+
+  it('files: copyByPath, moveByPath (overwrite and KeepBoth), copyTo and moveTo', async () => {
+    const docs = sp.web.getFolderByServerRelativePath(LIB);
+    await docs.folders.addUsingPath('Moves');
+    await docs.files.addUsingPath('Moves/src.txt', 'source');
+    const src = sp.web.getFileByServerRelativePath(`${LIB}/Moves/src.txt`);
+
+    await src.copyByPath(`${LIB}/Moves/copy.txt`, false);
+    assert.equal(await bytesAt(`${LIB}/Moves/copy.txt`), 'source');
+    assert.equal(await bytesAt(`${LIB}/Moves/src.txt`), 'source', 'a copy leaves the source');
+
+    // The name taken: refused without overwrite, replaced with it, a free name with KeepBoth.
+    await docs.files.addUsingPath('Moves/other.txt', 'other');
+    const refused = await failure(sp.web.getFileByServerRelativePath(`${LIB}/Moves/other.txt`).copyByPath(`${LIB}/Moves/copy.txt`, false));
+    assert.equal(refused.status, 400);
+    assert.match(refused.code, /^-2130575257,/);
+    await sp.web.getFileByServerRelativePath(`${LIB}/Moves/other.txt`).copyByPath(`${LIB}/Moves/copy.txt`, false, true);
+    assert.equal(await bytesAt(`${LIB}/Moves/copy 1.txt`), 'other', 'KeepBoth picks a free name');
+    await sp.web.getFileByServerRelativePath(`${LIB}/Moves/other.txt`).copyByPath(`${LIB}/Moves/copy.txt`, true);
+    assert.equal(await bytesAt(`${LIB}/Moves/copy.txt`), 'other', 'overwrite replaces the content');
+
+    // A move keeps the file's identity and leaves nothing behind.
+    const before = await src.select('UniqueId')();
+    const moved = await src.moveByPath(`${ASSETS}/moved.txt`, false);
+    assert.equal(await bytesAt(`${ASSETS}/moved.txt`), 'source');
+    assert.equal(await bytesAt(`${LIB}/Moves/src.txt`), undefined);
+    assert.equal((await moved.select('UniqueId')()).UniqueId, before.UniqueId, 'a moved file keeps its UniqueId');
+
+    // The older verbs.
+    await sp.web.getFileByServerRelativePath(`${ASSETS}/moved.txt`).copyTo(`${LIB}/Moves/copied-to.txt`, false);
+    assert.equal(await bytesAt(`${LIB}/Moves/copied-to.txt`), 'source');
+    await sp.web.getFileByServerRelativePath(`${LIB}/Moves/copied-to.txt`).moveByPath(`${LIB}/Moves/final.txt`, false);
+    assert.deepEqual(await names(`${LIB}/Moves`, 'files'), ['copy 1.txt', 'copy.txt', 'final.txt', 'other.txt']);
+    // A missing destination folder is SharePoint's 404; a missing source too.
+    assert.equal((await failure(sp.web.getFileByServerRelativePath(`${LIB}/Moves/final.txt`).moveByPath(`${LIB}/Nowhere/x.txt`, false))).status, 404);
+    assert.equal((await failure(sp.web.getFileByServerRelativePath(`${LIB}/Moves/none.txt`).copyByPath(`${LIB}/Moves/y.txt`, false))).status, 404);
+  });
+
+  it('folders: copyByPath and moveByPath carry everything below; a folder cannot go into itself', async () => {
+    const docs = sp.web.getFolderByServerRelativePath(LIB);
+    await docs.folders.addUsingPath('Tree');
+    await docs.folders.addUsingPath('Tree/Sub');
+    await docs.files.addUsingPath('Tree/top.txt', 'top');
+    await docs.files.addUsingPath('Tree/Sub/deep.txt', 'deep');
+
+    await sp.web.getFolderByServerRelativePath(`${LIB}/Tree`).copyByPath(`${LIB}/Tree copy`);
+    assert.equal(await bytesAt(`${LIB}/Tree copy/Sub/deep.txt`), 'deep');
+    assert.equal(await bytesAt(`${LIB}/Tree/Sub/deep.txt`), 'deep');
+
+    const inside = await failure(sp.web.getFolderByServerRelativePath(`${LIB}/Tree`).moveByPath(`${LIB}/Tree/Sub/Tree`));
+    assert.equal(inside.status, 400);
+
+    // Into another library: new rows there, none left here.
+    await sp.web.getFolderByServerRelativePath(`${LIB}/Tree`).moveByPath(`${ASSETS}/Tree`);
+    assert.equal(await bytesAt(`${ASSETS}/Tree/Sub/deep.txt`), 'deep');
+    assert.equal(await bytesAt(`${ASSETS}/Tree/top.txt`), 'top');
+    assert.equal(await bytesAt(`${LIB}/Tree/top.txt`), undefined);
+    const left = await sp.web.lists.getByTitle('Documents').items.select('FileRef')();
+    assert.ok(!left.some((i) => String(i.FileRef).startsWith(`${LIB}/Tree/`) || i.FileRef === `${LIB}/Tree`));
+    const there = await sp.web.lists.getByTitle('Site Assets').items.select('FileRef', 'FileDirRef')();
+    assert.ok(there.some((i) => i.FileRef === `${ASSETS}/Tree/Sub/deep.txt` && i.FileDirRef === `${ASSETS}/Tree/Sub`));
+  });
+
+  it('recycle and deleteWithParams: a folder with content goes to the recycle bin whole; DeleteIfEmpty refuses a full one', async () => {
+    const docs = sp.web.getFolderByServerRelativePath(LIB);
+    await docs.folders.addUsingPath('Bin');
+    await docs.files.addUsingPath('Bin/x.txt', 'x');
+    const id = await sp.web.getFolderByServerRelativePath(`${LIB}/Bin`).recycle();
+    assert.match(String(id), /^[0-9a-f-]{36}$/);
+    assert.equal(await bytesAt(`${LIB}/Bin/x.txt`), undefined);
+    assert.ok(!(await names(LIB, 'folders')).includes('Bin'));
+
+    await docs.folders.addUsingPath('Full');
+    await docs.files.addUsingPath('Full/y.txt', 'y');
+    const refused = await failure(sp.web.getFolderByServerRelativePath(`${LIB}/Full`).deleteWithParams({ DeleteIfEmpty: true }));
+    assert.equal(refused.status, 400);
+    assert.equal(await bytesAt(`${LIB}/Full/y.txt`), 'y', 'nothing was deleted');
+    await sp.web.getFolderByServerRelativePath(`${LIB}/Full`).deleteWithParams({ BypassSharedLock: true });
+    assert.equal(await bytesAt(`${LIB}/Full/y.txt`), undefined);
+  });
+
+  it('web.folders.addUsingPath and POST web/folders make folders by server-relative URL; items(n)/File and /Folder', async () => {
+    await sp.web.folders.addUsingPath(`${LIB}/ByWeb`);
+    const created = await fetch(`${site}/_api/web/folders`, {
+      method: 'POST', headers: { 'Content-Type': 'application/json;odata=verbose', Accept: 'application/json;odata=verbose' },
+      body: JSON.stringify({ __metadata: { type: 'SP.Folder' }, ServerRelativeUrl: `${LIB}/ByPost` }),
+    });
+    assert.equal(created.status, 201);
+    assert.equal(((await created.json()) as { d: { ServerRelativeUrl: string } }).d.ServerRelativeUrl, `${LIB}/ByPost`);
+    assert.ok((await names(LIB, 'folders')).includes('ByWeb'));
+
+    await sp.web.getFolderByServerRelativePath(`${LIB}/ByWeb`).files.addUsingPath('f.txt', 'f');
+    const items = await sp.web.lists.getByTitle('Documents').items.select('Id', 'FileRef')();
+    const file = items.find((i) => i.FileRef === `${LIB}/ByWeb/f.txt`);
+    const folder = items.find((i) => i.FileRef === `${LIB}/ByWeb`);
+    assert.equal(await sp.web.lists.getByTitle('Documents').items.getById(file.Id).file.getText(), 'f');
+    assert.equal((await sp.web.lists.getByTitle('Documents').items.getById(folder.Id).folder()).Name, 'ByWeb');
+    assert.equal((await failure(sp.web.lists.getByTitle('Documents').items.getById(folder.Id).file())).status, 404);
+  });
+});
