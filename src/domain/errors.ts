@@ -75,6 +75,10 @@ export const fail = {
   /** A file checked out to someone else: only its holder may change it (or check it in). */
   fileCheckedOut: failure('conflict', 'fileCheckedOut', (serverRelativeUrl: string, _holderLogin: string) =>
     `The file ${serverRelativeUrl} is checked out for editing by another user.`),
+  /** An attachment added to an item that has one of that name. */
+  attachmentExists: failure('conflict', 'attachmentExists', (name: string) => `An attachment named ${name} already exists.`),
+  /** Attachments on a list that has none (a library). */
+  attachmentsNotEnabled: failure('invalid', 'attachmentsNotEnabled', () => 'Attachments are not enabled for this list.'),
   /** DeleteIfEmpty of a folder that holds something. */
   folderNotEmpty: failure('conflict', 'folderNotEmpty', (serverRelativeUrl: string) => `The folder ${serverRelativeUrl} is not empty.`),
   /** A folder moved or copied into itself or below itself. */

@@ -102,6 +102,8 @@ export interface Item {
   values: Record<string, StoredValue>;
   /** Where the item is in its list's folder tree. */
   place: ItemPlace;
+  /** How many attachments the item has (absent: none). */
+  attachments?: number | undefined;
   /** A document's content and check-out state (files of a library only). */
   file?: FileFacts | undefined;
 }

@@ -15,7 +15,7 @@ type Reader = Pick<StoreReader, 'lists' | 'fields' | 'documents'>;
  * A path outside the web is SharePoint's ArgumentException; no list there is undefined.
  */
 export async function locate(store: Reader, web: Web, url: string): Promise<{ list: List; path: string } | undefined> {
-  let path = /^https?:\/\//i.test(url) ? new URL(url).pathname : url;
+  let path = /^https?:\/\//i.test(url) ? safeDecode(new URL(url).pathname) : url;
   if (!path.startsWith('/')) path = `${web.serverRelativeUrl.replace(/\/$/, '')}/${path}`;
   const wanted = `/${segments(path).join('/')}`.toLowerCase();
   const webUrl = `/${segments(web.serverRelativeUrl).join('/')}`.toLowerCase();
@@ -47,4 +47,9 @@ export async function documentById(store: Reader, web: Web, uniqueId: string): P
     if (item) return { list, item };
   }
   return undefined;
+}
+
+/** An absolute URL's path is percent-encoded; a name may hold a '%' that is no escape. */
+function safeDecode(text: string): string {
+  try { return decodeURIComponent(text); } catch { return text; }
 }

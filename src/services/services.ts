@@ -6,6 +6,7 @@
 
 import type { Store } from '../store/store.ts';
 import type { Actor } from './actor.ts';
+import { AttachmentService } from './attachments.ts';
 import { DocumentService } from './documents.ts';
 import { FieldService } from './fields.ts';
 import { ItemService } from './items.ts';
@@ -33,4 +34,5 @@ export class Services {
   get principals(): PrincipalService { return new PrincipalService(this.#store, this.#actor); }
   get profiles(): ProfileService { return new ProfileService(this.#store, this.#actor); }
   get documents(): DocumentService { return new DocumentService(this.#store, this.#actor); }
+  get attachments(): AttachmentService { return new AttachmentService(this.#store, this.#actor); }
 }

@@ -18,6 +18,7 @@ import type { VersionRepository } from './versions.ts';
 import type { BlobStore } from './blobs.ts';
 import type { DocumentRepository } from './documents.ts';
 import type { UploadRepository } from './uploads.ts';
+import type { AttachmentRepository } from './attachments.ts';
 
 export type { NewField, NewList };
 export type { FieldPatch } from './fields.ts';
@@ -42,6 +43,8 @@ export interface Repositories {
   documents: DocumentRepository;
   /** Chunked uploads in progress (uploads.ts). */
   uploads: UploadRepository;
+  /** List item attachments (attachments.ts). */
+  attachments: AttachmentRepository;
 }
 
 /**
@@ -60,6 +63,7 @@ export interface StoreReader {
   projectData: Pick<ProjectDataStore, 'options' | 'schema' | 'query' | 'importMarks'>;
   blobs: Pick<BlobStore, 'open' | 'size'>;
   documents: Pick<DocumentRepository, 'at' | 'children' | 'byUniqueId' | 'count' | 'below' | 'metrics'>;
+  attachments: Pick<AttachmentRepository, 'of' | 'get'>;
 }
 
 /** Storage. Every write is atomic; an error leaves nothing behind. */

@@ -86,6 +86,12 @@ export const errors = {
   /** CONFIRMED (recorded SPO response, pnp/pnpcore ConvertFileAsyncExceptionTest). */
   outsideWeb: () =>
     new SpError(400, '-2147024809, System.ArgumentException', 'Server relative urls must start with SPWeb.ServerRelativeUrl'),
+  /** (inference, docs/compatibility.md) An attachment whose name the item already has: SharePoint's SPException for a taken file name. */
+  attachmentExists: (name: string) =>
+    new SpError(400, `-2130575257, ${SP_EXCEPTION}`, `A file with the name ${name} already exists.`),
+  /** (inference, docs/compatibility.md) */
+  attachmentsNotEnabled: () =>
+    new SpError(400, `-2147024809, System.ArgumentException`, 'Attachments are not enabled for this list.'),
   /** (inference, docs/compatibility.md) DeleteWithParameters with DeleteIfEmpty on a folder that holds something. */
   folderNotEmpty: (serverRelativeUrl: string) =>
     new SpError(400, `-2147024751, ${SP_EXCEPTION}`, `The folder "${serverRelativeUrl.replace(/^\//, '')}" is not empty.`),

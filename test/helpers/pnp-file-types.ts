@@ -36,3 +36,9 @@ declare module '@pnp/sp/items/types.js' {
     readonly folder: IFolder;
   }
 }
+
+declare module '@pnp/sp/items/types.js' {
+  interface IItem {
+    readonly attachmentFiles: import('@pnp/sp/attachments/types.js').IAttachments;
+  }
+}

@@ -179,4 +179,20 @@ describe('PnPjs folders, moves and copies against spemu', () => {
     assert.equal((await sp.web.lists.getByTitle('Documents').items.getById(folder.Id).folder()).Name, 'ByWeb');
     assert.equal((await failure(sp.web.lists.getByTitle('Documents').items.getById(folder.Id).file())).status, 404);
   });
+
+  it('$filter on FileDirRef, FileLeafRef, FSObjType and FileRef runs in SQL', async () => {
+    const docs = sp.web.getFolderByServerRelativePath(LIB);
+    await docs.folders.addUsingPath('Filter');
+    await docs.folders.addUsingPath('Filter/Inner');
+    await docs.files.addUsingPath('Filter/one.txt', '1');
+    await docs.files.addUsingPath('Filter/Inner/two.txt', '2');
+    const items = sp.web.lists.getByTitle('Documents').items;
+    const leaves = async (filter: string) => (await items.filter(filter).select('FileLeafRef')()).map((i) => i.FileLeafRef).sort();
+    assert.deepEqual(await leaves(`FileDirRef eq '${LIB}/Filter'`), ['Inner', 'one.txt']);
+    assert.deepEqual(await leaves(`FileDirRef eq '${LIB.toUpperCase()}/filter' and FSObjType eq 0`), ['one.txt'], 'any case; files only');
+    assert.deepEqual(await leaves(`startswith(FileDirRef, '${LIB}/Filter') and FSObjType eq '0'`), ['one.txt', 'two.txt']);
+    assert.deepEqual(await leaves(`FileLeafRef eq 'TWO.txt'`), ['two.txt']);
+    assert.deepEqual(await leaves(`FileRef eq '${LIB}/Filter/Inner/two.txt'`), ['two.txt']);
+    assert.deepEqual(await leaves(`FileDirRef eq '/sites/dev/SiteAssets/Filter'`), [], 'another library\'s URL matches nothing here');
+  });
 });

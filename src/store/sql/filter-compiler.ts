@@ -24,6 +24,8 @@ export interface FilterScope {
   flavour: SqlFlavour;
   /** The whole `$filter` text, for error messages. */
   text: string;
+  /** The list's server-relative URL: FileDirRef and FileRef are compared relative to it. */
+  listUrl?: string | undefined;
 }
 
 export interface CompiledFilter {
@@ -40,6 +42,8 @@ interface Operand {
   name: string;
   /** Set for `Author/Title`: the predicate runs on the target table and is joined back by id. */
   via?: { column: RawBuilder<unknown>; table: string };
+  /** How a text literal becomes what the column holds (FileDirRef: a URL, stored relative to the list). */
+  literal?: (value: string) => string;
 }
 
 /** `Author/Title eq 'x'` → `author_id in (select id from <user list> where lower(title) = lower(?))`. */
@@ -135,7 +139,7 @@ class ItemLeaves implements Leaves {
       if (args.length !== 2 || memberArg?.kind !== 'member' || textArg?.kind !== 'literal' || textArg.type !== 'string') throw this.invalid();
       const operand = this.member(memberArg.path);
       if (operand.storage !== 'text') throw this.invalid();
-      return through(operand, textMatch(operand.sql, textArg.value, name === 'startswith' ? 'startswith' : 'contains', this.scope.flavour));
+      return through(operand, textMatch(operand.sql, operand.literal ? operand.literal(textArg.value) : textArg.value, name === 'startswith' ? 'startswith' : 'contains', this.scope.flavour));
     }
     throw unsupportedFunction(name);
   }
@@ -157,6 +161,8 @@ class ItemLeaves implements Leaves {
   private member(path: string[]): Operand {
     const [head, sub, ...rest] = path;
     if (!head || rest.length > 0) throw this.invalid();
+    const document = sub === undefined ? this.documentMember(head) : undefined;
+    if (document) return document;
     const found = findField(this.scope.fields, head);
     if (!found) throw fail.unknownColumn(path.join('/'));
     const { field, idSuffix } = found;
@@ -186,6 +192,31 @@ class ItemLeaves implements Leaves {
     };
   }
 
+  /**
+   * The document fields (issue #11) are columns of every item table, not fields: FileLeafRef
+   * is leaf_name, FSObjType fs_obj_type, UniqueId guid; FileDirRef is dir_path, its literal
+   * made relative to the list (so `FileDirRef eq '…'` uses the place index); FileRef the two joined.
+   */
+  private documentMember(name: string): Operand | undefined {
+    const relative = (value: string): string => {
+      const base = (this.scope.listUrl ?? '').toLowerCase();
+      const lower = value.replace(/\/+$/, '').toLowerCase();
+      if (lower === base) return '';
+      // A URL outside the list becomes a path no row has (stored paths never start with '/').
+      return lower.startsWith(`${base}/`) ? value.replace(/\/+$/, '').slice(base.length + 1) : `/${value}`;
+    };
+    switch (name.toLowerCase()) {
+      case 'fileleafref': return { sql: sql.ref('leaf_name'), storage: 'text', kind: 'Text', name };
+      case 'fsobjtype': case 'filesystemobjecttype': return { sql: sql.ref('fs_obj_type'), storage: 'int', kind: 'Integer', name };
+      case 'uniqueid': return { sql: sql.ref('guid'), storage: 'text', kind: 'Guid', name };
+      case 'filedirref': return { sql: sql.ref('dir_path'), storage: 'text', kind: 'Text', name, literal: relative };
+      case 'fileref': return {
+        sql: sql`(case when dir_path = '' then leaf_name else dir_path || '/' || leaf_name end)`, storage: 'text', kind: 'Text', name, literal: relative,
+      };
+      default: return undefined;
+    }
+  }
+
   private coerce(operand: Operand, literal: Literal): RawBuilder<unknown> {
     const bad = () => fail.badArgument(`The value in the filter expression for '${operand.name}' is not valid for its type.`);
     switch (operand.storage) {
@@ -197,6 +228,7 @@ class ItemLeaves implements Leaves {
           return sql`${iso}`;
         }
         if (literal.type === 'guid' && !GUID.test(literal.value)) throw this.invalid();
+        if (literal.type === 'string' && operand.literal) return sql`${operand.literal(literal.value)}`;
         if (literal.type === 'string' || literal.type === 'guid') return sql`${literal.value}`;
         if (literal.type === 'number') return sql`${literal.raw}`;
         throw bad();

@@ -17,6 +17,7 @@ import { SqlSites } from './sites.ts';
 import { encodeRecycled } from './snapshots.ts';
 import { SqlVersions } from './versions.ts';
 import { SqlBlobs } from './blobs.ts';
+import { SqlAttachments } from './attachments.ts';
 
 /** Bound parameters per multi-row insert: under SQLite's 32,766 and PostgreSQL's 65,535. */
 const BULK_PARAMETERS = 30_000;
@@ -30,7 +31,7 @@ export class SqlItems implements ItemRepository {
     const conditions: RawBuilder<unknown>[] = [];
     if (query.filter) {
       conditions.push(compileFilter(query.filter, {
-        fields, lookups: query.lookups, flavour, text: query.filterText ?? '',
+        fields, lookups: query.lookups, flavour, text: query.filterText ?? '', listUrl: list.serverRelativeUrl,
       }).condition);
     }
     // Walking backwards (PagedPrev) flips every direction, then the page is reversed.
@@ -185,6 +186,7 @@ export class SqlItems implements ItemRepository {
       // A file's content (and each past version's) is no longer named by this item.
       if (deleted[0]!.blob_id != null) await new SqlBlobs(s, s.options.bytes).release(String(deleted[0]!.blob_id));
       await new SqlVersions(s).dropAll(list, id);
+      await new SqlAttachments(s).dropAll(list, id);
       await s.db.updateTable('lists').set({ item_count: sql`item_count - 1`, last_item_deleted: now })
         .where('row_id', '=', list.rowId).execute();
       return 'deleted';

@@ -15,6 +15,7 @@ import { SqlVersions } from './versions.ts';
 import { SqlBlobs } from './blobs.ts';
 import { SqlDocuments } from './documents.ts';
 import { SqlUploads } from './uploads.ts';
+import { SqlAttachments } from './attachments.ts';
 
 /** What a repository may keep beyond its session: memory that outlives one transaction. */
 export interface RepositoryMemory {
@@ -34,6 +35,7 @@ export const REPOSITORIES: { [K in keyof Repositories]: (session: SqlSession, me
   blobs: (s) => new SqlBlobs(s, s.options.bytes),
   documents: (s) => new SqlDocuments(s),
   uploads: (s) => new SqlUploads(s),
+  attachments: (s) => new SqlAttachments(s),
 };
 
 export function buildRepositories(session: SqlSession, memory: RepositoryMemory): Repositories {

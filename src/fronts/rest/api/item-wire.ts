@@ -84,7 +84,7 @@ function buildDefaultWireProps(fields: Field[]): WireProp[] {
     { name: 'AuthorId', get: (i) => i.authorId },
     { name: 'EditorId', get: (i) => i.editorId },
     { name: 'OData__UIVersionString', get: (i) => `${i.uiVersion}.0` },
-    { name: 'Attachments', get: () => false },
+    { name: 'Attachments', get: (i) => (i.attachments ?? 0) > 0 },
     { name: 'GUID', get: (i) => i.guid },
   ];
 }

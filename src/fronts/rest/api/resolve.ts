@@ -16,7 +16,7 @@ const NOT_YET: ReadonlySet<string> = new Set([
   '$metadata', 'search', 'sp.utilities.utility',
   'alerts', 'contenttypes', 'views', 'navigation',
   // Files and folders not served yet (issue #11): SharePoint has them, so 501 rather than 404.
-  'attachmentfiles', 'publish', 'unpublish', 'approve', 'deny', 'deleteall', 'restorebylabel', 'deletebylabel', 'recyclebyid',
+  'publish', 'unpublish', 'approve', 'deny', 'deleteall', 'restorebylabel', 'deletebylabel', 'recyclebyid',
   'getlockedbyuser', 'lockedbyuser', 'checkedoutbyuser', 'properties',
   'features', 'usercustomactions', 'recyclebin', 'projectdata', 'sp.apps.appcatalog', 'getchanges', 'getitems',
   'renderlistdataasstream', 'addvalidateupdateitemusingpath',
@@ -86,7 +86,9 @@ export async function resolve(segments: PathSegment[], verb: Verb, ctx: ApiConte
     const method = type.methods?.[segment.lname] as MethodDef<Resource> | undefined;
     if (!method) unknownSegment(segment);
     const last = i === rest.length - 1;
-    if (method.kind === 'action' && (!last || verb !== 'POST')) throw errors.methodNotAllowed(verb);
+    // An action is POSTed; SharePoint runs one sent with `X-HTTP-Method: DELETE` too (PnPjs's
+    // attachment recycle() does so, and passes against SharePoint Online).
+    if (method.kind === 'action' && (!last || (verb !== 'POST' && verb !== 'DELETE'))) throw errors.methodNotAllowed(verb);
     // authorize: the permission the method declares, before it runs.
     requirePermission(ctx.principal, method.permission ?? 'Open');
     const args = segment.args ?? [];

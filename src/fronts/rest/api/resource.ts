@@ -44,6 +44,9 @@ export type Resource =
   /** A folder of a list's tree by its path inside the list ('' = the root folder). */
   | { kind: 'webFolder'; web: Web; path: string }
   | { kind: 'webFolders'; web: Web; path: string }
+  | { kind: 'attachments'; list: List; id: number }
+  | { kind: 'attachment'; list: List; id: number; name: string }
+  | { kind: 'attachmentContent'; list: List; id: number; name: string }
   /** SP.MoveCopyUtil's static methods. */
   | { kind: 'moveCopyUtil' }
   /** An entity reached by navigation that is only read (a folder's Properties, StorageMetrics). */

@@ -13,6 +13,7 @@ import { basePermissionsType, roleAssignmentsType, roleAssignmentType, roleDefin
 import { fileContentType, filesType, fileStubType, fileType, fileVersionContentType, fileVersionsType, fileVersionType } from './files.ts';
 import { foldersType, folderType, webFoldersType, webFolderType } from './folders.ts';
 import { moveCopyUtilType } from './move-copy.ts';
+import { attachmentContentType, attachmentsType, attachmentType } from './attachments.ts';
 import { propertyValuesType, regionalSettingsType, timeZonesType, timeZoneType, websType } from './web-extras.ts';
 
 export const RESOURCE_TYPES: ResourceTypes = {
@@ -55,5 +56,8 @@ export const RESOURCE_TYPES: ResourceTypes = {
   webFolder: webFolderType,
   webFolders: webFoldersType,
   moveCopyUtil: moveCopyUtilType,
+  attachments: attachmentsType,
+  attachment: attachmentType,
+  attachmentContent: attachmentContentType,
   readOnly: { get: (r, ctx) => r.read(ctx) },
 };

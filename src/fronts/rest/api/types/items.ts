@@ -133,6 +133,7 @@ export const itemType: ResourceType<ItemResource> = {
     fieldvaluesashtml: async (r) => ({ kind: 'itemFieldValues', list: r.list, id: r.id, as: 'html' }),
     fieldvaluesforedit: async (r) => ({ kind: 'itemFieldValues', list: r.list, id: r.id, as: 'edit' }),
     versions: async (r) => ({ kind: 'itemVersions', list: r.list, id: r.id }),
+    attachmentfiles: async (r) => ({ kind: 'attachments', list: r.list, id: r.id }),
     /** The file or folder the item is (SharePoint answers 404 for an item that is neither). */
     file: async (r, ctx) => {
       const { item } = await loadItem(r, ctx);

@@ -1,0 +1,36 @@
+// List item attachments: the rules of adding, replacing and removing them. An attachment's
+// bytes stream into a blob first, outside any transaction; the row naming it is written after,
+// so a failed upload leaves no attachment and its bytes are collected.
+
+import { checkName } from '../domain/documents.ts';
+import { fail } from '../domain/errors.ts';
+import type { List } from '../domain/model.ts';
+import type { Attachment } from '../store/attachments.ts';
+import type { Store } from '../store/store.ts';
+import type { Actor } from './actor.ts';
+import { DIRECT_UPLOAD_LIMIT } from './documents.ts';
+
+export class AttachmentService {
+  constructor(private readonly store: Store, private readonly actor: Actor) {}
+
+  /** Adds `name` to the item (fileExists if it has one of that name), or with `replace` gives that one new content. */
+  async put(list: List, itemId: number, name: string, content: AsyncIterable<Uint8Array>, options: { replace: boolean }): Promise<Attachment> {
+    if (list.baseType !== 0) throw fail.attachmentsNotEnabled();
+    checkName(name);
+    // Refused before a byte is stored: no such item, or the name taken.
+    if (!(await this.store.items.get(list, await this.store.fields.of(list), itemId))) throw fail.itemNotFound();
+    const existing = await this.store.attachments.get(list, itemId, name);
+    if (existing && !options.replace) throw fail.attachmentExists(name);
+    if (!existing && options.replace) throw fail.fileNotFoundById();
+    const blob = await this.store.blobs.put(content, { limit: DIRECT_UPLOAD_LIMIT, tooLarge: () => fail.bodyTooLarge(DIRECT_UPLOAD_LIMIT) });
+    const put = await this.store.attachments.put(list, itemId, existing?.name ?? name, blob, { replace: options.replace, now: this.actor.now() });
+    if (put === 'noItem') throw fail.itemNotFound();
+    if (put === 'exists') throw fail.attachmentExists(name);
+    if (put === 'missing') throw fail.fileNotFoundById();
+    return put;
+  }
+
+  async delete(list: List, itemId: number, name: string): Promise<void> {
+    if (!(await this.store.attachments.delete(list, itemId, name))) throw fail.fileNotFoundById();
+  }
+}
