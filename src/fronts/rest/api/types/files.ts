@@ -3,7 +3,7 @@
 // bytes stream both ways: an upload is the request itself (`body: 'stream'`), a download a
 // stream of the blob.
 
-import { joinPath, placePath, splitPath, urlInList, webRelativeUrl } from '../../../../domain/documents.ts';
+import { fileEtag, joinPath, placePath, splitPath, urlInList, webRelativeUrl } from '../../../../domain/documents.ts';
 import { documentById, locate as locateDocument } from '../../../../services/document-paths.ts';
 import { fail } from '../../../../domain/errors.ts';
 import type { Item, List, Web } from '../../../../domain/model.ts';
@@ -101,8 +101,6 @@ export const webFileMethods: NonNullable<ResourceType<{ kind: 'web'; web: Web }>
 
 /** `Web/GetFileByServerRelativePath(decodedurl='…')` (or Folder): where an entity's odata.id and editLink point. */
 const pathLink = (kind: 'File' | 'Folder', url: string): string => `Web/Get${kind}ByServerRelativePath(decodedurl='${url.replace(/'/g, "''")}')`;
-/** A file's etag, as SharePoint writes it: `"{GUID},version"`. */
-const fileEtag = (item: Item): string => `"{${item.guid.toUpperCase()}},${item.version}"`;
 
 function subfolderEntity(list: List, item: Item, ctx: ApiContext, itemCount: number): Entity {
   const url = urlOf(list, pathOf(item));
