@@ -5,7 +5,7 @@
 // they are compared case-insensitively, as SharePoint's file system does.
 
 import { fail } from './errors.ts';
-import type { ItemPlace } from './model.ts';
+import type { Item, ItemPlace } from './model.ts';
 
 /** Characters SharePoint Online refuses in a file or folder name. */
 const INVALID_CHARACTERS = /["*:<>?/\\|\u0000-\u001f]/;
@@ -67,3 +67,6 @@ export function fileType(name: string): string {
   const dot = name.lastIndexOf('.');
   return dot > 0 ? name.slice(dot + 1) : '';
 }
+
+/** A file's etag, as SharePoint writes it for the file (not its list item): `"{GUID},version"`. */
+export const fileEtag = (item: Item): string => `"{${item.guid.toUpperCase()}},${item.version}"`;

@@ -18,6 +18,7 @@ import { loginFront } from '../fronts/login/index.ts';
 import { layoutsFront } from '../fronts/layouts/index.ts';
 import { vtiBinFront } from '../fronts/vti-bin/index.ts';
 import { projectDataFront } from '../fronts/projectdata/index.ts';
+import { filesFront } from '../fronts/files/index.ts';
 import { restFront } from '../fronts/rest/index.ts';
 import { isBatchUrl } from '../fronts/rest/batch/limits.ts';
 
@@ -63,6 +64,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(layoutsFront, { deps: options, sitePaths });
   await app.register(vtiBinFront, { deps: options, sitePaths });
   await app.register(projectDataFront, { deps: options, sitePaths });
+  await app.register(filesFront, { deps: options, sitePaths });
   await app.register(restFront, { deps: options, sitePaths });
   app.route({
     method: ['GET', 'POST', 'MERGE', 'PATCH', 'PUT', 'DELETE'],

@@ -4,7 +4,8 @@
 
 import { placePath, segments, splitPath } from '../domain/documents.ts';
 import { fail } from '../domain/errors.ts';
-import type { Item, List, Web } from '../domain/model.ts';
+import type { Item, List, Site, Web } from '../domain/model.ts';
+import { uiVersionOf } from '../domain/versions.ts';
 import type { StoreReader } from '../store/store.ts';
 
 type Reader = Pick<StoreReader, 'lists' | 'fields' | 'documents'>;
@@ -52,4 +53,54 @@ export async function documentById(store: Reader, web: Web, uniqueId: string): P
 /** An absolute URL's path is percent-encoded; a name may hold a '%' that is no escape. */
 function safeDecode(text: string): string {
   try { return decodeURIComponent(text); } catch { return text; }
+}
+
+/**
+ * Site collections sit at the root or two segments down (`/sites/<name>`, `/teams/<name>`:
+ * SharePoint's managed paths, and all a tenant file may declare). Looking deeper would only
+ * fill the site cache with misses for whatever long path a client sends.
+ */
+const MAX_SITE_DEPTH = 2;
+
+/** Control characters (NUL among them, which PostgreSQL refuses in text) are in no name: such a URL names nothing. */
+const NO_NAME = /[\u0000-\u001f]/;
+
+/** The site collection whose URL is the longest prefix of a (decoded) server-relative path, at a segment boundary. */
+export async function siteAt(store: Pick<StoreReader, 'sites'>, path: string): Promise<Site | undefined> {
+  if (NO_NAME.test(path)) return undefined;
+  const parts = segments(path);
+  for (let depth = Math.min(MAX_SITE_DEPTH, parts.length); depth >= 0; depth--) {
+    const site = await store.sites.byUrl(`/${parts.slice(0, depth).join('/')}`);
+    if (site) return site;
+  }
+  return undefined;
+}
+
+/** `_vti_history/<version id>/<path from the web>`: where SharePoint serves a file's past version (SP.FileVersion's Url). */
+const HISTORY = /^_vti_history\/(\d+)\/(.+)$/i;
+
+/**
+ * The file a URL names (server-relative, relative to the web, or absolute), or one of its
+ * past versions when the URL is a `_vti_history` one; undefined for a folder or nothing.
+ */
+export async function fileAt(store: Reader & Pick<StoreReader, 'versions'>, web: Web, url: string): Promise<{ list: List; item: Item; version?: Item } | undefined> {
+  if (NO_NAME.test(url)) return undefined;
+  const history = HISTORY.exec(pathFromWeb(web, url));
+  const found = await documentAt(store, web, history ? history[2]! : url);
+  if (!found?.item || found.item.place.folder) return undefined;
+  if (!history) return { list: found.list, item: found.item };
+  const uiVersion = uiVersionOf(Number(history[1]));
+  const version = uiVersion === undefined ? undefined
+    : (await store.versions.of(found.list, found.item.id)).find((v) => v.uiVersion === uiVersion && v.file !== undefined);
+  return version ? { list: found.list, item: found.item, version } : undefined;
+}
+
+/** A URL as a path from the web ('' when it is outside the web). */
+function pathFromWeb(web: Web, url: string): string {
+  const path = url.replace(/^https?:\/\/[^/]*/i, '');
+  const parts = segments(path);
+  if (!path.startsWith('/')) return parts.join('/');
+  const webParts = segments(web.serverRelativeUrl);
+  const inWeb = webParts.every((p, i) => parts[i]?.toLowerCase() === p.toLowerCase());
+  return inWeb ? parts.slice(webParts.length).join('/') : '';
 }

@@ -1,7 +1,9 @@
 // What the file, folder and attachment types share: addressing arguments, URLs and links,
 // the request's streamed body, and SharePoint's answer to a void action.
 
-import { joinPath, placePath, urlInList } from '../../../../domain/documents.ts';
+import { fileEtag, joinPath, placePath, urlInList } from '../../../../domain/documents.ts';
+
+export { fileEtag };
 import { fail } from '../../../../domain/errors.ts';
 import type { Item, List, Web } from '../../../../domain/model.ts';
 import type { PermissionKind } from '../../../../domain/permissions.ts';
@@ -39,8 +41,6 @@ export function booleanArgument(args: Argument[], name: string): boolean {
 
 /** `Web/GetFileByServerRelativePath(decodedurl='…')` (or Folder): where an entity's odata.id and editLink point. */
 export const pathLink = (kind: 'File' | 'Folder', url: string): string => `Web/Get${kind}ByServerRelativePath(decodedurl='${url.replace(/'/g, "''")}')`;
-/** A file's etag, as SharePoint writes it: `"{GUID},version"`. */
-export const fileEtag = (item: Item): string => `"{${item.guid.toUpperCase()}},${item.version}"`;
 
 /** Where an add names its new file or folder: a path below the collection's folder, or a server-relative URL. */
 export async function target(r: { list: List; dir: string }, url: string, ctx: ApiContext): Promise<{ list: List; path: string }> {

@@ -1,0 +1,49 @@
+// `GET|HEAD {server-relative URL of a file}`: the file's bytes, the URL matched in any letter
+// case and percent-decoded (`+` stays a plus: it is a path, not a form). The site is the one
+// whose URL is the longest prefix of the path; only site collections' root webs are
+// addressed so far (spemu has no subwebs yet). Shown inline (active content excepted, see
+// pipeline/media-types.ts); `?download=1` asks for an attachment, as on SharePoint Online.
+
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { fail } from '../../domain/errors.ts';
+import type { FrontDeps } from '../../pipeline/deps.ts';
+import { serveFile } from '../../pipeline/file-download.ts';
+import type { SitePathFront } from '../../pipeline/site-paths.ts';
+import { fileAt, siteAt } from '../../services/document-paths.ts';
+
+/** Paths the other fronts, or SharePoint REST, answer: `/_api`, `/_vti_bin`, `/_layouts` below any site, and spemu's own. */
+const NOT_FILES = /\/(_api|_vti_bin|_layouts)(\/|$)|^\/_spemu(\/|$)/i;
+
+export function fileUrlFront(deps: FrontDeps): SitePathFront {
+  return {
+    name: 'files',
+    claims: (pathname, method) => (method === 'GET' || method === 'HEAD') && !NOT_FILES.test(pathname),
+    handle: (req, reply) => serve(req, reply, deps),
+  };
+}
+
+async function serve(req: FastifyRequest, reply: FastifyReply, deps: FrontDeps): Promise<void> {
+  const [raw = '', query = ''] = req.url.split(/\?(.*)/s);
+  const path = decoded(raw);
+  await serveFile(req, reply, deps, {
+    site: async (store) => (path === undefined ? undefined : siteAt(store, path)),
+    file: (store, web) => fileAt(store, web, path!),
+    notFound: () => fail.fileNotFound(path ?? raw),
+    disposition: downloadAsked(new URLSearchParams(query)) ? 'attachment' : 'inline',
+  });
+}
+
+/** The path percent-decoded; undefined when it cannot be (a `%` that is no escape names no file). */
+function decoded(path: string): string | undefined {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/** `?download=1` (any case; `true` too). */
+function downloadAsked(query: URLSearchParams): boolean {
+  for (const [name, value] of query) if (name.toLowerCase() === 'download' && /^(1|true)$/i.test(value.trim())) return true;
+  return false;
+}

@@ -1,0 +1,68 @@
+// Serving a file outside `/_api`, as browsers and download tools fetch it, for the fronts
+// that name files that way (fronts/files: a file's own URL; fronts/layouts: download.aspx).
+// The stages, in order: authenticate (the same 401 challenge as `/_api`), the site from the
+// URL, authorize (403 without a role there), what the URL names, the permission to read it
+// (ViewListItems, ViewVersions for a past version, as the caller's level on the site grants
+// them), then the bytes (file-response.ts). Errors are SharePoint's JSON error body.
+
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { fileEtag, placePath, urlInList } from '../domain/documents.ts';
+import { fail } from '../domain/errors.ts';
+import type { Item, List, Site, Web } from '../domain/model.ts';
+import { requirePermission } from '../identity/permissions.ts';
+import { conditionsFromHeaders } from '../services/conditions.ts';
+import type { StoreReader } from '../store/store.ts';
+import { errorDialect } from '../wire/dialect.ts';
+import { errorResponse } from '../wire/error-response.ts';
+import { newRequestId } from '../wire/headers.ts';
+import type { FrontDeps } from './deps.ts';
+import { fileResponse, type Disposition, type FileToSend } from './file-response.ts';
+import type { ApiResponse } from './request.ts';
+import { sendResponse } from './send.ts';
+
+/** A file, or one of its past versions (`version`), as services/document-paths.ts finds them. */
+export interface FoundFile { list: List; item: Item; version?: Item | undefined }
+
+/** How a front finds what a request names. Either step may throw a domain error of its own. */
+export interface FileLookup {
+  /** The site collection the URL addresses; undefined if none. */
+  site(store: StoreReader): Promise<Site | undefined>;
+  /** The file on the site's (root) web; undefined if the URL names none. */
+  file(store: StoreReader, web: Web): Promise<FoundFile | undefined>;
+  /** The answer to a site or file that is not there. */
+  notFound(): Error;
+  disposition: Disposition;
+}
+
+export async function serveFile(req: FastifyRequest, reply: FastifyReply, deps: FrontDeps, lookup: FileLookup): Promise<void> {
+  const started = process.hrtime.bigint();
+  const requestId = newRequestId();
+  const headers: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries(req.headers)) headers[name] = Array.isArray(value) ? value[0] : value;
+  let response: ApiResponse;
+  try {
+    const identity = await deps.authenticator.identify({ authorization: headers.authorization, cookie: headers.cookie });
+    const site = await lookup.site(deps.store);
+    const web = site && await deps.store.sites.web(site.rootWebId);
+    if (!site || !web) throw lookup.notFound();
+    const principal = await deps.authenticator.authorize(site, identity);
+    const found = await lookup.file(deps.store, web);
+    if (!found) throw lookup.notFound();
+    requirePermission(principal, found.version ? 'ViewVersions' : 'ViewListItems');
+    response = await fileResponse({ method: req.method, headers, conditions: conditionsFromHeaders(headers) }, toSend(found, deps, lookup), lookup.disposition, requestId);
+  } catch (e) {
+    response = errorResponse(e, requestId, errorDialect(headers.accept, headers['odata-version']), req.log, req.url);
+  }
+  sendResponse(req, reply, response, started);
+}
+
+function toSend(found: FoundFile, deps: FrontDeps, lookup: FileLookup): FileToSend {
+  const content = found.version ?? found.item;
+  const bytes = content.file;
+  if (!bytes) throw lookup.notFound();
+  return {
+    name: found.item.place.name ?? '', size: bytes.size, etag: fileEtag(content), modified: content.modified,
+    open: (range) => deps.store.blobs.open(bytes.blobId, range),
+    missing: () => fail.fileNotFound(urlInList(found.list.serverRelativeUrl, placePath(found.item.place))),
+  };
+}
