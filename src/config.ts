@@ -1,5 +1,7 @@
 // Server options: the flags, their environment variables (SPEMU_<NAME>) and defaults.
 
+import { DIRECT_UPLOAD_LIMIT } from './services/documents.ts';
+
 export interface ServerOptions {
   /** Interface to listen on. Default 127.0.0.1. */
   host?: string;
@@ -25,6 +27,8 @@ export interface ServerOptions {
   logLevel?: string;
   /** Largest request body in bytes. Default 50 MiB. */
   bodyLimit?: number;
+  /** Largest file (or chunk, or attachment) sent in one request, in bytes. Default 250 MiB, as SharePoint Online. */
+  maxFileSize?: number;
   /** The clock, for tests. */
   clock?: () => Date;
   /** Key for bearer tokens, sessions and digests (≥ 32 characters). Default: generated once into <data>/token-secret; per process for an in-memory database without `data`. */
@@ -62,6 +66,7 @@ export interface ResolvedOptions {
   listViewThreshold: number;
   logLevel: string;
   bodyLimit: number;
+  maxFileSize: number;
   clock: () => Date;
   /** Whether `data` was given (without it, an in-memory database has no workspace folder). */
   dataGiven: boolean;
@@ -101,12 +106,14 @@ export function resolveOptions(options: ServerOptions): ResolvedOptions {
   if (auth !== 'strict' && auth !== 'loose') throw new ConfigError(`--auth must be strict or loose, not '${String(options.auth)}'.`);
   const digestTimeout = options.digestTimeout ?? 1800;
   if (!Number.isInteger(digestTimeout) || digestTimeout < 1) throw new ConfigError(`--digest-timeout must be a whole number of seconds ≥ 1, not '${options.digestTimeout}'.`);
+  const maxFileSize = options.maxFileSize ?? DIRECT_UPLOAD_LIMIT;
+  if (!Number.isSafeInteger(maxFileSize) || maxFileSize < 1) throw new ConfigError(`--max-file-size must be a size ≥ 1 byte, not '${options.maxFileSize}'.`);
   if (options.tokenSecret !== undefined && options.tokenSecret.length < 32) throw new ConfigError('--token-secret must be at least 32 characters long.');
   return {
     dataGiven: options.data !== undefined, tokenSecret: options.tokenSecret, auth, basicAuth: options.basicAuth ?? true,
     anonymousUser: options.anonymousUser || undefined, digestTimeout, requireDigest: options.requireDigest ?? false,
     host: options.host ?? '127.0.0.1', port, data, db, postgres, dbPoolSize, dbStatementTimeout, seed: options.seed, seedIfEmpty: options.seedIfEmpty, reset: options.reset ?? false,
-    listViewThreshold: threshold, logLevel, bodyLimit: options.bodyLimit ?? 50 * 1024 * 1024,
+    listViewThreshold: threshold, logLevel, bodyLimit: options.bodyLimit ?? 50 * 1024 * 1024, maxFileSize,
     clock: options.clock ?? (() => new Date()),
     shared: postgres || (options.shared ?? false),
   };

@@ -179,7 +179,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   });
   const app = await createApp({
     store, authenticator, secret, bodyLimit: resolved.bodyLimit, logLevel: resolved.logLevel,
-    clock: resolved.clock, settings: { listViewThreshold: resolved.listViewThreshold, defaultPageSize: 100, maxPageSize: 5000 },
+    clock: resolved.clock, settings: { listViewThreshold: resolved.listViewThreshold, maxFileSize: resolved.maxFileSize, defaultPageSize: 100, maxPageSize: 5000 },
   });
   if (resolved.shared) {
     // Other instances may have changed metadata since the last request: one cheap read of the

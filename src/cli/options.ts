@@ -22,6 +22,8 @@ Flags (each also an environment variable SPEMU_<NAME>, e.g. SPEMU_PORT=9000):
   --seed <tenant.json>          load this tenant into an empty database; refuse if it holds another
   --reset                       wipe the workspace before starting (PostgreSQL: drop spemu's tables, only those)
   --list-view-threshold <n>     items before unindexed queries are refused (default 5000, 0 = off)
+  --max-file-size <size>        largest file, chunk or attachment in one request: bytes, or with
+                                KB, MB or GB (default 250MB, as SharePoint Online)
   --log-level <level>           fatal, error, warn, info, debug, trace or silent (default info)
   --token-secret <s>            key for bearer tokens, sessions and digests, ≥ 32 characters
                                 (default: generated once into <data>/token-secret)
@@ -37,7 +39,7 @@ With no --seed and an empty database, the demo tenant is loaded.`;
 
 const FLAGS = {
   host: { type: 'string' }, port: { type: 'string' }, data: { type: 'string' }, db: { type: 'string' },
-  'db-pool-size': { type: 'string' }, 'db-statement-timeout': { type: 'string' }, seed: { type: 'string' }, reset: { type: 'boolean' }, 'list-view-threshold': { type: 'string' },
+  'db-pool-size': { type: 'string' }, 'db-statement-timeout': { type: 'string' }, seed: { type: 'string' }, reset: { type: 'boolean' }, 'list-view-threshold': { type: 'string' }, 'max-file-size': { type: 'string' },
   'log-level': { type: 'string' }, 'token-secret': { type: 'string' }, auth: { type: 'string' },
   'no-basic-auth': { type: 'boolean' }, 'anonymous-user': { type: 'string' }, 'digest-timeout': { type: 'string' },
   'require-digest': { type: 'boolean' }, workers: { type: 'string' }, help: { type: 'boolean' }, version: { type: 'boolean' },
@@ -57,6 +59,15 @@ function whole(flag: string, text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
   if (!/^\d+$/.test(text.trim())) throw new ConfigError(`--${flag} must be a whole number, not '${text}'.`);
   return Number(text);
+}
+
+/** A size in bytes: `1048576`, `250MB`, `1.5GB` (units of 1024). */
+function size(flag: string, value: string): number {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(b|kb|mb|gb)?\s*$/i.exec(value);
+  const unit = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 }[(m?.[2] ?? 'b').toLowerCase() as 'b'];
+  const bytes = m ? Math.floor(Number(m[1]) * unit) : NaN;
+  if (!Number.isSafeInteger(bytes) || bytes < 1) throw new ConfigError(`--${flag} must be a size such as 262144000 or 250MB, not '${value}'.`);
+  return bytes;
 }
 
 export function readCommandLine(argv: string[], env: NodeJS.ProcessEnv): CliRequest {
@@ -79,6 +90,7 @@ export function readCommandLine(argv: string[], env: NodeJS.ProcessEnv): CliRequ
   if (text('seed') !== undefined) options.seed = text('seed')!;
   if (flagOn('reset')) options.reset = true;
   if (text('list-view-threshold') !== undefined) options.listViewThreshold = whole('list-view-threshold', text('list-view-threshold'));
+  if (text('max-file-size') !== undefined) options.maxFileSize = size('max-file-size', text('max-file-size')!);
   if (text('log-level') !== undefined) options.logLevel = text('log-level')!;
   if (text('token-secret')) options.tokenSecret = text('token-secret')!;
   if (text('auth') !== undefined) options.auth = text('auth') as 'strict' | 'loose';

@@ -7,6 +7,8 @@ import type { Authenticator } from './authenticate.ts';
 export interface ServerSettings {
   /** Items a list may hold before unindexed queries are refused; 0 turns the check off. */
   listViewThreshold: number;
+  /** Largest file, chunk or attachment sent in one request (`--max-file-size`). */
+  maxFileSize: number;
   /** Page size when `$top` is absent. */
   defaultPageSize: number;
   /** Largest `$top` honoured. */

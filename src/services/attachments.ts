@@ -8,10 +8,10 @@ import type { List } from '../domain/model.ts';
 import type { Attachment } from '../store/attachments.ts';
 import type { Store } from '../store/store.ts';
 import type { Actor } from './actor.ts';
-import { DIRECT_UPLOAD_LIMIT } from './documents.ts';
+import { DIRECT_UPLOAD_LIMIT, type UploadLimits } from './documents.ts';
 
 export class AttachmentService {
-  constructor(private readonly store: Store, private readonly actor: Actor) {}
+  constructor(private readonly store: Store, private readonly actor: Actor, private readonly limits: UploadLimits = { maxFileSize: DIRECT_UPLOAD_LIMIT }) {}
 
   /** Adds `name` to the item (fileExists if it has one of that name), or with `replace` gives that one new content. */
   async put(list: List, itemId: number, name: string, content: AsyncIterable<Uint8Array>, options: { replace: boolean }): Promise<Attachment> {
@@ -22,7 +22,8 @@ export class AttachmentService {
     const existing = await this.store.attachments.get(list, itemId, name);
     if (existing && !options.replace) throw fail.attachmentExists(name);
     if (!existing && options.replace) throw fail.fileNotFoundById();
-    const blob = await this.store.blobs.put(content, { limit: DIRECT_UPLOAD_LIMIT, tooLarge: () => fail.bodyTooLarge(DIRECT_UPLOAD_LIMIT) });
+    const limit = this.limits.maxFileSize;
+    const blob = await this.store.blobs.put(content, { limit, tooLarge: () => fail.bodyTooLarge(limit) });
     const put = await this.store.attachments.put(list, itemId, existing?.name ?? name, blob, { replace: options.replace, now: this.actor.now() });
     if (put === 'noItem') throw fail.itemNotFound();
     if (put === 'exists') throw fail.attachmentExists(name);

@@ -25,8 +25,14 @@ export interface TransferChoices {
   keepEditor?: boolean;
 }
 
+/** What one request may upload (`--max-file-size`). */
+export interface UploadLimits {
+  /** A file sent whole, one chunk of a chunked upload, an attachment. */
+  maxFileSize: number;
+}
+
 export class DocumentService {
-  constructor(private readonly store: Store, private readonly actor: Actor) {}
+  constructor(private readonly store: Store, private readonly actor: Actor, private readonly limits: UploadLimits = { maxFileSize: DIRECT_UPLOAD_LIMIT }) {}
 
   /** A new folder `path` (its parent must exist). */
   async createFolder(list: List, path: string): Promise<Item> {
@@ -200,7 +206,8 @@ export class DocumentService {
   }
 
   private putChunk(chunk: AsyncIterable<Uint8Array>) {
-    return this.store.blobs.put(chunk, { limit: DIRECT_UPLOAD_LIMIT, tooLarge: () => fail.bodyTooLarge(DIRECT_UPLOAD_LIMIT) });
+    const limit = this.limits.maxFileSize;
+    return this.store.blobs.put(chunk, { limit, tooLarge: () => fail.bodyTooLarge(limit) });
   }
 
   private async appendChunk(list: List, item: Item, uploadId: string, offset: number, chunk: AsyncIterable<Uint8Array>) {
@@ -224,7 +231,7 @@ export class DocumentService {
     const existing = await this.store.documents.at(list, fields, dir, name);
     if (existing && (existing.place.folder || !options.overwrite)) throw fail.fileExists(webRelativeUrl((await this.store.sites.web(list.webId))?.serverRelativeUrl ?? '', urlInList(list.serverRelativeUrl, path)));
     if (existing) await this.requireWritable(list, existing);
-    const limit = options.limit ?? DIRECT_UPLOAD_LIMIT;
+    const limit = options.limit ?? this.limits.maxFileSize;
     const blob = await this.store.blobs.put(content, { limit, tooLarge: () => fail.bodyTooLarge(limit) });
     return this.store.documents.putFile(list, fields, { dir, name, actorId: this.actor.userId, now: this.actor.now(), blob, overwrite: options.overwrite });
   }

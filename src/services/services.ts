@@ -7,7 +7,7 @@
 import type { Store } from '../store/store.ts';
 import type { Actor } from './actor.ts';
 import { AttachmentService } from './attachments.ts';
-import { DocumentService } from './documents.ts';
+import { DIRECT_UPLOAD_LIMIT, DocumentService, type UploadLimits } from './documents.ts';
 import { FieldService } from './fields.ts';
 import { ItemService } from './items.ts';
 import { ListService } from './lists.ts';
@@ -20,10 +20,12 @@ export type { Actor };
 export class Services {
   readonly #store: Store;
   readonly #actor: Actor;
+  readonly #limits: UploadLimits;
 
-  constructor(store: Store, actor: Actor) {
+  constructor(store: Store, actor: Actor, limits: UploadLimits = { maxFileSize: DIRECT_UPLOAD_LIMIT }) {
     this.#store = store;
     this.#actor = actor;
+    this.#limits = limits;
   }
 
   // Each is a small stateless object over the same store and actor, made when asked for.
@@ -33,6 +35,6 @@ export class Services {
   get versions(): VersionService { return new VersionService(this.#store); }
   get principals(): PrincipalService { return new PrincipalService(this.#store, this.#actor); }
   get profiles(): ProfileService { return new ProfileService(this.#store, this.#actor); }
-  get documents(): DocumentService { return new DocumentService(this.#store, this.#actor); }
-  get attachments(): AttachmentService { return new AttachmentService(this.#store, this.#actor); }
+  get documents(): DocumentService { return new DocumentService(this.#store, this.#actor, this.#limits); }
+  get attachments(): AttachmentService { return new AttachmentService(this.#store, this.#actor, this.#limits); }
 }

@@ -24,6 +24,15 @@ describe('spemu flags', () => {
     assert.equal(readCommandLine(['--port', '7000'], env).options.port, 7000);
   });
 
+  it('reads --max-file-size in bytes or with a unit, and refuses what is no size', () => {
+    assert.equal(readCommandLine(['--max-file-size', '1048576'], {}).options.maxFileSize, 1048576);
+    assert.equal(readCommandLine(['--max-file-size', '250MB'], {}).options.maxFileSize, 250 * 1024 * 1024);
+    assert.equal(readCommandLine([], { SPEMU_MAX_FILE_SIZE: '1.5gb' }).options.maxFileSize, 1.5 * 1024 ** 3);
+    for (const bad of ['0', 'big', '-5MB', '12 TB']) {
+      assert.throws(() => readCommandLine([`--max-file-size=${bad}`], {}), (e: unknown) => e instanceof ConfigError && /--max-file-size must be a size/.test(e.message), bad);
+    }
+  });
+
   it('refuses unknown flags and malformed numbers with a usage message', () => {
     assert.throws(() => readCommandLine(['--prot', '1'], {}), (e: unknown) => e instanceof ConfigError && /Usage: spemu/.test(e.message));
     assert.throws(() => readCommandLine(['--port', 'eighty'], {}), (e: unknown) => e instanceof ConfigError && /--port must be a whole number/.test(e.message));
