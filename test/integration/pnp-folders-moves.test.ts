@@ -195,4 +195,19 @@ describe('PnPjs folders, moves and copies against spemu', () => {
     assert.deepEqual(await leaves(`FileRef eq '${LIB}/Filter/Inner/two.txt'`), ['two.txt']);
     assert.deepEqual(await leaves(`FileDirRef eq '/sites/dev/SiteAssets/Filter'`), [], 'another library\'s URL matches nothing here');
   });
+
+  it('getLockedByUser is null (spemu keeps no co-authoring locks); CheckedOutByUser names the holder; $select may name odata.id', async () => {
+    await sp.web.getFolderByServerRelativePath(LIB).files.addUsingPath('locks.txt', 'l');
+    const file = sp.web.getFileByServerRelativePath(`${LIB}/locks.txt`);
+    assert.equal(await file.getLockedByUser(), null);
+    const holder = async () => (await (await fetch(`${site}/_api/web/GetFileByServerRelativePath(decodedurl='${encodeURIComponent(`${LIB}/locks.txt`)}')/CheckedOutByUser`,
+      { headers: { Accept: 'application/json;odata=nometadata' } })).json()) as Record<string, unknown>;
+    assert.deepEqual(await holder(), { 'odata.null': true });
+    await file.checkout();
+    assert.equal((await holder()).UserPrincipalName, 'alice@contoso.onmicrosoft.com');
+    await file.undoCheckout();
+    await sp.web.getFolderByServerRelativePath(LIB).folders.addUsingPath('Annotated');
+    const item = await sp.web.getFolderByServerRelativePath(`${LIB}/Annotated`).listItemAllFields.select('odata.id', 'Id')();
+    assert.equal(typeof item.Id, 'number');
+  });
 });

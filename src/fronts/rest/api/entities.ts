@@ -165,7 +165,7 @@ export function selectProps(entity: Entity, select: string[][] | undefined, expa
   for (const path of select) {
     const [head] = path;
     if (head === '*') { all = true; continue; }
-    if (!head) continue;
+    if (!head || head.startsWith('odata.')) continue;
     if (expanded.has(head)) continue;
     if (!entity.props.some(([k]) => k === head)) throw errors.unknownSelectProperty(head);
     if (path.length > 1) throw errors.expandRequired(path.join('/'), head);

@@ -104,6 +104,8 @@ export async function planItemProjection(list: List, fields: Field[], ctx: ApiCo
     const [head, sub, ...deeper] = path;
     if (!head) continue;
     if (head === '*') { defaultWireProps(fields).forEach(add); continue; }
+    // `odata.id` and the like name annotations, which every answer carries anyway (PnPjs selects them).
+    if (head.startsWith('odata.')) continue;
     if (head === 'ParentList') {
       if (!parentList) throw errors.expandRequired(path.join('/'), head);
       wantParent = true;

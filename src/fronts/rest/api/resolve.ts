@@ -17,7 +17,7 @@ const NOT_YET: ReadonlySet<string> = new Set([
   'alerts', 'contenttypes', 'views', 'navigation',
   // Files and folders not served yet (issue #11): SharePoint has them, so 501 rather than 404.
   'publish', 'unpublish', 'approve', 'deny', 'deleteall', 'restorebylabel', 'deletebylabel', 'recyclebyid',
-  'getlockedbyuser', 'lockedbyuser', 'checkedoutbyuser', 'properties',
+  'properties',
   'features', 'usercustomactions', 'recyclebin', 'projectdata', 'sp.apps.appcatalog', 'getchanges', 'getitems',
   'renderlistdataasstream', 'addvalidateupdateitemusingpath',
   'validateupdatelistitem', 'breakroleinheritance', 'resetroleinheritance', 'addroleassignment', 'removeroleassignment',

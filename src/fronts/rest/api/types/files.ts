@@ -17,6 +17,9 @@ import type { Argument } from '../../../../odata/path.ts';
 import { bodyOf, booleanArgument, fileEtag, locate, nothing, pathLink, pathOf, target, urlArgument, urlOf, voidAction } from './documents-shared.ts';
 import { folderAt, webFolderById } from './folders.ts';
 import { destinationOf, moveFlagsOverwrite } from './move-copy.ts';
+import { siteUserById } from './principals.ts';
+
+const nullResult = (methodName: string): Outcome => ok({ kind: 'primitive', methodName, edmType: 'Edm.Null', value: null });
 import { uiVersionOf, versionId, versionLabel } from '../../../../domain/versions.ts';
 
 type FilesResource = { kind: 'files'; list: List; dir: string };
@@ -139,6 +142,12 @@ export const fileType: ResourceType<FileResource> = {
     $value: async (r) => ({ kind: 'fileContent', list: r.list, item: r.item }),
     listitemallfields: async (r) => ({ kind: 'item', list: r.list, id: r.item.id }),
     versions: async (r) => ({ kind: 'fileVersions', list: r.list, item: r.item }),
+    /** Who holds the file checked out (a site user), or null. */
+    checkedoutbyuser: async (r, ctx) => (r.item.file?.checkedOutBy != null
+      ? { kind: 'siteUser', user: await siteUserById(ctx, r.item.file.checkedOutBy) }
+      : { kind: 'readOnly', read: async () => nullResult('CheckedOutByUser') }),
+    /** Who holds a co-authoring lock: nobody ever (spemu keeps no such locks), so null, as SharePoint answers an unlocked file. */
+    lockedbyuser: async () => ({ kind: 'readOnly', read: async () => nullResult('LockedByUser') }),
   },
   methods: {
     startupload: {
