@@ -113,6 +113,19 @@ export class DocumentService {
     return moved;
   }
 
+  /** RestoreByLabel: the content the file had at `uiVersion` becomes its content again, as a new version. */
+  async restoreVersion(list: List, item: Item, uiVersion: number): Promise<Item> {
+    await this.requireWritable(list, item);
+    const version = (await this.store.versions.of(list, item.id)).find((v) => v.uiVersion === uiVersion && v.file);
+    if (!version?.file) throw fail.versionNotFound();
+    const fields = await this.store.fields.of(list);
+    const { item: restored } = await this.store.documents.putFile(list, fields, {
+      dir: item.place.dir, name: item.place.name!, actorId: this.actor.userId, now: this.actor.now(),
+      blob: { id: version.file.blobId, size: version.file.size }, overwrite: true,
+    });
+    return restored;
+  }
+
   /** `name`, or the first of `stem 1.ext`, `stem 2.ext`, … not taken in `dir` (the item itself does not count). */
   private async freeName(list: List, fields: Field[], dir: string, name: string, self: Item): Promise<string> {
     const dot = name.lastIndexOf('.');

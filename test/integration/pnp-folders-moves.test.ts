@@ -210,4 +210,25 @@ describe('PnPjs folders, moves and copies against spemu', () => {
     const item = await sp.web.getFolderByServerRelativePath(`${LIB}/Annotated`).listItemAllFields.select('odata.id', 'Id')();
     assert.equal(typeof item.Id, 'number');
   });
+
+  it('versions: restoreByLabel brings an old content back as a new version; deleteByLabel and deleteAll drop past ones', async () => {
+    const docs = sp.web.getFolderByServerRelativePath(LIB);
+    await docs.files.addUsingPath('versioned.txt', 'one');
+    const file = sp.web.getFileByServerRelativePath(`${LIB}/versioned.txt`);
+    await file.setContent('two');
+    await file.setContent('three');
+    assert.deepEqual((await file.versions()).map((v) => v.VersionLabel).sort(), ['1.0', '2.0']);
+
+    await file.versions.restoreByLabel('1.0');
+    assert.equal(await bytesAt(`${LIB}/versioned.txt`), 'one');
+    assert.equal((await file.select('UIVersionLabel')()).UIVersionLabel, '4.0', 'the restore is a new version');
+    assert.deepEqual((await file.versions()).map((v) => v.VersionLabel).sort(), ['1.0', '2.0', '3.0']);
+
+    await file.versions.deleteByLabel('2.0');
+    assert.deepEqual((await file.versions()).map((v) => v.VersionLabel).sort(), ['1.0', '3.0']);
+    assert.equal((await failure(file.versions.restoreByLabel('2.0'))).status, 404);
+    await file.versions.deleteAll();
+    assert.deepEqual(await file.versions(), []);
+    assert.equal(await bytesAt(`${LIB}/versioned.txt`), 'one', 'the current content stays');
+  });
 });

@@ -16,7 +16,7 @@ const NOT_YET: ReadonlySet<string> = new Set([
   '$metadata', 'search', 'sp.utilities.utility',
   'alerts', 'contenttypes', 'views', 'navigation',
   // Files and folders not served yet (issue #11): SharePoint has them, so 501 rather than 404.
-  'publish', 'unpublish', 'approve', 'deny', 'deleteall', 'restorebylabel', 'deletebylabel', 'recyclebyid',
+  'publish', 'unpublish', 'approve', 'deny', 'recyclebyid', 'recyclebylabel',
   'properties',
   'features', 'usercustomactions', 'recyclebin', 'projectdata', 'sp.apps.appcatalog', 'getchanges', 'getitems',
   'renderlistdataasstream', 'addvalidateupdateitemusingpath',

@@ -243,6 +243,13 @@ function fileVersionEntity(r: { list: List; item: Item }, version: Item, ctx: Ap
 const pastVersions = async (r: { list: List; item: Item }, ctx: ApiContext): Promise<Item[]> =>
   (await ctx.store.versions.of(r.list, r.item.id)).filter((v) => v.file !== undefined);
 
+/** `versionlabel='2.0'`: a major version's number (spemu keeps major versions only). */
+function labelArgument(args: Argument[]): number {
+  const m = /^(\d+)\.0$/.exec(stringArgument(args, 'versionlabel', 'label').trim());
+  if (!m || Number(m[1]) < 1) throw fail.versionNotFound();
+  return Number(m[1]);
+}
+
 export const fileVersionsType: ResourceType<{ kind: 'fileVersions'; list: List; item: Item }> = {
   async key(r, args, ctx) {
     const uiVersion = uiVersionOf(integerArgument(args, 'id', 'versionid'));
@@ -256,6 +263,15 @@ export const fileVersionsType: ResourceType<{ kind: 'fileVersions'; list: List; 
       const uiVersion = uiVersionOf(integerArgument(args, 'vid'));
       if (uiVersion === undefined) throw fail.versionNotFound();
       await ctx.services.versions.delete(r.list, r.item.id, uiVersion);
+    }),
+    deletebylabel: voidAction('DeleteByLabel', 'DeleteVersions', async (r, args, ctx) => {
+      await ctx.services.versions.delete(r.list, r.item.id, labelArgument(args));
+    }),
+    deleteall: voidAction('DeleteAll', 'DeleteVersions', async (r, _args, ctx) => {
+      for (const v of await pastVersions(r, ctx)) await ctx.services.versions.delete(r.list, r.item.id, v.uiVersion);
+    }),
+    restorebylabel: voidAction('RestoreByLabel', 'EditListItems', async (r, args, ctx) => {
+      await ctx.services.documents.restoreVersion(r.list, r.item, labelArgument(args));
     }),
   },
 };
