@@ -203,7 +203,15 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     url: `http://${host}:${port}`, port, tenant: { name: (await store.settings.get(TENANT_NAME_KEY)) ?? '', sites },
     async close() {
       stopHousekeeping();
-      await app.close();
+      // Closing closes the connections idle at that moment; one whose response is still
+      // streaming (a file read from disk ends a tick after its last byte left) would stay open
+      // for the keep-alive timeout (72 s) once it ends. Close connections as they fall idle.
+      const idle = setInterval(() => app.server.closeIdleConnections(), 50);
+      try {
+        await app.close();
+      } finally {
+        clearInterval(idle);
+      }
       await store.close();
     },
   };
