@@ -6,10 +6,10 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startTestServer, useTestServer } from '../helpers/server.ts';
+import { DEMO_TENANT, startTestServer, useTestServer } from '../helpers/server.ts';
 import { bearerFor } from '../helpers/bearer.ts';
 import { testBackend } from '../helpers/postgres.ts';
 
@@ -143,5 +143,27 @@ describe('a tenant file whose content file cannot be read', () => {
       sites: [{ url: '/sites/test', title: 'Test', owners: [OLIVIA], lists: [{ title: 'Documents', files: [{ path: 'a.txt', content: { file: 'no/such/file.txt' } }] }] }],
     };
     await assert.rejects(startTestServer({ seed }), (e: Error) => /\/sites\/0\/lists\/0\/files\/0\/content\/file: .*ENOENT/.test(e.message));
+  });
+});
+
+describe('the demo tenant\'s Documents library', () => {
+  const spemu = useTestServer();
+  const demoFile = (name: string) => readFileSync(join(DEMO_TENANT, '..', 'documents', name));
+
+  it('holds the demo files, each answering the bytes of demo/documents/', async () => {
+    const api = `${spemu.server.site('/sites/dev')}/_api/web`;
+    const list = async (what: string) => {
+      const r = await fetch(`${api}/GetFolderByServerRelativePath(decodedurl='/sites/dev/Shared Documents')${what}`, { headers: { Accept: NOMETA } });
+      assert.equal(r.status, 200);
+      return ((await r.json()) as { value: Array<{ Name: string }> }).value.map((v) => v.Name);
+    };
+    assert.deepEqual(await list('/Files'), ['meeting-notes.txt']);
+    assert.deepEqual(await list('/Folders'), ['Reports', 'Templates', 'Images']);
+    for (const [path, name] of [['Reports', 'quarterly-report.pdf'], ['', 'meeting-notes.txt'], ['Templates', 'project-plan.docx'], ['Images', 'contoso-logo.png']]) {
+      const url = `/sites/dev/Shared Documents/${path ? `${path}/` : ''}${name}`;
+      const r = await fetch(`${api}/GetFileByServerRelativePath(decodedurl='${encodeURIComponent(url)}')/$value`);
+      assert.equal(r.status, 200, url);
+      assert.ok(Buffer.from(await r.arrayBuffer()).equals(demoFile(name!)), url);
+    }
   });
 });

@@ -79,8 +79,8 @@ async function call(url: string, init: { method?: string; accept?: string; body?
 /** More than two lines of bytes in the export; every byte value. */
 const BIG = randomBytes(BYTES_PER_LINE * 2 + 4321);
 const LIB = '/sites/dev/Shared Documents';
-/** Files whose bytes the servers must answer alike: those populate() adds. */
-const FILES = ['big.bin', 'shared.txt', 'same.txt', 'a.txt'];
+/** Files whose bytes the servers must answer alike: the demo tenant's, and those populate() adds. */
+const FILES = ['Reports/quarterly-report.pdf', 'meeting-notes.txt', 'Templates/project-plan.docx', 'Images/contoso-logo.png', 'big.bin', 'shared.txt', 'same.txt', 'a.txt'];
 
 const fileUrl = (base: string, path: string) => `${base}/sites/dev/_api/web/GetFileByServerRelativePath(decodedurl='${encodeURIComponent(`${LIB}/${path}`)}')`;
 
@@ -237,8 +237,8 @@ describe(`export and import (target: ${backend})`, () => {
     assert.deepEqual(lines.at(-1), { end: 'export', tables: tables.length, rows: lines.filter(Array.isArray).length, blobs: blobs.length });
     const photo = lines.find((l) => Array.isArray(l) && l.some((v: any) => v?.$b));
     assert.ok(photo, 'photos travel as base64');
-    // Four files, three contents (same.txt is shared.txt's), and a.txt's past one: four blobs.
-    assert.equal(blobs.length, 4);
+    // The demo's four files, four more with three contents (same.txt is shared.txt's), and a.txt's past one: eight blobs.
+    assert.equal(blobs.length, 8);
     assert.equal(blobs.find((b) => b.blob === createHash('sha256').update(BIG).digest('hex'))?.size, BIG.length);
     assert.equal(blobs.filter((b) => b.refs === 2).length, 1, 'one content named by two files');
     // Each blob's bytes follow it, a MiB at most a line, and add up to it.
@@ -382,7 +382,7 @@ describe(`export and import (target: ${backend})`, () => {
         [variant('flipped.ndjson', lines.map((l, i) => (i === first ? flipped : l))), new RegExp(`File content ${bigId} is damaged in the export file: its bytes hash to [0-9a-f]{64}`)],
         [variant('short-blob.ndjson', lines.filter((_, i) => i !== first + 2)), new RegExp(`File content ${bigId} has ${BYTES_PER_LINE * 2} of its ${BIG.length} bytes`)],
         [variant('cut.ndjson', lines.slice(0, first + 1)), new RegExp(`File content ${bigId} has ${BYTES_PER_LINE} of its ${BIG.length} bytes: the export file is cut short`)],
-        [variant('miscount.ndjson', [...lines.slice(0, -1), JSON.stringify({ ...trailer, blobs: trailer.blobs + 1 })]), /lists 5 file contents but holds 4/],
+        [variant('miscount.ndjson', [...lines.slice(0, -1), JSON.stringify({ ...trailer, blobs: trailer.blobs + 1 })]), /lists 9 file contents but holds 8/],
         [variant('stray.ndjson', [...lines.slice(0, 2), '{"bytes":"AAAA"}', ...lines.slice(2)]), /bytes outside any file content/],
       ];
       for (const [file, message] of cases) {
