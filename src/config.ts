@@ -1,5 +1,6 @@
 // Server options: the flags, their environment variables (SPEMU_<NAME>) and defaults.
 
+import { join, resolve as resolvePath } from 'node:path';
 import { DIRECT_UPLOAD_LIMIT } from './services/documents.ts';
 
 export interface ServerOptions {
@@ -117,4 +118,14 @@ export function resolveOptions(options: ServerOptions): ResolvedOptions {
     clock: options.clock ?? (() => new Date()),
     shared: postgres || (options.shared ?? false),
   };
+}
+
+/**
+ * Where a SQLite database keeps the bytes of its files: the workspace's `blobs/` beside its
+ * `spemu.db`, or `<file>-blobs` beside any other database file. PostgreSQL and in-memory
+ * databases keep them in the database.
+ */
+export function blobFolderOf(resolved: Pick<ResolvedOptions, 'postgres' | 'db' | 'data'>): string | undefined {
+  if (resolved.postgres || resolved.db === ':memory:') return undefined;
+  return resolvePath(resolved.db) === resolvePath(resolved.data, 'spemu.db') ? join(resolved.data, 'blobs') : `${resolved.db}-blobs`;
 }

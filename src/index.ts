@@ -2,10 +2,10 @@
 // test suite: `const { url, close } = await startServer({ db: ':memory:', seed, port: 0 })`.
 
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve as resolvePath } from 'node:path';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
-import { resolveOptions, ConfigError, type ResolvedOptions, type ServerOptions } from './config.ts';
+import { blobFolderOf, resolveOptions, ConfigError, type ResolvedOptions, type ServerOptions } from './config.ts';
 import { checkPostgres, openPostgres, openSqlite, type Connection } from './store/sql/connect.ts';
 import { migrateToLatest } from './store/sql/migrate.ts';
 import { dropSpemuTables } from './store/transfer/ownership.ts';
@@ -121,15 +121,8 @@ export async function prepareDatabase(options: ServerOptions): Promise<void> {
   }
 }
 
-/**
- * Where a SQLite database keeps the bytes of its files: the workspace's `blobs/` beside its
- * `spemu.db`, or `<file>-blobs` beside any other database file. PostgreSQL and in-memory
- * databases keep them in the database.
- */
-export function blobFolderOf(resolved: Pick<ResolvedOptions, 'postgres' | 'db' | 'data'>): string | undefined {
-  if (resolved.postgres || resolved.db === ':memory:') return undefined;
-  return resolvePath(resolved.db) === resolvePath(resolved.data, 'spemu.db') ? join(resolved.data, 'blobs') : `${resolved.db}-blobs`;
-}
+// Where a SQLite database keeps its files' bytes: config.ts (maintenance commands need it too).
+export { blobFolderOf };
 
 /** The workspace made, the database opened, migrated and seeded. */
 async function openPreparedStore(resolved: ResolvedOptions): Promise<{ store: SqlStore; connection: Connection }> {
@@ -203,7 +196,15 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     url: `http://${host}:${port}`, port, tenant: { name: (await store.settings.get(TENANT_NAME_KEY)) ?? '', sites },
     async close() {
       stopHousekeeping();
-      await app.close();
+      // Closing closes the connections idle at that moment; one whose response is still
+      // streaming (a file read from disk ends a tick after its last byte left) would stay open
+      // for the keep-alive timeout (72 s) once it ends. Close connections as they fall idle.
+      const idle = setInterval(() => app.server.closeIdleConnections(), 50);
+      try {
+        await app.close();
+      } finally {
+        clearInterval(idle);
+      }
       await store.close();
     },
   };

@@ -1,12 +1,16 @@
 // The database a maintenance command (migrate, export, import) works on, named as the
 // server names it: --db <file|url> (SPEMU_DB), else <--data>/spemu.db (SPEMU_DATA, default
 // ./.spemu). PostgreSQL is checked as at server start; statements have no time limit here,
-// since a maintenance command may legitimately run long.
+// since a maintenance command may legitimately run long. Files' bytes are where the server
+// keeps them: the workspace's blobs folder for SQLite, blob_chunks for PostgreSQL.
 
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { ConfigError, resolveOptions } from '../config.ts';
+import { blobFolderOf, ConfigError, resolveOptions } from '../config.ts';
 import { checkPostgres, openPostgres, openSqlite, type Connection } from '../store/sql/connect.ts';
+import type { ByteStore } from '../store/blobs.ts';
+import { DiskBytes } from '../store/blob-disk.ts';
+import { ChunkBytes } from '../store/sql/blob-chunks.ts';
 
 export const DATABASE_FLAGS = { db: { type: 'string' }, data: { type: 'string' } } as const;
 
@@ -18,6 +22,8 @@ export interface OpenedDatabase {
   /** Where, for messages: the file, or the URL without its password. */
   name: string;
   clearStatementCache?: (() => void) | undefined;
+  /** Where the database's files' bytes are. */
+  bytes: ByteStore;
   close(): Promise<void>;
 }
 
@@ -36,7 +42,7 @@ export async function openDatabase(values: Record<string, unknown>, env: NodeJS.
       throw new ConfigError(`cannot reach the database ${redact(resolved.db)}: ${(e as Error).message}`);
     });
     if (problem) { await opened.db.destroy(); throw new ConfigError(problem); }
-    return { connection: opened, name: redact(resolved.db), close: () => opened.db.destroy() };
+    return { connection: opened, name: redact(resolved.db), bytes: new ChunkBytes(opened.db), close: () => opened.db.destroy() };
   }
   if (!existsSync(resolved.db)) {
     if (!mode.create) throw new ConfigError(`There is no SQLite database at ${resolved.db}.`);
@@ -46,5 +52,9 @@ export async function openDatabase(values: Record<string, unknown>, env: NodeJS.
     else mkdirSync(dirname(resolved.db), { recursive: true });
   }
   const opened = openSqlite({ file: resolved.db });
-  return { connection: opened, name: resolved.db, clearStatementCache: opened.clearStatementCache, close: () => opened.db.destroy() };
+  const folder = blobFolderOf(resolved);
+  return {
+    connection: opened, name: resolved.db, clearStatementCache: opened.clearStatementCache,
+    bytes: folder ? new DiskBytes(folder) : new ChunkBytes(opened.db), close: () => opened.db.destroy(),
+  };
 }

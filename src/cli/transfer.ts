@@ -12,7 +12,7 @@ import { DATABASE_FLAGS, DATABASE_USAGE, openDatabase } from './database.ts';
 
 export const EXPORT_USAGE = `Usage: spemu export <file> [--db <file|url>] [--data <dir>] [--quiet]
 
-Writes the whole workspace (tenant, directory, photos, sites, lists, items, …) to <file>,
+Writes the whole workspace (tenant, directory, photos, sites, lists, items, files, …) to <file>,
 one JSON value per line; gzip-compressed when <file> ends in .gz; '-' writes to stdout.
 The server may keep running: the file is one consistent snapshot.
 
@@ -44,7 +44,7 @@ export const exportCommand: Command = {
     try {
       const progress = new Progress('exported', process.stderr, values.quiet === true);
       progress.note(`exporting ${database.name} to ${file}`);
-      await exportDatabase(database.connection, file, { progress, spemuVersion: packageVersion() });
+      await exportDatabase(database.connection, file, { progress, spemuVersion: packageVersion(), bytes: database.bytes });
       return 0;
     } finally {
       await database.close();
@@ -63,7 +63,7 @@ export const importCommand: Command = {
       const progress = new Progress('imported', process.stderr, values.quiet === true);
       progress.note(`into ${database.name}`);
       const summary = await importDatabase(database.connection, file, {
-        force: values.force === true, progress, clearStatementCache: database.clearStatementCache,
+        force: values.force === true, progress, clearStatementCache: database.clearStatementCache, bytes: database.bytes,
       });
       if (values.force && summary.dropped) progress.note(`(--force: dropped ${summary.dropped} spemu tables first)`);
       if (summary.migratedAfter.length) progress.note(`then migrated: ${summary.migratedAfter.join(', ')}`);

@@ -5,6 +5,9 @@ import type { NewField } from './model.ts';
 import { entityTypeNameFor, listUrlNameFromTitle } from './names.ts';
 
 export const USER_INFO_LIST_TEMPLATE = 112;
+export const DOCUMENT_LIBRARY_TEMPLATE = 101;
+/** The library every site is born with. */
+export const DEFAULT_LIBRARY = { title: 'Documents', relativeUrl: 'Shared Documents' } as const;
 
 export interface TemplateInfo {
   baseType: 0 | 1;

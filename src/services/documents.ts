@@ -4,10 +4,11 @@
 // names it is written after, in one unit of work, so a failed upload leaves no file and its
 // bytes are collected.
 
-import { checkName, placePath, splitPath, urlInList, webRelativeUrl } from '../domain/documents.ts';
+import { checkName, joinPath, placePath, segments, splitPath, urlInList, webRelativeUrl } from '../domain/documents.ts';
 import { fail } from '../domain/errors.ts';
-import type { Field, Item, List } from '../domain/model.ts';
+import type { Field, Item, List, StoredValue } from '../domain/model.ts';
 import { userInfoList } from '../identity/site-users.ts';
+import type { BlobRef } from '../store/blobs.ts';
 import type { Store } from '../store/store.ts';
 import type { Actor } from './actor.ts';
 
@@ -84,6 +85,11 @@ export class DocumentService {
     const users = site ? await userInfoList(this.store, site) : undefined;
     const holder = users && holderId != null ? await this.store.items.get(users.list, users.fields, holderId) : undefined;
     return fail.fileCheckedOut(this.urlOf(list, item), String(holder?.values.Name ?? 'another user'));
+  }
+
+  /** SharePoint's failure for a name taken, naming the place relative to its web. */
+  private async taken(list: List, path: string): Promise<Error> {
+    return fail.fileExists(webRelativeUrl((await this.store.sites.web(list.webId))?.serverRelativeUrl ?? '', urlInList(list.serverRelativeUrl, path)));
   }
 
   private urlOf(list: List, item: Item): string {
@@ -235,6 +241,38 @@ export class DocumentService {
     return appended;
   }
 
+  /** The folder `path` and every folder above it that is missing (a tenant file names only the deepest). */
+  async ensureFolder(list: List, path: string): Promise<void> {
+    const fields = await this.store.fields.of(list);
+    let dir = '';
+    for (const name of segments(path)) {
+      const existing = await this.store.documents.at(list, fields, dir, name);
+      if (!existing) await this.createFolder(list, joinPath(dir, name));
+      else if (!existing.place.folder) throw await this.taken(list, joinPath(dir, name));
+      dir = joinPath(dir, name);
+    }
+  }
+
+  /**
+   * The file `path` with a blob put beforehand as its content: for writers that put every
+   * blob before the one unit of work that places them all (a tenant file's load), since a blob
+   * is never put inside one. `values` are the item's fields; `authorId` and `created` its
+   * history where it is not the actor's now (a new file only).
+   */
+  async placeFile(list: List, path: string, blob: BlobRef, options: { overwrite: boolean; values?: Record<string, StoredValue>; authorId?: number; created?: string }): Promise<{ item: Item; created: boolean }> {
+    const { dir, name } = splitPath(path);
+    checkName(name);
+    const fields = await this.store.fields.of(list);
+    const existing = await this.store.documents.at(list, fields, dir, name);
+    if (existing) await this.requireWritable(list, existing);
+    return this.store.documents.putFile(list, fields, {
+      dir, name, actorId: this.actor.userId, now: this.actor.now(), blob, overwrite: options.overwrite,
+      ...(options.values ? { values: options.values } : {}),
+      ...(options.authorId !== undefined ? { authorId: options.authorId } : {}),
+      ...(options.created !== undefined ? { created: options.created } : {}),
+    });
+  }
+
   /** The file `path` with `content` (a stream, read once), new or (overwrite) replacing the content of the one there. */
   async putFile(list: List, path: string, content: AsyncIterable<Uint8Array>, options: { overwrite: boolean; limit?: number }): Promise<{ item: Item; created: boolean }> {
     const { dir, name } = splitPath(path);
@@ -242,7 +280,7 @@ export class DocumentService {
     const fields = await this.store.fields.of(list);
     // Refused before a byte is stored: the name taken (overwrite off), or the folder missing.
     const existing = await this.store.documents.at(list, fields, dir, name);
-    if (existing && (existing.place.folder || !options.overwrite)) throw fail.fileExists(webRelativeUrl((await this.store.sites.web(list.webId))?.serverRelativeUrl ?? '', urlInList(list.serverRelativeUrl, path)));
+    if (existing && (existing.place.folder || !options.overwrite)) throw await this.taken(list, path);
     if (existing) await this.requireWritable(list, existing);
     const limit = options.limit ?? this.limits.maxFileSize;
     const blob = await this.store.blobs.put(content, { limit, tooLarge: () => fail.bodyTooLarge(limit) });

@@ -13,6 +13,9 @@ export interface NewPlacedItem {
   actorId: number;
   now: string;
   values?: Record<string, StoredValue>;
+  /** Who made it and when, where that is not `actorId` at `now` (history a tenant file states); a new item only. */
+  authorId?: number;
+  created?: string;
 }
 
 /** Where a move or copy puts the file or folder: a folder of the target list ('' its root) and a name. */

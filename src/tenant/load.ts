@@ -1,6 +1,7 @@
 // Loads a validated tenant file into an empty store: sites with their User Information
-// List, a Documents library, the lists with their fields, and the items with the history
-// (author, editor, created, modified) the file states.
+// List, a Documents library, the lists with their fields, the items with the history
+// (author, editor, created, modified) the file states, and libraries' folders and files
+// (documents.ts).
 
 import { createHash, randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
@@ -11,12 +12,13 @@ import type { Field, List, Site, StoredValue } from '../domain/model.ts';
 import { createListWithFields } from '../services/lists.ts';
 import { kindFromTypeName } from '../domain/field-kinds.ts';
 import { normaliseDateTime, toStoredValue } from '../domain/values.ts';
-import { USER_INFO_LIST_TEMPLATE } from '../domain/templates.ts';
+import { DEFAULT_LIBRARY, DOCUMENT_LIBRARY_TEMPLATE, USER_INFO_LIST_TEMPLATE } from '../domain/templates.ts';
 import type { Store } from '../store/store.ts';
 import type { ItemWrite } from '../store/items.ts';
 import { siteDefaultUserKey, TENANT_FILE_KEY, TENANT_HASH_KEY, TENANT_ID_KEY, TENANT_NAME_KEY } from '../domain/settings.ts';
 import type { TenantFile, TenantSite } from './types.ts';
 import { loadProjectDataSection } from './projectdata.ts';
+import { loadDocuments, putContents, type Contents } from './documents.ts';
 import { directoryPrincipal, ensureSiteUser, SYSTEM_ACCOUNT_ID, userLogin } from '../identity/site-users.ts';
 
 
@@ -84,15 +86,16 @@ function siteRoles(tenant: TenantFile, site: TenantSite): SiteRole[] {
   ];
 }
 
-/** `baseDir` is where relative paths in the file (pictures) are resolved. */
-/** Documents ("Shared Documents"), Site Assets and Site Pages (template 119), as a new team site has them. */
+/** Site Assets and Site Pages (template 119), which a new team site has besides Documents. */
 const STANDARD_LIBRARIES = [
-  { title: 'Documents', baseTemplate: 101, relativeUrl: 'Shared Documents' },
   { title: 'Site Assets', baseTemplate: 101, relativeUrl: 'SiteAssets' },
   { title: 'Site Pages', baseTemplate: 119, relativeUrl: 'SitePages' },
 ];
 
+/** `baseDir` is where relative paths in the file (pictures, file contents) are resolved. */
 export async function loadTenant(store: Store, tenant: TenantFile, now: string, baseDir = process.cwd()): Promise<void> {
+  // Files' bytes first: blobs are put outside the unit of work that names them.
+  const contents = await putContents(store, tenant, baseDir);
   await store.transaction(async (tx) => {
     await tx.settings.set(TENANT_NAME_KEY, tenant.tenant.name);
     await tx.settings.set(TENANT_HASH_KEY, tenantHash(tenant));
@@ -100,7 +103,7 @@ export async function loadTenant(store: Store, tenant: TenantFile, now: string, 
     await tx.settings.set(TENANT_FILE_KEY, JSON.stringify(tenant));
     await loadDirectory(tx, tenant, baseDir, now);
     for (const site of tenant.sites) {
-      const created = await loadSite(tx, tenant, site, now);
+      const created = await loadSite(tx, site, now, contents);
       await tx.directory.setSiteRoles(created.id, siteRoles(tenant, site));
       const projectData = Object.entries(tenant.projectData ?? {}).find(([url]) => url.toLowerCase() === site.url.toLowerCase());
       if (projectData) await loadProjectDataSection(tx, created, projectData[1]);
@@ -108,7 +111,7 @@ export async function loadTenant(store: Store, tenant: TenantFile, now: string, 
   });
 }
 
-async function loadSite(store: Store, tenant: TenantFile, def: TenantSite, now: string): Promise<Site> {
+async function loadSite(store: Store, def: TenantSite, now: string, contents: Contents): Promise<Site> {
   const { site, web } = await store.sites.create({ url: def.url, title: def.title, description: def.description ?? '', now });
   await createListWithFields(store, web, { title: 'User Information List', description: '', baseTemplate: USER_INFO_LIST_TEMPLATE, hidden: true, enableVersioning: false }, now);
   const users = new SiteUsers(store, site, now);
@@ -119,16 +122,22 @@ async function loadSite(store: Store, tenant: TenantFile, def: TenantSite, now: 
   const actor = owners[0] ? await users.ensure(owners[0], true) : SYSTEM_ACCOUNT_ID;
   await store.settings.set(siteDefaultUserKey(site.id), JSON.stringify({ userId: actor, loginName: owners[0] ? userLogin(owners[0]) : 'SHAREPOINT\\system' }));
 
-  // The libraries every SharePoint Online team site has: Documents, Site Assets, Site Pages
-  // (unless the tenant file defines a list of that title or URL itself).
+  // The Documents library every site has; an entry of that title in `lists` adds to it.
+  const isDefaultLibrary = (l: { title: string }) => l.title.toLowerCase() === DEFAULT_LIBRARY.title.toLowerCase();
+  const library = (def.lists ?? []).find(isDefaultLibrary);
+  const documents = await createListWithFields(store, web, {
+    title: DEFAULT_LIBRARY.title, description: library?.description ?? '', baseTemplate: DOCUMENT_LIBRARY_TEMPLATE,
+    relativeUrl: DEFAULT_LIBRARY.relativeUrl, ...(library?.hidden ? { hidden: true } : {}),
+  }, now);
+  // Site Assets and Site Pages too, unless the tenant file defines a list of that title or URL itself.
   const declared = (def.lists ?? []).flatMap((l) => [l.title.toLowerCase(), (l.url ?? '').toLowerCase()]);
-  for (const library of STANDARD_LIBRARIES) {
-    if (declared.includes(library.title.toLowerCase()) || declared.includes(library.relativeUrl.toLowerCase())) continue;
-    await createListWithFields(store, web, { ...library, description: '' }, now);
+  for (const standard of STANDARD_LIBRARIES) {
+    if (declared.includes(standard.title.toLowerCase()) || declared.includes(standard.relativeUrl.toLowerCase())) continue;
+    await createListWithFields(store, web, { ...standard, description: '' }, now);
   }
   const lists = new Map<string, List>();
   for (const l of def.lists ?? []) {
-    lists.set(l.title.toLowerCase(), await createListWithFields(store, web, {
+    lists.set(l.title.toLowerCase(), isDefaultLibrary(l) ? documents : await createListWithFields(store, web, {
       title: l.title, description: l.description ?? '', baseTemplate: l.template ?? 100, hidden: l.hidden ?? false,
       ...(l.url ? { relativeUrl: l.url } : {}),
     }, now));
@@ -171,6 +180,7 @@ async function loadSite(store: Store, tenant: TenantFile, def: TenantSite, now: 
       if (batch.length === ITEMS_PER_BATCH) { await store.items.createMany(list, fields, batch); batch = []; }
     }
     if (batch.length) await store.items.createMany(list, fields, batch);
+    await loadDocuments(store, list, l, contents, { actorId: actor, now, user: (upn) => users.ensure(upn), value: (field, raw) => fixtureValue(field, raw, users) });
   }
   return site;
 }

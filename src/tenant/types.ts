@@ -58,8 +58,9 @@ export interface TenantSite {
 export type TenantListTemplate = 100 | 101 | 103 | 104 | 105 | 106 | 107;
 
 export interface TenantList {
+  /** `Documents` (any case) is the site's own library, which every site has: listed, it gains what the entry states. */
   title: string;
-  /** Default 100. */
+  /** Default 100 (101 for `Documents`). */
   template?: TenantListTemplate;
   description?: string;
   /** Relative to the site, e.g. `Lists/Tasks`. */
@@ -68,7 +69,21 @@ export interface TenantList {
   fields?: TenantField[];
   /** Item N (1-based) gets ID N. */
   items?: TenantItem[];
+  /** Paths inside the list (`Reports/2024`); the folders above are made too. After the items. */
+  folders?: string[];
+  /** Document libraries (template 101) only. After the folders. */
+  files?: TenantDocument[];
 }
+
+/** A file of a library: where, what bytes, and (as an item) field values and history. */
+export type TenantDocument = TenantItem & {
+  /** Inside the library: `Reports/2024/q1.txt`. */
+  path: string;
+  content: TenantContent;
+};
+
+/** Exactly one: text (UTF-8), base64, or a file relative to the tenant file's folder (and inside it). */
+export type TenantContent = { text: string } | { base64: string } | { file: string };
 
 export type TenantFieldType =
   | 'Text' | 'Note' | 'Number' | 'Currency' | 'Integer' | 'Boolean' | 'DateTime'

@@ -8,6 +8,8 @@ import { dirname, isAbsolute, resolve } from 'node:path';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { TenantFile } from './types.ts';
 import { sectionProblems } from './projectdata.ts';
+import { contentFileProblems, libraryProblems } from './library-problems.ts';
+import { DEFAULT_LIBRARY, DOCUMENT_LIBRARY_TEMPLATE } from '../domain/templates.ts';
 
 export interface TenantProblem {
   /** JSON Pointer into the tenant document, e.g. `/sites/0/lists/1/items/3/Priority`; `` for the whole file. */
@@ -33,7 +35,7 @@ export function validateTenant(data: unknown): TenantFile {
   return data as TenantFile;
 }
 
-/** Reads, parses and validates a tenant file, and checks that user pictures exist. */
+/** Reads, parses and validates a tenant file, and checks that user pictures and content files exist. */
 export async function loadTenantFile(path: string): Promise<{ tenant: TenantFile; baseDir: string }> {
   const file = resolve(path);
   const heading = `Cannot load tenant file ${file}`;
@@ -52,7 +54,7 @@ export async function loadTenantFile(path: string): Promise<{ tenant: TenantFile
     throw new TenantFileError([{ path: '', message: describeJsonError(text, error as Error) }], heading);
   }
   const baseDir = dirname(file);
-  const problems = [...tenantProblems(data), ...(await pictureProblems(data, baseDir))];
+  const problems = [...tenantProblems(data), ...(await pictureProblems(data, baseDir)), ...(await contentProblems(data, baseDir))];
   if (problems.length > 0) throw new TenantFileError(problems, heading);
   return { tenant: data as TenantFile, baseDir };
 }
@@ -76,6 +78,15 @@ async function pictureProblems(data: unknown, baseDir: string): Promise<TenantPr
     const file = resolve(baseDir, picture);
     const isFile = await stat(file).then((s) => s.isFile(), () => false);
     if (!isFile) problems.push({ path: `/users/${index}/picture`, message: `file not found: ${file}` });
+  }
+  return problems;
+}
+
+async function contentProblems(data: unknown, baseDir: string): Promise<TenantProblem[]> {
+  const problems: TenantProblem[] = [];
+  if (!isObject(data)) return problems;
+  for (const [s, site] of objectsIn(data.sites)) {
+    for (const [l, list] of objectsIn(site.lists)) problems.push(...(await contentFileProblems(list, `/sites/${s}/lists/${l}`, baseDir)));
   }
   return problems;
 }
@@ -104,8 +115,18 @@ function schemaValidator(): ValidateFunction {
   return compiledSchema;
 }
 
+/** Messages for schema rules whose default text (a regular expression, a property count) would not help. */
+const SCHEMA_MESSAGES: Record<string, string> = {
+  '#/definitions/documentPath/pattern': 'must be a path inside the list: names separated by /, no / at either end, no \\',
+  '#/definitions/documentContent/minProperties': 'must have exactly one of text, base64 or file',
+  '#/definitions/documentContent/maxProperties': 'must have exactly one of text, base64 or file',
+  '#/definitions/documentContent/properties/file/pattern': "must be a path relative to the tenant file's folder",
+};
+
 function schemaProblem(error: ErrorObject): TenantProblem[] {
   const path = error.instancePath;
+  const message = SCHEMA_MESSAGES[error.schemaPath];
+  if (message) return [{ path, message }];
   switch (error.keyword) {
     case 'if':
       return []; // the failed `then` is reported by its own `required` error
@@ -129,6 +150,8 @@ function schemaProblem(error: ErrorObject): TenantProblem[] {
 type Json = Record<string, unknown>;
 
 const HISTORY_KEYS = new Set(['author', 'editor', 'created', 'modified']);
+/** A file's keys besides its field values and history. */
+const DOCUMENT_KEYS = new Set(['path', 'content']);
 const BUILT_IN_FIELDS = ['ID', 'Id', 'Title', 'Created', 'Modified', 'Author', 'Editor', 'GUID', 'Attachments', 'ContentTypeId', 'FileSystemObjectType'];
 const BUILT_IN_LOWER = new Set(BUILT_IN_FIELDS.map((name) => name.toLowerCase()));
 const SITE_ROLES = ['owners', 'members', 'visitors'] as const;
@@ -241,8 +264,25 @@ function checkSite(site: Json, base: string, directory: Directory, problems: Ten
     }
     const url = stringOrUndefined(list.url);
     if (url !== undefined) noteUnique(urls, url.toLowerCase(), index, `${base}/lists/${index}/url`, (first) => `duplicate list URL "${url}" (also ${base}/lists/${first}/url)`, problems);
+    checkDefaultLibrary(list, `${base}/lists/${index}`, problems);
   }
   for (const [index, list] of lists) checkList(list, `${base}/lists/${index}`, context);
+}
+
+const isDefaultLibrary = (list: Json) => stringOrUndefined(list.title)?.toLowerCase() === DEFAULT_LIBRARY.title.toLowerCase();
+
+/** The site's Documents library exists already: an entry of that title adds to it, so it cannot be another kind or place. */
+function checkDefaultLibrary(list: Json, base: string, problems: TenantProblem[]): void {
+  const url = stringOrUndefined(list.url);
+  const ownUrl = url?.toLowerCase() === DEFAULT_LIBRARY.relativeUrl.toLowerCase();
+  if (!isDefaultLibrary(list)) {
+    if (ownUrl) problems.push({ path: `${base}/url`, message: `"${url}" is the URL of the site's ${DEFAULT_LIBRARY.title} library` });
+    return;
+  }
+  if (list.template !== undefined && list.template !== DOCUMENT_LIBRARY_TEMPLATE) {
+    problems.push({ path: `${base}/template`, message: `${DEFAULT_LIBRARY.title} is the site's own document library: its template is ${DOCUMENT_LIBRARY_TEMPLATE} (or leave it out)` });
+  }
+  if (url !== undefined && !ownUrl) problems.push({ path: `${base}/url`, message: `${DEFAULT_LIBRARY.title} is the site's own library, at "${DEFAULT_LIBRARY.relativeUrl}" (or leave url out)` });
 }
 
 function principalProblem(name: string, directory: Directory): string | undefined {
@@ -277,6 +317,11 @@ function checkList(list: Json, base: string, context: SiteContext): void {
   for (const [index, item] of objectsIn(list.items)) {
     checkItem(item, `${base}/items/${index}`, fields, listTitle, context);
   }
+  const isLibrary = list.template === DOCUMENT_LIBRARY_TEMPLATE || (list.template === undefined && isDefaultLibrary(list));
+  problems.push(...libraryProblems(list, base, isLibrary));
+  for (const [index, file] of objectsIn(list.files)) {
+    checkItem(file, `${base}/files/${index}`, fields, listTitle, context, DOCUMENT_KEYS);
+  }
 }
 
 function checkField(field: Json, path: string, context: SiteContext): void {
@@ -306,7 +351,8 @@ function isOrMultiOf(type: string, single: string): boolean {
   return type === single || MULTI_OF[type] === single;
 }
 
-function checkItem(item: Json, path: string, fields: Map<string, Json>, listTitle: string, context: SiteContext): void {
+/** An item's (or a file's: `reserved` are its other keys) history and field values. */
+function checkItem(item: Json, path: string, fields: Map<string, Json>, listTitle: string, context: SiteContext, reserved = new Set<string>()): void {
   const { problems, directory } = context;
   for (const key of ['author', 'editor'] as const) {
     const upn = item[key];
@@ -317,7 +363,7 @@ function checkItem(item: Json, path: string, fields: Map<string, Json>, listTitl
     problems.push({ path: `${path}/modified`, message: `is before created (${created})` });
   }
   for (const [key, value] of Object.entries(item)) {
-    if (HISTORY_KEYS.has(key) || key === 'Title') continue;
+    if (HISTORY_KEYS.has(key) || reserved.has(key) || key === 'Title') continue;
     const field = fields.get(key);
     if (field) {
       checkValue(field, value, pointer(path, key), context);

@@ -1,13 +1,14 @@
 // export / import of a whole workspace. The source is always a SQLite file workspace (the
-// demo tenant with its photos, plus a list written through the API); the target is the
-// leg's backend: PostgreSQL on the PostgreSQL leg (SQLite → PostgreSQL → SQLite), another
-// SQLite file on the SQLite leg. Servers on source and target must answer the same reads
-// with the same bytes, apart from their own address.
+// demo tenant with its photos and library files, plus a list and files written through the
+// API); the target is the leg's backend: PostgreSQL on the PostgreSQL leg (SQLite →
+// PostgreSQL → SQLite), another SQLite file on the SQLite leg. Servers on source and target
+// must answer the same reads, files' bytes included, with the same bytes, apart from their
+// own address.
 
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -15,6 +16,8 @@ import { sql } from 'kysely';
 import { startServer } from '../../src/index.ts';
 import { openPostgres, openSqlite, type Connection } from '../../src/store/sql/connect.ts';
 import { exportDatabase } from '../../src/store/transfer/export.ts';
+import { BYTES_PER_LINE } from '../../src/store/transfer/blobs.ts';
+import { DiskBytes } from '../../src/store/blob-disk.ts';
 import { ImportError, importDatabase } from '../../src/store/transfer/import.ts';
 import { Progress } from '../../src/store/transfer/progress.ts';
 import { DEMO_TENANT } from '../helpers/server.ts';
@@ -53,6 +56,13 @@ async function withConnection<T>(db: string, fn: (c: Connection & { clearStateme
   try { return await fn(c); } finally { await c.db.destroy(); }
 }
 
+/** Where a database's files' bytes are, as the server keeps them: `<file>-blobs` beside a SQLite file (not its --data's spemu.db); PostgreSQL's own chunks, the default. */
+const bytesOf = (db: string) => (db.startsWith('postgres') ? {} : { bytes: new DiskBytes(`${db}-blobs`) });
+const exportFrom = (db: string, file: string, extra: object = {}) =>
+  withConnection(db, (c) => exportDatabase(c, file, { progress: quiet(), ...bytesOf(db), ...extra }));
+const importInto = (db: string, file: string, extra: object = {}) =>
+  withConnection(db, (c) => importDatabase(c, file, { progress: quiet(), clearStatementCache: c.clearStatementCache, ...bytesOf(db), ...extra }));
+
 const start = (db: string, extra: object = {}) => startServer({
   db, data: tempDir(), port: 0, logLevel: 'silent', tokenSecret: SECRET, anonymousUser: OWNER, seed: DEMO_TENANT, ...extra,
 });
@@ -66,8 +76,39 @@ async function call(url: string, init: { method?: string; accept?: string; body?
   return { status: r.status, text: await r.text() };
 }
 
-/** Writes through the API what the demo tenant lacks: an indexed field, odd text, a deleted and a recycled item. */
+/** More than two lines of bytes in the export; every byte value. */
+const BIG = randomBytes(BYTES_PER_LINE * 2 + 4321);
+const LIB = '/sites/dev/Shared Documents';
+/** Files whose bytes the servers must answer alike: the demo tenant's, and those populate() adds. */
+const FILES = ['Reports/quarterly-report.pdf', 'meeting-notes.txt', 'Templates/project-plan.docx', 'Images/contoso-logo.png', 'big.bin', 'shared.txt', 'same.txt', 'a.txt'];
+
+const fileUrl = (base: string, path: string) => `${base}/sites/dev/_api/web/GetFileByServerRelativePath(decodedurl='${encodeURIComponent(`${LIB}/${path}`)}')`;
+
+async function upload(base: string, path: string, body: Uint8Array | string): Promise<void> {
+  const dir = path.includes('/') ? `/${path.slice(0, path.lastIndexOf('/'))}` : '';
+  const name = path.slice(path.lastIndexOf('/') + 1);
+  const r = await fetch(`${base}/sites/dev/_api/web/GetFolderByServerRelativePath(decodedurl='${encodeURIComponent(`${LIB}${dir}`)}')/files/AddUsingPath(decodedurl='${name}',overwrite=true)`,
+    { method: 'POST', body, headers: { Accept: NOMETA } });
+  assert.equal(r.status, 200, await r.text());
+}
+
+async function bytesAt(url: string): Promise<Buffer> {
+  const r = await fetch(url);
+  assert.equal(r.status, 200, url);
+  return Buffer.from(await r.arrayBuffer());
+}
+
+/**
+ * Writes through the API what the demo tenant lacks: an indexed field, odd text, a deleted and
+ * a recycled item; files: a large one, one whose content another file has (one blob, two
+ * references), one with a past version.
+ */
 async function populate(base: string): Promise<void> {
+  await upload(base, 'big.bin', BIG);
+  await upload(base, 'shared.txt', 'one content, two files');
+  await upload(base, 'same.txt', 'one content, two files');
+  await upload(base, 'a.txt', 'first');
+  await upload(base, 'a.txt', 'second');
   const api = `${base}/sites/dev/_api/web`;
   assert.equal((await call(`${api}/lists`, { method: 'POST', body: { Title: 'Transfer', BaseTemplate: 100 } })).status, 201);
   const list = `${api}/lists/getbytitle('Transfer')`;
@@ -95,6 +136,8 @@ const READS: Array<[string, string]> = [
   ['/sites/dev/_api/web/lists?$select=Title,Id,ItemCount,Created,LastItemModifiedDate,LastItemDeletedDate', NOMETA],
   ['/sites/dev/_api/web/siteusers', VERBOSE],
   ['/sites/dev/_api/SP.UserProfiles.PeopleManager/GetMyProperties', NOMETA],
+  [`/sites/dev/_api/web/GetFolderByServerRelativePath(decodedurl='${LIB}')/Files?$select=Name,Length,UniqueId,TimeLastModified,UIVersionLabel`, NOMETA],
+  [`/sites/dev/_api/web/GetFileByServerRelativePath(decodedurl='${LIB}/a.txt')/versions`, NOMETA],
 ];
 
 /**
@@ -111,6 +154,10 @@ async function readAll(base: string): Promise<string[]> {
   const photo = await fetch(`${base}/_layouts/15/userphoto.aspx?size=M&accountname=alice%40contoso.com`);
   assert.equal(photo.status, 200);
   out.push(Buffer.from(await photo.arrayBuffer()).toString('base64'));
+  // Files' bytes (their SHA-256 and length, to keep messages short), and a past version's.
+  const digest = (b: Buffer) => `${b.length} ${createHash('sha256').update(b).digest('hex')}`;
+  for (const path of FILES) out.push(`${path}: ${digest(await bytesAt(`${fileUrl(base, path)}/$value`))}`);
+  out.push(`a.txt 1.0: ${(await bytesAt(`${fileUrl(base, 'a.txt')}/versions(512)/$value`)).toString()}`);
   return out;
 }
 
@@ -165,18 +212,19 @@ describe(`export and import (target: ${backend})`, () => {
     }
     await withConnection(source, addForeignTables);
     dump = join(tempDir(), 'workspace.ndjson.gz');
-    await withConnection(source, (c) => exportDatabase(c, dump, { progress: quiet(), batchRows: 3 }));
+    await exportFrom(source, dump, { batchRows: 3 });
   });
 
   it('writes a gzip file of lines: header, tables with their shape and rows, trailer', () => {
     const lines = gunzipSync(readFileSync(dump)).toString('utf8').trimEnd().split('\n').map((l) => JSON.parse(l));
     assert.equal(lines[0].format, 'spemu-export');
-    assert.equal(lines[0].version, 1);
+    assert.equal(lines[0].version, 2);
     assert.ok(lines[0].migrations.includes('0001-initial'));
     const tables = lines.filter((l) => l.table);
     const names = tables.map((t) => t.table);
     for (const t of ['settings', 'sites', 'lists', 'fields', 'directory_users', 'user_photos', 'recycle_bin']) assert.ok(names.includes(t), t);
     assert.ok(!names.includes('kysely_migration'), 'the target keeps its own migration records');
+    assert.ok(!names.includes('blobs') && !names.includes('blob_chunks'), 'files\' contents travel as blob lines, not rows');
     // Parents before the tables that reference them.
     assert.ok(names.indexOf('sites') < names.indexOf('webs') && names.indexOf('webs') < names.indexOf('lists') && names.indexOf('lists') < names.indexOf('fields'));
     const items = tables.filter((t) => /^items_\d+$/.test(t.table));
@@ -185,16 +233,29 @@ describe(`export and import (target: ${backend})`, () => {
     assert.equal(tables.find((t) => t.table === 'notes_extra').origin, 'other');
     const transfer = items.at(-1);
     assert.ok(transfer.indexes.some((ix: any) => ix.keys[0].expr.startsWith('lower(') && ix.keys[0].binary), 'a text index is case-folded and byte-ordered');
-    assert.deepEqual(lines.at(-1), { end: 'export', tables: tables.length, rows: lines.filter(Array.isArray).length });
+    const blobs = lines.filter((l) => l.blob);
+    assert.deepEqual(lines.at(-1), { end: 'export', tables: tables.length, rows: lines.filter(Array.isArray).length, blobs: blobs.length });
     const photo = lines.find((l) => Array.isArray(l) && l.some((v: any) => v?.$b));
     assert.ok(photo, 'photos travel as base64');
+    // The demo's four files, four more with three contents (same.txt is shared.txt's), and a.txt's past one: eight blobs.
+    assert.equal(blobs.length, 8);
+    assert.equal(blobs.find((b) => b.blob === createHash('sha256').update(BIG).digest('hex'))?.size, BIG.length);
+    assert.equal(blobs.filter((b) => b.refs === 2).length, 1, 'one content named by two files');
+    // Each blob's bytes follow it, a MiB at most a line, and add up to it.
+    for (const blob of blobs) {
+      const parts: Buffer[] = [];
+      for (let i = lines.indexOf(blob) + 1; lines[i]?.bytes !== undefined; i++) parts.push(Buffer.from(lines[i].bytes, 'base64'));
+      assert.ok(parts.every((p) => p.length <= BYTES_PER_LINE));
+      assert.equal(createHash('sha256').update(Buffer.concat(parts)).digest('hex'), blob.blob);
+      if (blob.size === BIG.length) assert.equal(parts.length, 3);
+    }
   });
 
   describe('into an empty database, then served', () => {
     let target: string;
     before(async () => {
       target = await newTarget();
-      await withConnection(target, (c) => importDatabase(c, dump, { progress: quiet(), batchRows: 2, clearStatementCache: c.clearStatementCache }));
+      await importInto(target, dump, { batchRows: 2 });
     });
 
     it('answers the same reads with the same bytes', async () => {
@@ -245,6 +306,12 @@ describe(`export and import (target: ${backend})`, () => {
         assert.equal((await call(`${server.url}/sites/dev/_api/web/lists`, { method: 'POST', body: { Title: 'Later', BaseTemplate: 100 } })).status, 201);
         const field = await call(`${server.url}/sites/dev/_api/web/lists/getbytitle('Later')/fields`, { method: 'POST', accept: VERBOSE, body: { __metadata: { type: 'SP.Field' }, Title: 'Extra', FieldTypeKind: 2 } });
         assert.equal(field.status, 201, field.text);
+        // Files go on: a new one beside the imported ones, and new content for an imported one, whose old content becomes its past version.
+        await upload(server.url, 'after.txt', 'after import');
+        assert.equal((await bytesAt(`${fileUrl(server.url, 'after.txt')}/$value`)).toString(), 'after import');
+        await upload(server.url, 'big.bin', 'smaller now');
+        assert.equal((await bytesAt(`${fileUrl(server.url, 'big.bin')}/$value`)).toString(), 'smaller now');
+        assert.ok((await bytesAt(`${fileUrl(server.url, 'big.bin')}/versions(512)/$value`)).equals(BIG));
       } finally {
         await server.close();
       }
@@ -255,9 +322,9 @@ describe(`export and import (target: ${backend})`, () => {
       const back = await newTarget('sqlite');
       // A copy of the served target would have the writes above: export a fresh import instead.
       const pristine = await newTarget();
-      await withConnection(pristine, (c) => importDatabase(c, dump, { progress: quiet(), clearStatementCache: c.clearStatementCache }));
-      await withConnection(pristine, (c) => exportDatabase(c, again, { progress: quiet() }));
-      await withConnection(back, (c) => importDatabase(c, again, { progress: quiet(), clearStatementCache: c.clearStatementCache }));
+      await importInto(pristine, dump);
+      await exportFrom(pristine, again);
+      await importInto(back, again);
       const server = await start(back);
       try {
         const got = await readAll(server.url);
@@ -274,8 +341,8 @@ describe(`export and import (target: ${backend})`, () => {
       const server = await start(target, { seed: { tenant: { name: 'other' }, users: [{ upn: OWNER, displayName: 'A' }], sites: [{ url: '/sites/x', title: 'X', owners: [OWNER] }] } });
       await server.close();
       await withConnection(target, async (c) => {
-        await assert.rejects(importDatabase(c, dump, { progress: quiet() }), (e: unknown) => e instanceof ImportError && /already holds a spemu workspace.*--force/s.test(e.message));
-        await importDatabase(c, dump, { progress: quiet(), force: true, clearStatementCache: c.clearStatementCache });
+        await assert.rejects(importDatabase(c, dump, { progress: quiet(), ...bytesOf(target) }), (e: unknown) => e instanceof ImportError && /already holds a spemu workspace.*--force/s.test(e.message));
+        await importDatabase(c, dump, { progress: quiet(), force: true, clearStatementCache: c.clearStatementCache, ...bytesOf(target) });
         const { rows } = await sql<{ value: string }>`select value from settings where key = 'tenant.name'`.execute(c.db);
         assert.equal(rows[0]!.value, 'contoso');
       });
@@ -287,7 +354,7 @@ describe(`export and import (target: ${backend})`, () => {
       const variant = (name: string, body: string[]) => { const f = join(dir, name); writeFileSync(f, `${body.join('\n')}\n`); return f; };
       const header = JSON.parse(lines[0]!);
       const cases: Array<[string, RegExp]> = [
-        [variant('v2.ndjson', [JSON.stringify({ ...header, version: 2 }), ...lines.slice(1)]), /format version 2; this spemu reads version 1/],
+        [variant('v3.ndjson', [JSON.stringify({ ...header, version: 3 }), ...lines.slice(1)]), /format version 3; this spemu reads versions 1 and 2/],
         [variant('newer.ndjson', [JSON.stringify({ ...header, migrations: [...header.migrations, '9999-future'] }), ...lines.slice(1)]), /newer spemu.*9999-future/],
         [variant('short.ndjson', lines.slice(0, -1)), /cut short/],
         [variant('arity.ndjson', lines.map((l) => (l.startsWith('["') ? '["only one"]' : l))), /values for \d+ columns/],
@@ -295,23 +362,50 @@ describe(`export and import (target: ${backend})`, () => {
       ];
       for (const [file, message] of cases) {
         const target = await newTarget();
-        await withConnection(target, (c) => assert.rejects(importDatabase(c, file, { progress: quiet() }), (e: unknown) => e instanceof ImportError && message.test(e.message), file));
+        await withConnection(target, (c) => assert.rejects(importDatabase(c, file, { progress: quiet(), ...bytesOf(target) }), (e: unknown) => e instanceof ImportError && message.test(e.message), file));
       }
     });
-  });
 
-  it('refuses to export a workspace that holds files, whose contents it cannot carry yet, and writes nothing', async () => {
-    const withFiles = await newTarget('sqlite');
-    const server = await start(withFiles);
-    try {
-      const upload = await fetch(`${server.url}/sites/dev/_api/web/GetFolderByServerRelativePath(decodedurl='/sites/dev/Shared%20Documents')/files/AddUsingPath(decodedurl='a.txt',overwrite=true)`,
-        { method: 'POST', body: 'content', headers: { Accept: 'application/json' } });
-      assert.equal(upload.status, 200);
-    } finally {
-      await server.close();
-    }
-    const file = join(tempDir(), 'with-files.ndjson.gz');
-    await withConnection(withFiles, (c) => assert.rejects(exportDatabase(c, file, { progress: quiet() }), /holds files.*nothing was written/s));
-    assert.equal(existsSync(file) || existsSync(`${file}.partial`), false);
+    it('a file content whose bytes are damaged, too few, or cut off, and a trailer that miscounts them', async () => {
+      const lines = gunzipSync(readFileSync(dump)).toString('utf8').trimEnd().split('\n');
+      const dir = tempDir();
+      const variant = (name: string, body: string[]) => { const f = join(dir, name); writeFileSync(f, `${body.join('\n')}\n`); return f; };
+      const bigId = createHash('sha256').update(BIG).digest('hex');
+      const first = lines.findIndex((l) => l.startsWith(`{"blob":"${bigId}"`)) + 1; // its first line of bytes
+      const flipped = (() => {
+        const { bytes } = JSON.parse(lines[first]!) as { bytes: string };
+        const at = 1000;
+        return JSON.stringify({ bytes: `${bytes.slice(0, at)}${bytes[at] === 'A' ? 'B' : 'A'}${bytes.slice(at + 1)}` });
+      })();
+      const trailer = JSON.parse(lines.at(-1)!);
+      const cases: Array<[string, RegExp]> = [
+        [variant('flipped.ndjson', lines.map((l, i) => (i === first ? flipped : l))), new RegExp(`File content ${bigId} is damaged in the export file: its bytes hash to [0-9a-f]{64}`)],
+        [variant('short-blob.ndjson', lines.filter((_, i) => i !== first + 2)), new RegExp(`File content ${bigId} has ${BYTES_PER_LINE * 2} of its ${BIG.length} bytes`)],
+        [variant('cut.ndjson', lines.slice(0, first + 1)), new RegExp(`File content ${bigId} has ${BYTES_PER_LINE} of its ${BIG.length} bytes: the export file is cut short`)],
+        [variant('miscount.ndjson', [...lines.slice(0, -1), JSON.stringify({ ...trailer, blobs: trailer.blobs + 1 })]), /lists 9 file contents but holds 8/],
+        [variant('stray.ndjson', [...lines.slice(0, 2), '{"bytes":"AAAA"}', ...lines.slice(2)]), /bytes outside any file content/],
+      ];
+      for (const [file, message] of cases) {
+        const target = await newTarget();
+        await withConnection(target, (c) => assert.rejects(importDatabase(c, file, { progress: quiet(), ...bytesOf(target) }), (e: unknown) => e instanceof ImportError && message.test(e.message), file));
+      }
+      // A SQLite target must be told where its workspace keeps files' bytes.
+      const sqlite = await newTarget('sqlite');
+      await withConnection(sqlite, (c) => assert.rejects(importDatabase(c, dump, { progress: quiet(), clearStatementCache: c.clearStatementCache }),
+        (e: unknown) => e instanceof ImportError && /SQLite target was given no folder/.test(e.message)));
+    });
+
+    it('a version 1 file, from before file contents were carried, still imports', async () => {
+      const target = await newTarget();
+      await importInto(target, join(import.meta.dirname, '..', 'fixtures', 'export-v1.ndjson.gz'));
+      const server = await start(target, { seed: undefined, anonymousUser: 'olivia@fabrikam.onmicrosoft.com' });
+      try {
+        const r = await call(`${server.url}/sites/old/_api/web/lists/getbytitle('Notes')/items?$select=Title,Body,Created`);
+        assert.equal(r.status, 200, r.text);
+        assert.deepEqual(JSON.parse(r.text).value, [{ Title: 'kept', Body: 'from a version 1 export', Created: '2025-06-01T10:00:00Z' }]);
+      } finally {
+        await server.close();
+      }
+    });
   });
 });

@@ -189,6 +189,68 @@ describe('validateTenant', () => {
     assert.doesNotThrow(() => validateTenant(tenant));
   });
 
+  it('accepts libraries with folders and files, the site\'s Documents library by its title', () => {
+    const tenant = minimalTenant();
+    tenant.sites[0]!.lists = [
+      {
+        title: 'documents', fields: [{ name: 'Kind', type: 'Choice', choices: ['Report'] }], folders: ['Reports/2024', 'Empty'],
+        files: [
+          { path: 'Reports/2024/q1.txt', content: { text: 'Q1' }, Title: 'First quarter', Kind: 'Report', author: BOB, created: '2024-04-01T10:00:00Z' },
+          { path: 'Reports/2024/q2.txt', content: { base64: 'UTI=' } },
+          { path: 'logo.png', content: { file: 'documents/logo.png' } },
+        ],
+      },
+      { title: 'Contracts', template: 101, url: 'Contracts', files: [{ path: 'a/b/c.pdf', content: { file: './c.pdf' } }] },
+      { title: 'Tasks', folders: ['Backlog'] },
+    ];
+    assert.doesNotThrow(() => validateTenant(tenant));
+  });
+
+  it('reports every problem of folders and files at its JSON pointer', async () => {
+    const tenant = minimalTenant();
+    tenant.sites[0]!.lists = [
+      {
+        title: 'Documents', template: 100, url: 'Docs', folders: ['Reports/2024', '/rooted', 'a//b', 'what?'],
+        files: [
+          { path: 'Reports/2024/q1.txt', content: { text: 'Q1' }, Colour: 'red', author: 'ghost@contoso.onmicrosoft.com' },
+          { path: 'reports/2024/Q1.TXT', content: { base64: 'UTI' } },
+          { path: 'Reports', content: { file: '../outside.pdf' } },
+          { path: 'empty.txt', content: {} },
+          { path: 'both.txt', content: { text: 'a', base64: 'YQ==' } },
+          { path: 'abs.txt', content: { file: '/etc/passwd' } },
+          { path: 'none.txt' },
+          { path: 'late.txt', content: { text: '' }, created: '2026-01-06T00:00:00Z', modified: '2026-01-05T00:00:00Z' },
+        ],
+      },
+      { title: 'Tasks', url: 'Shared Documents', files: [{ path: 'a.txt', content: { text: '' } }] },
+    ] as never;
+    const error = await tenantError(() => validateTenant(tenant));
+    const lib = '/sites/0/lists/0';
+    const expected: [string, RegExp][] = [
+      [`${lib}/template`, /Documents is the site's own document library: its template is 101/],
+      [`${lib}/url`, /at "Shared Documents"/],
+      [`${lib}/files`, /files go in a document library \(template 101\); this list's template is 100/],
+      [`${lib}/folders/1`, /must be a path inside the list/],
+      [`${lib}/folders/2`, /empty name/],
+      [`${lib}/folders/3`, /"what\?": The name contains a character that is not allowed/],
+      [`${lib}/files/0/Colour`, /no field named "Colour" in list "Documents"/],
+      [`${lib}/files/0/author`, /not a directory user/],
+      [`${lib}/files/1/path`, /duplicate file path "reports\/2024\/Q1.TXT" \(also \/sites\/0\/lists\/0\/files\/0\/path\)/],
+      [`${lib}/files/1/content/base64`, /is not base64/],
+      [`${lib}/files/2/path`, /"Reports" is also a folder \(\/sites\/0\/lists\/0\/folders\/0\)/],
+      [`${lib}/files/2/content/file`, /climbs out of the tenant file's folder/],
+      [`${lib}/files/3/content`, /exactly one of text, base64 or file/],
+      [`${lib}/files/4/content`, /exactly one of text, base64 or file/],
+      [`${lib}/files/5/content/file`, /relative to the tenant file's folder/],
+      [`${lib}/files/6/content`, /is required/],
+      [`${lib}/files/7/modified`, /before created/],
+      ['/sites/0/lists/1/url', /"Shared Documents" is the URL of the site's Documents library/],
+      ['/sites/0/lists/1/files', /files go in a document library/],
+    ];
+    assert.deepEqual(error.problems.map((p) => p.path).sort(), expected.map(([path]) => path).sort());
+    for (const [path, message] of expected) assert.match(error.problems.find((p) => p.path === path)?.message ?? '', message, path);
+  });
+
   it('rejects a document that is not an object', async () => {
     const error = await tenantError(() => validateTenant([]));
     assert.deepEqual(error.problems, [{ path: '', message: 'the document must be a JSON object' }]);
@@ -227,5 +289,22 @@ describe('loadTenantFile', () => {
     await writeFile(join(dir, 'tenant.json'), JSON.stringify(tenant));
     const error = await tenantError(() => loadTenantFile(join(dir, 'tenant.json')));
     assert.deepEqual(error.problems, [{ path: '/users/1/picture', message: `file not found: ${join(dir, 'pictures', 'bob.png')}` }]);
+  });
+
+  it('reports content files that do not exist, relative to the file', async () => {
+    const dir = await tempDir();
+    await mkdir(join(dir, 'documents'));
+    await writeFile(join(dir, 'documents', 'here.txt'), 'here');
+    const tenant = minimalTenant();
+    tenant.sites[0]!.lists = [{
+      title: 'Documents',
+      files: [{ path: 'here.txt', content: { file: 'documents/here.txt' } }, { path: 'gone.txt', content: { file: 'documents/gone.txt' } }, { path: 'dir', content: { file: 'documents' } }],
+    }];
+    await writeFile(join(dir, 'tenant.json'), JSON.stringify(tenant));
+    const error = await tenantError(() => loadTenantFile(join(dir, 'tenant.json')));
+    assert.deepEqual(error.problems, [
+      { path: '/sites/0/lists/0/files/1/content/file', message: `file not found: ${join(dir, 'documents', 'gone.txt')}` },
+      { path: '/sites/0/lists/0/files/2/content/file', message: `file not found: ${join(dir, 'documents')}` },
+    ]);
   });
 });

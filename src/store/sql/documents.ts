@@ -175,7 +175,7 @@ export class SqlDocuments implements DocumentRepository {
       .where('row_id', '=', list.rowId).returning(['next_item_id']).executeTakeFirstOrThrow();
     const id = Number(counter.next_item_id) - 1;
     await this.s.db.insertInto(list.tableName).values({
-      id, guid: randomUUID(), created: placed.now, modified: placed.now, author_id: placed.actorId, editor_id: placed.actorId,
+      id, guid: randomUUID(), created: placed.created ?? placed.now, modified: placed.now, author_id: placed.authorId ?? placed.actorId, editor_id: placed.actorId,
       version: 1, ui_version: 1, leaf_name: placed.name, dir_path: placed.dir,
       ...valuesToColumns(fields, placed.values ?? {}), ...extra,
     }).execute();

@@ -1,6 +1,7 @@
 // `spemu export`: every table of a spemu database into one line file (format.ts), read in
 // keyset batches inside one read-only snapshot, so the file is consistent even while the
-// server writes, and no table is ever held in memory.
+// server writes, and no table is ever held in memory; then the files' contents the snapshot's
+// rows name, streamed from the byte store (blobs.ts).
 
 import { renameSync, rmSync } from 'node:fs';
 import { sql, type Kysely, type RawBuilder } from 'kysely';
@@ -8,7 +9,10 @@ import type { Connection } from '../sql/connect.ts';
 import type { SqlFlavour } from '../sql/flavour.ts';
 import { readCatalog, type TableInfo } from './catalog.ts';
 import { encodeValue, FORMAT, FORMAT_VERSION, gzipped, LineWriter, type Header, type TableLine } from './format.ts';
-import { BOOKKEEPING, spemuTables } from './ownership.ts';
+import { BOOKKEEPING, CARRIED_AS_BLOBS, spemuTables } from './ownership.ts';
+import { exportBlobs } from './blobs.ts';
+import type { ByteStore } from '../blobs.ts';
+import { ChunkBytes } from '../sql/blob-chunks.ts';
 import { Progress } from './progress.ts';
 import { appliedMigrations } from './schema.ts';
 
@@ -20,6 +24,11 @@ export interface ExportOptions {
   progress?: Progress;
   /** Recorded in the header, for people reading the file. */
   spemuVersion?: string;
+  /**
+   * Where the files' bytes are: a SQLite workspace's blobs folder (DiskBytes). Default: the
+   * database's own blob_chunks (PostgreSQL, in-memory SQLite), read in the export's snapshot.
+   */
+  bytes?: ByteStore;
 }
 
 /** Stands in for a primary key on a table without one: SQLite's rowid, PostgreSQL's ctid. */
@@ -70,12 +79,6 @@ export async function exportDatabase(connection: Connection, file: string, optio
   const progress = options.progress ?? new Progress('exported');
   const migrations = await appliedMigrations(db, flavour);
   if (!migrations.length) throw new Error('This database holds no spemu workspace (no migrations recorded): nothing to export.');
-  // File contents live beside the rows (a SQLite workspace's blobs/ folder) and are not in the
-  // file yet: refused rather than exported without them.
-  if (migrations.includes('0008-blobs') && Number((await sql<{ n: number }>`select count(*) as n from blobs`.execute(db)).rows[0]?.n ?? 0) > 0) {
-    throw new Error('This workspace holds files (document library contents), which spemu export does not carry yet; '
-      + 'exporting it would lose them, so nothing was written.');
-  }
   const partial = file === '-' ? file : `${file}.partial`;
   const out = new LineWriter(partial, { gzip: gzipped(file) });
   try {
@@ -91,13 +94,15 @@ export async function exportDatabase(connection: Connection, file: string, optio
       let rows = 0;
       let tables = 0;
       for (const table of await readCatalog(trx, flavour)) {
-        if (BOOKKEEPING.includes(table.name)) continue;
+        if (BOOKKEEPING.includes(table.name) || CARRIED_AS_BLOBS.includes(table.name)) continue;
         const origin = owned.migration.includes(table.name) ? 'migration' : owned.runtime.includes(table.name) ? 'runtime' : 'other';
         if (origin === 'other') progress.note(`  note: table ${table.name} is not one spemu made; it is carried all the same`);
         rows += await exportTable(trx, flavour, table, origin, out, progress, options.batchRows ?? 1000);
         tables++;
       }
-      await out.write(`${JSON.stringify({ end: 'export', tables, rows })}\n`);
+      const blobs = migrations.includes('0008-blobs') ? await exportBlobs(trx, options.bytes ?? new ChunkBytes(trx), out) : { blobs: 0, bytes: 0 };
+      if (blobs.blobs) progress.note(`  file contents: ${blobs.blobs.toLocaleString('en-US')} (${blobs.bytes.toLocaleString('en-US')} bytes)`);
+      await out.write(`${JSON.stringify({ end: 'export', tables, rows, blobs: blobs.blobs })}\n`);
     };
     const transaction = flavour === 'postgres' ? db.transaction().setIsolationLevel('repeatable read') : db.transaction();
     await transaction.execute(run);

@@ -1,14 +1,19 @@
 // The export file: one JSON value per line (NDJSON), gzip-compressed when the name ends in
 // .gz. Lines are written and read one at a time, so neither side holds a table in memory.
 //
-//   {"format":"spemu-export","version":1,…,"migrations":[…]}     header
+//   {"format":"spemu-export","version":2,…,"migrations":[…]}     header
 //   {"table":"items_1","columns":[…],"primaryKey":[…],…}         a table: its shape…
 //   ["a",1,null,{"$b":"iVBORw0…"}]                                …its rows, values in column order…
 //   {"end":"items_1","rows":50}                                   …and its row count
-//   {"end":"export","tables":14,"rows":1234}                      trailer: the file is whole
+//   {"blob":"9f86d08…","size":4,"refs":1,"touched":"…"}          a file's content (blobs.ts)…
+//   {"bytes":"dGVzdA=="}                                          …its bytes, ≤ 1 MiB a line
+//   {"end":"export","tables":14,"rows":1234,"blobs":3}           trailer: the file is whole
 //
 // Row values are JSON, except what JSON cannot say: bytes {"$b":base64}, non-finite
 // numbers {"$n":"NaN"}, integers beyond 2^53 {"$i":"…"}, JSON documents {"$j":…}.
+//
+// Version 1 had no blob lines (its exports refused a workspace holding files); it is read
+// still, its `blobs` and `blob_chunks` tables (empty) as any table.
 
 import { createReadStream, createWriteStream } from 'node:fs';
 import { once } from 'node:events';
@@ -20,7 +25,9 @@ import type { TableInfo } from './catalog.ts';
 import type { SqlFlavour } from '../sql/flavour.ts';
 
 export const FORMAT = 'spemu-export';
-export const FORMAT_VERSION = 1;
+export const FORMAT_VERSION = 2;
+/** Versions this spemu imports. */
+export const READABLE_VERSIONS = [1, 2];
 
 export interface Header {
   format: typeof FORMAT;
@@ -41,7 +48,7 @@ export interface TableLine extends TableInfo {
   origin: 'migration' | 'runtime' | 'other';
 }
 
-export interface EndLine { end: string; rows?: number; tables?: number }
+export interface EndLine { end: string; rows?: number; tables?: number; /** Version 2 on. */ blobs?: number }
 
 export const gzipped = (path: string) => /\.gz$/i.test(path);
 

@@ -2,15 +2,19 @@
 // whichever the file came from. The target is migrated to the schema the file was made
 // with, the rows are copied table by table in batched transactions, tables that spemu made
 // at run time are recreated from the shapes the file records (their indexes after their
-// rows), and then the schema is migrated to this spemu's latest and the identity counters
-// are moved past the imported ids.
+// rows), files' contents are written to the target's byte store (blobs.ts), and then the
+// schema is migrated to this spemu's latest and the identity counters are moved past the
+// imported ids.
 
 import { sql, type Kysely } from 'kysely';
 import type { Connection } from '../sql/connect.ts';
 import type { SqlFlavour } from '../sql/flavour.ts';
 import { describeTable, quoteId, type ColumnInfo, type PortableType, type TableInfo } from './catalog.ts';
 import { createIndexSql, createTableSql } from './ddl.ts';
-import { decodeValue, FORMAT, FORMAT_VERSION, readLines, type Decoded, type EndLine, type Header, type TableLine } from './format.ts';
+import { decodeValue, FORMAT, READABLE_VERSIONS, readLines, type Decoded, type EndLine, type Header, type TableLine } from './format.ts';
+import { blobLineProblem, importBlob, type BlobLine, type BytesLine } from './blobs.ts';
+import type { ByteStore } from '../blobs.ts';
+import { ChunkBytes } from '../sql/blob-chunks.ts';
 import { contents, dropSpemuTables } from './ownership.ts';
 import { Progress } from './progress.ts';
 import { migrate, migrationNames } from './schema.ts';
@@ -24,6 +28,8 @@ export interface ImportOptions {
   progress?: Progress;
   /** SQLite: compiled statements go stale when tables are dropped and made. */
   clearStatementCache?: () => void;
+  /** Where files' bytes go: a SQLite workspace's blobs folder (DiskBytes; required for a SQLite target of a file holding files). Default on PostgreSQL: its blob_chunks. */
+  bytes?: ByteStore;
 }
 
 export class ImportError extends Error {}
@@ -41,8 +47,8 @@ function checkHeader(line: string | undefined): Header {
     throw new ImportError('This is not a spemu export file (its first line is not JSON).');
   }
   if (header?.format !== FORMAT) throw new ImportError('This is not a spemu export file (no spemu-export header).');
-  if (header.version !== FORMAT_VERSION) {
-    throw new ImportError(`The export file has format version ${header.version}; this spemu reads version ${FORMAT_VERSION}.`);
+  if (!READABLE_VERSIONS.includes(header.version)) {
+    throw new ImportError(`The export file has format version ${header.version}; this spemu reads versions ${READABLE_VERSIONS.join(' and ')}.`);
   }
   const known = migrationNames();
   const unknown = header.migrations.filter((m) => !known.includes(m));
@@ -155,8 +161,13 @@ export async function importDatabase(connection: Connection, file: string, optio
   const batchRows = options.batchRows ?? 2000;
   const iterator = readLines(file)[Symbol.asyncIterator]();
   // A file that cannot be read (missing, corrupt gzip) is the operator's to fix: say so plainly.
+  // A line read ahead (the one after a blob's bytes) is handed out again first.
+  let ahead: IteratorResult<string> | undefined;
   const lines = {
-    next: () => iterator.next().catch((e: unknown) => { throw new ImportError(`Cannot read ${file}: ${(e as Error).message}.`); }),
+    next: (): Promise<IteratorResult<string>> => {
+      if (ahead) { const line = ahead; ahead = undefined; return Promise.resolve(line); }
+      return iterator.next().catch((e: unknown) => { throw new ImportError(`Cannot read ${file}: ${(e as Error).message}.`); });
+    },
   };
   const header = checkHeader((await lines.next()).value as string | undefined);
 
@@ -176,9 +187,23 @@ export async function importDatabase(connection: Connection, file: string, optio
   let load: TableLoad | undefined;
   let trailer: EndLine | undefined;
   let lineNumber = 1;
+  let blobs = 0;
   const parse = <T>(text: string): T => {
     try { return JSON.parse(text) as T; } catch { throw new ImportError(`Line ${lineNumber} of the export file is not JSON.`); }
   };
+  // SQLite keeps a workspace's bytes in files beside it, which only the caller can name (a
+  // default of the database's own chunks would put them where the server never looks).
+  const bytes = options.bytes ?? (flavour === 'postgres' ? new ChunkBytes(db) : undefined);
+  /** A blob's bytes: the lines after its own, up to the first that is not one of them (read ahead, handed back). */
+  async function* blobBytes(): AsyncGenerator<Uint8Array> {
+    for (let next = await lines.next(); !next.done; next = await lines.next()) {
+      if (!next.value.startsWith('{"bytes"')) { ahead = next; return; }
+      lineNumber++;
+      const part = parse<BytesLine>(next.value).bytes;
+      if (typeof part !== 'string') throw new ImportError(`Line ${lineNumber} of the export file holds no bytes.`);
+      yield Buffer.from(part, 'base64');
+    }
+  }
   for (let next = await lines.next(); !next.done; next = await lines.next()) {
     lineNumber++;
     const text = next.value as string;
@@ -198,8 +223,17 @@ export async function importDatabase(connection: Connection, file: string, optio
       }
       continue;
     }
-    const control = parse<TableLine | EndLine>(text);
-    if ('table' in control) {
+    const control = parse<TableLine | EndLine | BlobLine | BytesLine>(text);
+    if ('blob' in control) {
+      if (load) throw new ImportError(`Table ${load.line.table} has no end line.`);
+      const problem = blobLineProblem(control) ?? (header.migrations.includes('0008-blobs') ? undefined : 'its schema has no blobs');
+      if (problem) throw new ImportError(`Line ${lineNumber} of the export file names a file content, but ${problem}.`);
+      if (!bytes) throw new ImportError('The export file holds file contents, and the SQLite target was given no folder for them (the `bytes` option).');
+      await importBlob(db, bytes, control, blobBytes(), (message) => new ImportError(message));
+      blobs++;
+    } else if ('bytes' in control) {
+      throw new ImportError(`Line ${lineNumber} of the export file holds bytes outside any file content.`);
+    } else if ('table' in control) {
       if (load) throw new ImportError(`Table ${load.line.table} has no end line.`);
       load = await prepareTable(db, flavour, header.source, control);
       options.clearStatementCache?.();
@@ -221,6 +255,8 @@ export async function importDatabase(connection: Connection, file: string, optio
     throw new ImportError('The export file is cut short (no end line): the target holds a partial import. Fix the file and import again with --force.');
   }
   if (trailer.tables !== imported.length) throw new ImportError(`The export file lists ${trailer.tables} tables but holds ${imported.length}.`);
+  if ((trailer.blobs ?? 0) !== blobs) throw new ImportError(`The export file lists ${trailer.blobs ?? 0} file contents but holds ${blobs}.`);
+  if (blobs) progress.note(`  file contents: ${blobs.toLocaleString('en-US')}`);
 
   const migratedAfter = await migrate(db, flavour);
   await fixCounters(db, flavour, imported);

@@ -16,6 +16,8 @@ import { byName, quoteId, readCatalog, tableNames } from './catalog.ts';
 import { migrate } from './schema.ts';
 
 export const BOOKKEEPING = [DEFAULT_MIGRATION_TABLE, DEFAULT_MIGRATION_LOCK_TABLE];
+/** Tables whose content an export carries as blob lines, not rows: the two backends keep bytes differently (transfer/blobs.ts). */
+export const CARRIED_AS_BLOBS = ['blobs', 'blob_chunks'];
 
 /**
  * Where spemu's metadata records the tables it makes at run time: a migration-made table,
