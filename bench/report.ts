@@ -144,6 +144,7 @@ npm run bench -- --skip-1m         # without the 1M-item list
 npm run bench -- --duration 20 --rounds 5 --connections 10 --big-connections 50 --cold-runs 5
 npm run bench -- --profile         # also CPU-profile the spemu servers (node --cpu-prof) and print the top costs
 npm run bench -- --db postgres     # also the PostgreSQL section (a throw-away cluster; --pg-url postgres://… to use a server), ~5 more minutes
+npm run bench -- --only projectdata   # only these sections (comma-separated ids), no core run: rewrites only their parts below
 npx tsx bench/generate.ts [--items N] [--force]   # build the 1M workspace alone
 npx tsx bench/profile-top.ts <file.cpuprofile>    # summarise a CPU profile
 \`\`\`
@@ -218,6 +219,30 @@ ${NOTES_START}
 ${notes}
 ${NOTES_END}
 `;
+}
+
+/**
+ * Rewrites only the parts of `measured` sections (a new one goes before the notes) and the
+ * usage text, keeping everything else as it was: `--only` measures no core figures to write.
+ */
+export function writeSections(path: string, measured: Map<string, string>): string {
+  if (!existsSync(path)) throw new Error(`${path} does not exist: run the whole benchmark once first`);
+  let doc = readFileSync(path, 'utf8');
+  const results = doc.indexOf('## Latest results');
+  if (results >= 0) doc = `${USAGE}\n${doc.slice(results)}`;
+  for (const [id, markdown] of measured) {
+    const [start, end] = sectionMarkers(id);
+    const part = `${start}\n${markdown.trim()}\n${end}`;
+    const at = doc.indexOf(start);
+    const until = doc.indexOf(end);
+    if (at >= 0 && until > at) doc = doc.slice(0, at) + part + doc.slice(until + end.length);
+    else {
+      const notes = doc.indexOf('\n## Notes');
+      doc = notes >= 0 ? `${doc.slice(0, notes)}\n${part}\n${doc.slice(notes)}` : `${doc}\n${part}\n`;
+    }
+  }
+  writeFileSync(path, doc);
+  return path;
 }
 
 /**
