@@ -19,6 +19,8 @@ import type { BenchSection, SectionContext } from './sections.ts';
 import { postgresSection } from './postgres.ts';
 import { projectDataSection } from './projectdata.ts';
 import { hotPathSection } from './hot-path.ts';
+import { filesSection } from './files.ts';
+import { files2gbSection } from './files-memory.ts';
 
 /**
  * Sections measured after the core run, each writing its own part of docs/benchmarks.md
@@ -28,6 +30,8 @@ const SECTIONS: BenchSection[] = [
   hotPathSection, // unless --skip-hot-path: Basic, Bearer, web, --workers 2 ÷ 1, item adds (wrk where present)
   postgresSection, // --db postgres
   projectDataSection, // unless --skip-projectdata; --pd-tasks N (default 1,000,000)
+  filesSection, // unless --skip-files: 100 MiB up and down, RSS through 1 GiB, a 10,000-file folder listed
+  files2gbSection, // --files-2gb: RSS through a 2 GiB file
 ];
 
 /** Requests carry no credentials: they act as the demo's owner (the full authentication and role path still runs). */
@@ -58,6 +62,8 @@ const { values: flags } = parseArgs({
     'skip-projectdata': { type: 'boolean', default: false },
     'skip-hot-path': { type: 'boolean', default: false },
     'pd-tasks': { type: 'string' },
+    'skip-files': { type: 'boolean', default: false },
+    'files-2gb': { type: 'boolean', default: false },
     // Only these sections (ids, comma-separated), without the core run; their parts of the doc are rewritten, the rest kept.
     only: { type: 'string' },
   },
