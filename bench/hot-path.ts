@@ -94,6 +94,7 @@ const verdict = (met: boolean) => (met ? 'met' : '**missed**');
 export const hotPathSection: BenchSection = {
   id: 'hot-path',
   enabled: (flags) => !flags['skip-hot-path'],
+  needsCore: true,
   async run(ctx: SectionContext): Promise<string> {
     const { settings, log, root } = ctx;
     const generator = hasWrk() ? 'wrk 1 thread' : 'autocannon';

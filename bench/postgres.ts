@@ -276,6 +276,7 @@ ${table(['Round', 'one instance req/s', 'two instances req/s', 'two/one', 'p99 m
 export const postgresSection: BenchSection = {
   id: 'postgres',
   enabled: (flags) => flags.db === 'postgres',
+  needsCore: true,
   async run(ctx) {
     const databases = await openDatabases(ctx.flags['pg-url'] as string | undefined);
     try {

@@ -144,6 +144,9 @@ npm run bench -- --skip-1m         # without the 1M-item list
 npm run bench -- --duration 20 --rounds 5 --connections 10 --big-connections 50 --cold-runs 5
 npm run bench -- --profile         # also CPU-profile the spemu servers (node --cpu-prof) and print the top costs
 npm run bench -- --db postgres     # also the PostgreSQL section (a throw-away cluster; --pg-url postgres://… to use a server), ~5 more minutes
+npm run bench -- --skip-files      # without the Files section (~1 minute; ~2 with --db postgres, which runs it on PostgreSQL too)
+npm run bench -- --files-2gb       # also a 2 GiB file through one server's memory (~8.5 GiB free in the temporary folder)
+npm run bench -- --only files,files-2gb   # only these sections, no core run: rewrites only their parts below
 npx tsx bench/generate.ts [--items N] [--force]   # build the 1M workspace alone
 npx tsx bench/profile-top.ts <file.cpuprofile>    # summarise a CPU profile
 \`\`\`
@@ -174,6 +177,10 @@ event loop with autocannon, which runs in the benchmark's process; loopback only
    PostgreSQL with \`spemu export\` / \`spemu import\` (timed) and the same filter load on it; two
    instances against one on one database under a read-heavy mix. Its part below keeps its own
    date: a run without \`--db postgres\` leaves it as it was.
+6. **Files** (\`bench/files.ts\`, issue #11): a 100 MiB file uploaded in one request and in 10 MiB
+   chunks and downloaded, each against a copy on the same disk in the same round; the server's
+   RSS through a 1 GiB chunked upload (2 GiB with \`--files-2gb\`); a folder of 10,000 files
+   listed a page at a time from one connection.
 `;
 
 /** A section's part of the doc (bench/sections.ts), kept between runs that do not measure it. */
@@ -218,6 +225,30 @@ ${NOTES_START}
 ${notes}
 ${NOTES_END}
 `;
+}
+
+/**
+ * Rewrites only the parts of `measured` sections (a new one goes before the notes) and the
+ * usage text, keeping everything else as it was: `--only` measures no core figures to write.
+ */
+export function writeSections(path: string, measured: Map<string, string>): string {
+  if (!existsSync(path)) throw new Error(`${path} does not exist: run the whole benchmark once first`);
+  let doc = readFileSync(path, 'utf8');
+  const results = doc.indexOf('## Latest results');
+  if (results >= 0) doc = `${USAGE}\n${doc.slice(results)}`;
+  for (const [id, markdown] of measured) {
+    const [start, end] = sectionMarkers(id);
+    const part = `${start}\n${markdown.trim()}\n${end}`;
+    const at = doc.indexOf(start);
+    const until = doc.indexOf(end);
+    if (at >= 0 && until > at) doc = doc.slice(0, at) + part + doc.slice(until + end.length);
+    else {
+      const notes = doc.indexOf('\n## Notes');
+      doc = notes >= 0 ? `${doc.slice(0, notes)}\n${part}\n${doc.slice(notes)}` : `${doc}\n${part}\n`;
+    }
+  }
+  writeFileSync(path, doc);
+  return path;
 }
 
 /**

@@ -14,11 +14,13 @@ import { measureColdStart, type ColdStart } from './cold-start.ts';
 import { describeMachine, machineLine } from './machine.ts';
 import { topCosts } from './profile-top.ts';
 import { measureBatchAdds, type BatchRun } from './batch.ts';
-import { printReport, writeDocs, type BenchReport, type Comparison, type MillionRun } from './report.ts';
+import { printReport, writeDocs, writeSections, type BenchReport, type Comparison, type MillionRun } from './report.ts';
 import type { BenchSection, SectionContext } from './sections.ts';
 import { postgresSection } from './postgres.ts';
 import { projectDataSection } from './projectdata.ts';
 import { hotPathSection } from './hot-path.ts';
+import { filesSection } from './files.ts';
+import { files2gbSection } from './files-memory.ts';
 
 /**
  * Sections measured after the core run, each writing its own part of docs/benchmarks.md
@@ -28,6 +30,8 @@ const SECTIONS: BenchSection[] = [
   hotPathSection, // unless --skip-hot-path: Basic, Bearer, web, --workers 2 ÷ 1, item adds (wrk where present)
   postgresSection, // --db postgres
   projectDataSection, // unless --skip-projectdata; --pd-tasks N (default 1,000,000)
+  filesSection, // unless --skip-files: 100 MiB up and down, RSS through 1 GiB, a 10,000-file folder listed
+  files2gbSection, // --files-2gb: RSS through a 2 GiB file
 ];
 
 /** Requests carry no credentials: they act as the demo's owner (the full authentication and role path still runs). */
@@ -58,6 +62,10 @@ const { values: flags } = parseArgs({
     'skip-projectdata': { type: 'boolean', default: false },
     'skip-hot-path': { type: 'boolean', default: false },
     'pd-tasks': { type: 'string' },
+    'skip-files': { type: 'boolean', default: false },
+    'files-2gb': { type: 'boolean', default: false },
+    // Only these sections (ids, comma-separated), without the core run; their parts of the doc are rewritten, the rest kept.
+    only: { type: 'string' },
   },
 });
 if (flags.db !== 'sqlite' && flags.db !== 'postgres') throw new Error(`--db must be sqlite or postgres, not '${flags.db}'`);
@@ -171,7 +179,37 @@ async function millionItems(): Promise<MillionRun> {
   }
 }
 
+/** When and how this run was started, as the doc heads its figures. */
+function runStamp(): { date: string; command: string } {
+  return {
+    date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC',
+    command: `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
+  };
+}
+
+/** `--only a,b`: those sections alone, in the order given; sections that set their figures beside the core run's cannot. */
+async function runOnly(ids: string[]): Promise<void> {
+  const sections = ids.map((id) => {
+    const section = SECTIONS.find((s) => s.id === id);
+    if (!section) throw new Error(`--only: no section '${id}' (there are ${SECTIONS.map((s) => s.id).join(', ')})`);
+    if (section.needsCore) throw new Error(`--only: section '${id}' sets its figures beside the core run's; run it without --only`);
+    return section;
+  });
+  const machine = describeMachine();
+  log(machineLine(machine));
+  const { date, command } = runStamp();
+  const context = sectionContext(`${date}, \`${command}\`, ${machineLine(machine)}`, undefined);
+  const measured = new Map<string, string>();
+  for (const section of sections) {
+    measured.set(section.id, await section.run(context));
+    console.log(`\n${measured.get(section.id)}\n`);
+  }
+  if (writeDocsFile) log(`wrote ${writeSections(join(ROOT, 'docs/benchmarks.md'), measured)} (only ${ids.join(', ')})`);
+  else log('docs/benchmarks.md not written (--quick; pass --docs to write it anyway)');
+}
+
 async function main(): Promise<void> {
+  if (flags.only) return runOnly(flags.only.split(',').map((id) => id.trim()).filter(Boolean));
   const machine = describeMachine();
   log(machineLine(machine));
   log(`settings: ${JSON.stringify(settings)}`);
@@ -183,29 +221,29 @@ async function main(): Promise<void> {
   ];
   if (million) coldStarts.push({ workspace: '1M-item list', result: await measureColdStart(ROOT, million.workspace, settings.coldRuns) });
 
-  const report: BenchReport = {
-    date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC',
-    command: `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
-    machine, settings, comparison, batch, million, coldStarts,
-  };
+  const report: BenchReport = { ...runStamp(), machine, settings, comparison, batch, million, coldStarts };
   printReport(report);
   const measured = new Map<string, string>();
-  const context = sectionContext(report);
+  const context = sectionContext(`${report.date}, \`${report.command}\`, ${machineLine(report.machine)}`, report);
   for (const section of SECTIONS.filter((s) => s.enabled(flags))) measured.set(section.id, await section.run(context));
   if (flags.profile) printProfiles();
   if (writeDocsFile) log(`wrote ${writeDocs(join(ROOT, 'docs/benchmarks.md'), report, measured)}`);
   else log('docs/benchmarks.md not written (--quick; pass --docs to write it anyway)');
 }
 
-function sectionContext(report: BenchReport): SectionContext {
+/** What sections get; without `report` (--only), the core run's figures are not there to read. */
+function sectionContext(runLine: string, report: BenchReport | undefined): SectionContext {
+  const missing = (what: string): never => { throw new Error(`${what} comes from the core run, which --only leaves out`); };
   return {
-    root: ROOT, settings, flags, log, checkOk, runLine: `${report.date}, \`${report.command}\`, ${machineLine(report.machine)}`,
+    root: ROOT, settings, flags, log, checkOk, runLine,
     startSpemu: (options) => startServerChild(SPEMU_SERVER, [JSON.stringify(options)], { nodeArgs: spemuNodeArgs, timeoutMs: 120_000 }),
     stopSpemu,
     load: (target, options) => runLoad({ ...options, url: Array.isArray(target) ? target.map((c) => c.url) : target.url, headers: { ...ACCEPT_JSON, ...options.headers } }),
     core: {
-      batch: report.batch, million: report.million, itemPath: ITEM_PATH, benchUser: BENCH_USER, demoTenant: DEMO_TENANT,
-      coldStartMs: report.coldStarts[0]!.result.medianMs,
+      itemPath: ITEM_PATH, benchUser: BENCH_USER, demoTenant: DEMO_TENANT,
+      get batch() { return report?.batch ?? missing('The $batch figure'); },
+      get million() { return report ? report.million : missing('The 1M-item run'); },
+      get coldStartMs() { return report?.coldStarts[0]!.result.medianMs ?? missing('The cold start'); },
     },
     millionWorkspace: async () => (flags['skip-1m'] ? undefined : ensureMillionWorkspace()),
   };

@@ -4,6 +4,7 @@
 //
 // To add one (e.g. a ProjectData benchmark): write bench/<name>.ts exporting a BenchSection,
 // add it to SECTIONS in bench/run.ts, and give it a flag there if it should not always run.
+// `npm run bench -- --only <id>` runs it alone (no core run) and rewrites only its part.
 
 import type { ServerOptions } from '../src/index.ts';
 import type { LoadFigures, LoadOptions } from './load.ts';
@@ -46,6 +47,8 @@ export interface BenchSection {
   id: string;
   /** Whether this run measures it. */
   enabled(flags: SectionContext['flags']): boolean;
+  /** It reads the core run's figures (`core.batch`, `core.million`, `core.coldStartMs`), so `--only` cannot run it. */
+  needsCore?: boolean;
   /** Measures, prints its figures, and returns its part of docs/benchmarks.md (markdown, `##` heading first). */
   run(context: SectionContext): Promise<string>;
 }

@@ -2,7 +2,8 @@
 // (server/app.ts), so each front reads the body only once it knows what it wants of it:
 // the REST front after the path has resolved to a handler and its declared body kind, whole
 // (`bytes`) for JSON and small raw bodies, as a stream (`stream`) for uploads too large to
-// hold. Either way the server's body limit holds, counted as the bytes arrive.
+// hold. Either way a limit holds, counted as the bytes arrive: the server's body limit, or
+// for a stream the larger limit its handler sets (a file upload's, services/documents.ts).
 
 import { Readable } from 'node:stream';
 import { fail } from '../domain/errors.ts';
@@ -40,16 +41,17 @@ export class RequestBody {
 
   /**
    * The body as it arrives, for a handler that writes it on without holding it. Fails
-   * `bodyTooLarge` (as a stream error) once more than the limit has come. Once only, and not
-   * after `bytes` began reading (then it streams what `bytes` read).
+   * `bodyTooLarge` (as a stream error) once more than `limit` (by default the server's body
+   * limit) has come. Once only, and not after `bytes` began reading (then it streams what
+   * `bytes` read).
    */
-  stream(): Readable {
+  stream(limit = this.limit): Readable {
     const whole = this.whole;
     if (whole) return Readable.from((async function* () { const bytes = await whole; if (bytes) yield bytes; })());
     this.take();
     if (Buffer.isBuffer(this.source)) return Readable.from(this.source.length ? [this.source] : []);
-    this.checkDeclared();
-    return Readable.from(limited(this.source, this.limit));
+    this.checkDeclared(limit);
+    return Readable.from(limited(this.source, limit));
   }
 
   private async readWhole(): Promise<Buffer | undefined> {
@@ -71,8 +73,8 @@ export class RequestBody {
   }
 
   /** A Content-Length over the limit fails before anything is read. */
-  private checkDeclared(): void {
-    if (this.declaredLength !== undefined && this.declaredLength > this.limit) throw fail.bodyTooLarge(this.limit);
+  private checkDeclared(limit = this.limit): void {
+    if (this.declaredLength !== undefined && this.declaredLength > limit) throw fail.bodyTooLarge(limit);
   }
 }
 

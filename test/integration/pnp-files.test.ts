@@ -7,6 +7,7 @@
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import { request } from 'node:http';
 import type { SPFI } from '@pnp/sp';
 import '@pnp/sp/files/index.js';
 import '@pnp/sp/folders/index.js';
@@ -244,5 +245,42 @@ describe('PnPjs files and folders against spemu', () => {
     await file.versions.deleteById(512);
     assert.deepEqual((await file.versions()).map((v) => v.VersionLabel), ['2.0']);
     assert.equal(await file.getText(), 'three', 'the current content is untouched');
+  });
+});
+
+describe('a file sent in one request may be larger than the server body limit, up to SharePoint\'s 250 MiB', () => {
+  // The body limit is for bodies read whole; an upload streams into a blob, so only the
+  // direct-upload limit holds (services/documents.ts). A 1 KiB limit stands in for the 50 MiB default.
+  const spemu = useTestServer({ bodyLimit: 1024 });
+  const LIB = '/sites/dev/Shared Documents';
+
+  it('AddUsingPath and a $value PUT over the body limit arrive whole; a JSON body over it is still refused', async () => {
+    const site = spemu.server.site('/sites/dev');
+    const sp = pnpFor(site);
+    const bytes = randomBytes(64 * 1024);
+    const added = await sp.web.getFolderByServerRelativePath(LIB).files.addUsingPath('over-limit.bin', bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length), { Overwrite: true });
+    assert.equal(added.Length, String(bytes.length));
+    const file = sp.web.getFileByServerRelativePath(`${LIB}/over-limit.bin`);
+    assert.deepEqual(Buffer.from(await file.getBuffer()), bytes);
+    await file.setContent('x'.repeat(4096));
+    assert.equal((await file()).Length, '4096');
+    const json = await fetch(`${site}/_api/web/lists/getbytitle('Documents')/items`, {
+      method: 'POST', headers: { Accept: 'application/json;odata=nometadata', 'Content-Type': 'application/json' }, body: JSON.stringify({ Title: 'x'.repeat(2048) }),
+    });
+    assert.equal(json.status, 413);
+  });
+
+  it('a declared Content-Length over 250 MiB is refused before a byte is read', async () => {
+    const url = new URL(`${spemu.server.site('/sites/dev')}/_api/web/GetFolderByServerRelativePath(decodedurl='${encodeURIComponent(LIB)}')/Files/AddUsingPath(decodedurl='huge.bin',overwrite=true)`);
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = request(url, { method: 'POST', headers: { Accept: 'application/json', 'Content-Length': String(250 * 1024 * 1024 + 1) } }, (res) => {
+        res.resume();
+        req.destroy(); // the 250 MiB it announced will never come
+        resolve(res.statusCode!);
+      });
+      req.on('error', reject);
+      req.flushHeaders();
+    });
+    assert.equal(status, 413);
   });
 });

@@ -27,6 +27,7 @@ import { newResponseBoundary, writeBatchResponse, type PartResponse } from './ba
 import { urlPrefix } from '../../domain/names.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { conditionsFromHeaders } from '../../services/conditions.ts';
+import { DIRECT_UPLOAD_LIMIT } from '../../services/documents.ts';
 import { contentRange } from '../../pipeline/range.ts';
 import { Services } from '../../services/services.ts';
 
@@ -54,7 +55,9 @@ export async function readBody(kind: BodyKind, req: ApiRequest): Promise<BodyFie
   switch (kind) {
     case 'none': return { body: undefined, verboseBody: false };
     case 'raw': return { body: undefined, verboseBody: false, rawBody: await req.body?.bytes() };
-    case 'stream': return { body: undefined, verboseBody: false, bodyStream: req.body?.stream() ?? Readable.from([]) };
+    // A stream is written on, not held: it may be as large as a file sent in one request
+    // (SharePoint Online takes 250 MiB), which the server's body limit (50 MiB) would refuse.
+    case 'stream': return { body: undefined, verboseBody: false, bodyStream: req.body?.stream(Math.max(req.body.limit, DIRECT_UPLOAD_LIMIT)) ?? Readable.from([]) };
     case 'json': {
       const { body, verbose } = deserializeBody(req, await req.body?.bytes());
       return { body, verboseBody: verbose };
