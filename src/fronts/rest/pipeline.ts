@@ -27,7 +27,6 @@ import { newResponseBoundary, writeBatchResponse, type PartResponse } from './ba
 import { urlPrefix } from '../../domain/names.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { conditionsFromHeaders } from '../../services/conditions.ts';
-import { DIRECT_UPLOAD_LIMIT } from '../../services/documents.ts';
 import { contentRange } from '../../pipeline/range.ts';
 import { Services } from '../../services/services.ts';
 
@@ -51,13 +50,13 @@ export type BodyFields = Pick<ApiContext, 'body' | 'verboseBody' | 'rawBody' | '
  * untouched (PnPjs labels an image `application/json`: no parse, no content-type check);
  * `stream`: the request as it arrives (pipeline/body.ts); `none`: not read at all.
  */
-export async function readBody(kind: BodyKind, req: ApiRequest): Promise<BodyFields> {
+export async function readBody(kind: BodyKind, req: ApiRequest, streamLimit = 0): Promise<BodyFields> {
   switch (kind) {
     case 'none': return { body: undefined, verboseBody: false };
     case 'raw': return { body: undefined, verboseBody: false, rawBody: await req.body?.bytes() };
     // A stream is written on, not held: it may be as large as a file sent in one request
-    // (SharePoint Online takes 250 MiB), which the server's body limit (50 MiB) would refuse.
-    case 'stream': return { body: undefined, verboseBody: false, bodyStream: req.body?.stream(Math.max(req.body.limit, DIRECT_UPLOAD_LIMIT)) ?? Readable.from([]) };
+    // (`--max-file-size`, 250 MiB by default as SharePoint Online), which the body limit (50 MiB) would refuse.
+    case 'stream': return { body: undefined, verboseBody: false, bodyStream: req.body?.stream(Math.max(req.body.limit, streamLimit)) ?? Readable.from([]) };
     case 'json': {
       const { body, verbose } = deserializeBody(req, await req.body?.bytes());
       return { body, verboseBody: verbose };
@@ -191,7 +190,7 @@ async function respond(request: ApiRequest, caller: Caller, options: FrontDeps, 
     const plan = await resolve(segments, verb, ctx);
 
     // deserialize, execute: the body as the handler declares it (JSON, raw bytes, none), then the handler.
-    const outcome = await plan.run({ ...ctx, ...(await readBody(plan.body, request)) });
+    const outcome = await plan.run({ ...ctx, ...(await readBody(plan.body, request, options.settings.maxFileSize)) });
 
     // serialize: the payload in the client's dialect, with SharePoint's headers; bytes as they are.
     return outcomeResponse(outcome, requestId, dialect, { apiUrl: ctx.apiUrl, select: query.selectText });
