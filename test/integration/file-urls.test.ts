@@ -41,15 +41,15 @@ describe('file URLs and download.aspx', () => {
   before(async () => {
     origin = spemu.server.url;
     owner = await bearerFor(SECRET, ALICE);
-    const folder = await fetch(`${origin}/sites/dev/_api/web/GetFolderByServerRelativeUrl('${encodeURIComponent(LIB)}')/Folders/add(url='Reports')`, {
+    const folder = await fetch(`${origin}/sites/dev/_api/web/GetFolderByServerRelativeUrl('${encodeURIComponent(LIB)}')/Folders/add(url='Minutes')`, {
       method: 'POST', headers: { Authorization: owner, Accept: 'application/json;odata=nometadata' },
     });
     assert.equal(folder.status, 200, await folder.text());
-    q1 = await upload(`${LIB}/Reports`, 'Q1 plan.txt', text);
+    q1 = await upload(`${LIB}/Minutes`, 'Q1 plan.txt', text);
   });
 
   it('a file at its own URL, in any case and percent-encoded: exact bytes, type, inline, the /_api ETag, time and length', async () => {
-    for (const path of ['/sites/dev/Shared Documents/Reports/Q1 plan.txt', '/SITES/Dev/shared%20documents/reports/q1%20PLAN.TXT', '/sites/dev/Shared%20Documents/Reports/Q1%20plan.txt']) {
+    for (const path of ['/sites/dev/Shared Documents/Minutes/Q1 plan.txt', '/SITES/Dev/shared%20documents/minutes/q1%20PLAN.TXT', '/sites/dev/Shared%20Documents/Minutes/Q1%20plan.txt']) {
       const res = await get(path);
       assert.equal(res.status, 200, path);
       assert.equal(await res.text(), text);
@@ -62,12 +62,12 @@ describe('file URLs and download.aspx', () => {
       assert.equal(res.headers.get('content-disposition'), `inline; filename="Q1 plan.txt"; filename*=UTF-8''Q1%20plan.txt`);
       assert.equal(res.headers.get('x-content-type-options'), 'nosniff');
     }
-    const download = await get(`${LIB}/Reports/Q1 plan.txt?download=1`);
+    const download = await get(`${LIB}/Minutes/Q1 plan.txt?download=1`);
     assert.match(download.headers.get('content-disposition')!, /^attachment; /);
   });
 
   it('If-None-Match with the ETag answers 304 without a body; a stale one 200', async () => {
-    const url = `${LIB}/Reports/Q1 plan.txt`;
+    const url = `${LIB}/Minutes/Q1 plan.txt`;
     const same = await get(url, { 'If-None-Match': q1.ETag });
     assert.equal(same.status, 304);
     assert.equal(await same.text(), '');
@@ -77,7 +77,7 @@ describe('file URLs and download.aspx', () => {
   });
 
   it('Range: a slice as 206 with Content-Range, a suffix, 416 past the end; If-Range with another etag sends it all', async () => {
-    const url = `${LIB}/Reports/Q1 plan.txt`;
+    const url = `${LIB}/Minutes/Q1 plan.txt`;
     const size = Buffer.byteLength(text);
     const slice = await get(url, { Range: 'bytes=2-5' });
     assert.equal(slice.status, 206);
@@ -104,7 +104,7 @@ describe('file URLs and download.aspx', () => {
   });
 
   it('HEAD: the headers, Content-Length, no body', async () => {
-    const res = await get(`${LIB}/Reports/Q1 plan.txt`, {}, owner, 'HEAD');
+    const res = await get(`${LIB}/Minutes/Q1 plan.txt`, {}, owner, 'HEAD');
     assert.equal(res.status, 200);
     assert.equal(res.headers.get('content-length'), String(Buffer.byteLength(text)));
     assert.equal(res.headers.get('etag'), q1.ETag);
@@ -119,7 +119,7 @@ describe('file URLs and download.aspx', () => {
     const urls = [
       `/sites/dev/_layouts/15/download.aspx?SourceUrl=${encodeURIComponent(q1.ServerRelativeUrl)}`,
       `/sites/dev/_LAYOUTS/15/Download.aspx?sourceurl=${encodeURIComponent(`${origin}${encodeURI(q1.ServerRelativeUrl)}`)}`,
-      `/sites/dev/_layouts/15/download.aspx?SOURCEURL=${encodeURIComponent('Shared Documents/Reports/Q1 plan.txt')}`,
+      `/sites/dev/_layouts/15/download.aspx?SOURCEURL=${encodeURIComponent('Shared Documents/Minutes/Q1 plan.txt')}`,
       `/sites/dev/_layouts/15/download.aspx?UniqueId=${q1.UniqueId}`,
       `/sites/dev/_layouts/15/download.aspx?uniqueid=${encodeURIComponent(`{${q1.UniqueId.toUpperCase()}}`)}&Translate=false`,
     ];
@@ -200,13 +200,13 @@ describe('file URLs and download.aspx', () => {
   });
 
   it("a missing file is SharePoint's 404 JSON error; download.aspx without a file, too", async () => {
-    const res = await get(`${LIB}/Reports/nope.txt`, { Accept: 'application/json;odata=verbose' });
+    const res = await get(`${LIB}/Minutes/nope.txt`, { Accept: 'application/json;odata=verbose' });
     assert.equal(res.status, 404);
     const body = (await res.json()) as { error: { code: string; message: { value: string } } };
     assert.equal(body.error.code, '-2130575338, Microsoft.SharePoint.SPException');
-    assert.equal(body.error.message.value, `The file ${LIB}/Reports/nope.txt does not exist.`);
+    assert.equal(body.error.message.value, `The file ${LIB}/Minutes/nope.txt does not exist.`);
 
-    const folder = await get(`${LIB}/Reports`);
+    const folder = await get(`${LIB}/Minutes`);
     assert.equal(folder.status, 404, 'a folder is not a file');
     await folder.arrayBuffer();
     const byId = await get('/sites/dev/_layouts/15/download.aspx?UniqueId=00000000-0000-0000-0000-000000000000');
@@ -224,7 +224,7 @@ describe('file URLs and download.aspx', () => {
 
   it('no credentials: the same 401 challenge as /_api; a user with no role on the site: 403; a visitor reads', async () => {
     const api = await get('/sites/dev/_api/web', {}, null);
-    for (const url of [`${LIB}/Reports/Q1 plan.txt`, `/sites/dev/_layouts/15/download.aspx?UniqueId=${q1.UniqueId}`, `${LIB}/Reports/nope.txt`]) {
+    for (const url of [`${LIB}/Minutes/Q1 plan.txt`, `/sites/dev/_layouts/15/download.aspx?UniqueId=${q1.UniqueId}`, `${LIB}/Minutes/nope.txt`]) {
       const res = await get(url, {}, null);
       assert.equal(res.status, 401, url);
       assert.equal(res.headers.get('www-authenticate'), api.headers.get('www-authenticate'));
@@ -235,7 +235,7 @@ describe('file URLs and download.aspx', () => {
       await stranger.arrayBuffer();
     }
     await api.arrayBuffer();
-    const visitor = await get(`${LIB}/Reports/Q1 plan.txt`, {}, await bearerFor(SECRET, DAVE));
+    const visitor = await get(`${LIB}/Minutes/Q1 plan.txt`, {}, await bearerFor(SECRET, DAVE));
     assert.equal(visitor.status, 200);
     assert.equal(await visitor.text(), text);
   });

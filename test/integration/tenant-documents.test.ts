@@ -122,7 +122,7 @@ describe(`a tenant file's libraries, folders and files (${testBackend()})`, () =
     assert.deepEqual([library.Description, library.ItemCount, library.BaseTemplate, library.RootFolder.ServerRelativeUrl],
       ["The team's documents", 7, 101, '/sites/test/Shared Documents']);
     const lists = await json('/lists?$select=Title&$filter=BaseTemplate eq 101');
-    assert.deepEqual(lists.value.map((l: any) => l.Title).sort(), ['Contracts', 'Documents'], 'the Documents entry adds to the library, not a second one');
+    assert.deepEqual(lists.value.map((l: any) => l.Title).sort(), ['Contracts', 'Documents', 'Site Assets'], 'the Documents entry adds to the library, not a second one');
   });
 
   // Where the bytes went is the backend's own: on SQLite, files of the workspace's blobs folder.
