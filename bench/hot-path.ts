@@ -13,7 +13,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { median, runLoad, type LoadFigures } from './load.ts';
-import { memoryOf, startServerChild, stopChild, type ServerChild } from './processes.ts';
+import { memoryOf, startServerChild, stopChild } from './processes.ts';
 import { hasWrk, runWrk } from './wrk.ts';
 import type { BenchSection, SectionContext } from './sections.ts';
 import { openDatabases, type Databases } from './postgres.ts';

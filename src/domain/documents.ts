@@ -49,6 +49,16 @@ export const urlInList = (listUrl: string, path: string): string => (path ? `${l
 export const webRelativeUrl = (webUrl: string, serverRelativeUrl: string): string =>
   serverRelativeUrl.slice(webUrl.replace(/\/$/, '').length + 1);
 
+/**
+ * A percent-encoded URL or path decoded. A '%' that starts no escape (a name may hold one) stays
+ * as it is, and so does a run of escapes that is no UTF-8: the rest is decoded all the same.
+ */
+export function decodeUrlText(text: string): string {
+  return text.replace(/(?:%[0-9a-f]{2})+/gi, (run) => {
+    try { return decodeURIComponent(run); } catch { return run; }
+  });
+}
+
 /** The folder holding `path` and the last segment's name ('' and '' for the root). */
 export function splitPath(path: string): { dir: string; name: string } {
   const parts = segments(path);

@@ -2,7 +2,7 @@
 // GetFileByServerRelativePath, a file's own URL, `/_layouts/15/download.aspx`. Read only: it
 // takes the store's read side, so a front may call it without a service.
 
-import { placePath, segments, splitPath } from '../domain/documents.ts';
+import { decodeUrlText, placePath, segments, splitPath } from '../domain/documents.ts';
 import { fail } from '../domain/errors.ts';
 import type { Item, List, Site, Web } from '../domain/model.ts';
 import { uiVersionOf } from '../domain/versions.ts';
@@ -16,7 +16,7 @@ type Reader = Pick<StoreReader, 'lists' | 'fields' | 'documents'>;
  * A path outside the web is SharePoint's ArgumentException; no list there is undefined.
  */
 export async function locate(store: Reader, web: Web, url: string): Promise<{ list: List; path: string } | undefined> {
-  let path = /^https?:\/\//i.test(url) ? safeDecode(new URL(url).pathname) : url;
+  let path = /^https?:\/\//i.test(url) ? decodeUrlText(new URL(url).pathname) : url;
   if (!path.startsWith('/')) path = `${web.serverRelativeUrl.replace(/\/$/, '')}/${path}`;
   const wanted = `/${segments(path).join('/')}`.toLowerCase();
   const webUrl = `/${segments(web.serverRelativeUrl).join('/')}`.toLowerCase();
@@ -48,11 +48,6 @@ export async function documentById(store: Reader, web: Web, uniqueId: string): P
     if (item) return { list, item };
   }
   return undefined;
-}
-
-/** An absolute URL's path is percent-encoded; a name may hold a '%' that is no escape. */
-function safeDecode(text: string): string {
-  try { return decodeURIComponent(text); } catch { return text; }
 }
 
 /**

@@ -166,9 +166,10 @@ export class DocumentService {
     const { dir, name } = splitPath(path);
     const folder = name ? await this.store.documents.at(list, fields, dir, name) : undefined;
     if (!folder?.place.folder) throw fail.folderNotFound(urlInList(list.serverRelativeUrl, path));
-    await this.requireNoneHeldBelow(list, fields, path);
     return this.store.transaction(async (store) => {
       const inside = await store.documents.below(list, fields, placePath(folder.place));
+      // Nothing goes if a file in it is held by someone else.
+      for (const item of inside) await this.requireWritable(list, item);
       // Deepest first, so every entry's folder is still there when it is recycled.
       inside.sort((a, b) => b.place.dir.length - a.place.dir.length);
       for (const item of inside) await store.items.recycle(list, fields, item.id, this.actor.userId, this.actor.now());

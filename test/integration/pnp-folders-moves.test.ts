@@ -231,4 +231,32 @@ describe('PnPjs folders, moves and copies against spemu', () => {
     assert.deepEqual(await file.versions(), []);
     assert.equal(await bytesAt(`${LIB}/versioned.txt`), 'one', 'the current content stays');
   });
+
+  it('the wire: bodies that are no object, malformed escapes and web-relative destinations get answers, never a 500', async () => {
+    await sp.web.getFolderByServerRelativePath(LIB).folders.addUsingPath('Wire');
+    await sp.web.getFolderByServerRelativePath(LIB).files.addUsingPath('Wire/w.txt', 'w');
+    const post = (path: string, body?: string) => fetch(`${site}/_api/${path}`, {
+      method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json;odata=nometadata' }, ...(body === undefined ? {} : { body }),
+    });
+    const folder = `web/GetFolderByServerRelativePath(decodedurl='${encodeURIComponent(`${LIB}/Wire`)}')`;
+    for (const body of ['null', '[]', '"x"']) {
+      const r = await post(`${folder}/AddSubFolderUsingPath`, body);
+      assert.equal(r.status, 400, body);
+    }
+    assert.equal((await post(`${folder}/AddSubFolderUsingPath`)).status, 400, 'no body');
+    const util = await post('SP.MoveCopyUtil.CopyFileByPath(overwrite=@a1)?@a1=false', JSON.stringify({
+      srcPath: { DecodedUrl: `${spemu.server.url}/sites/dev/Shared%20Documents/Wire/w.txt` },
+      destPath: { DecodedUrl: `${spemu.server.url}/sites/dev/Shared%20Documents/Wire/100%25%zz.txt` },
+    }));
+    assert.equal(util.status, 200, 'a % that is no escape is part of the name');
+    assert.equal(await bytesAt(`${LIB}/Wire/100%%zz.txt`), 'w');
+    // A destination relative to the web (as File.moveTo takes it) stays in the site.
+    const moved = await post(`web/GetFileByServerRelativePath(decodedurl='${encodeURIComponent(`${LIB}/Wire/w.txt`)}')/moveTo(newurl='Shared Documents/Wire/moved.txt',flags=1)`);
+    assert.equal(moved.status, 200);
+    assert.equal(await bytesAt(`${LIB}/Wire/moved.txt`), 'w');
+    const elsewhere = await post('SP.MoveCopyUtil.CopyFileByPath(overwrite=@a1)?@a1=false', JSON.stringify({
+      srcPath: { DecodedUrl: `${LIB}/Wire/moved.txt` }, destPath: { DecodedUrl: '/sites/other/Shared Documents/x.txt' },
+    }));
+    assert.equal(elsewhere.status, 501);
+  });
 });

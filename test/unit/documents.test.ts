@@ -2,7 +2,7 @@
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { checkName, fileType, isWithin, nameProblem, splitPath } from '../../src/domain/documents.ts';
+import { checkName, decodeUrlText, fileType, isWithin, nameProblem, splitPath } from '../../src/domain/documents.ts';
 import { DomainError } from '../../src/domain/errors.ts';
 
 describe('file and folder names', () => {
@@ -33,4 +33,11 @@ describe('file and folder names', () => {
     assert.equal(isWithin('anything', ''), true);
     assert.deepEqual(['a.docx', 'archive.tar.gz', 'README', '.gitignore'].map(fileType), ['docx', 'gz', '', '']);
   });
+});
+
+it('decodeUrlText decodes every escape and keeps a % that starts none, or a run that is no UTF-8', () => {
+  assert.equal(decodeUrlText('/sites/dev/Shared%20Documents/a%C3%A9.txt'), '/sites/dev/Shared Documents/aé.txt');
+  assert.equal(decodeUrlText('100%25%zz.txt'), '100%%zz.txt');
+  assert.equal(decodeUrlText('50% off %E9.txt'), '50% off %E9.txt');
+  assert.equal(decodeUrlText('plain'), 'plain');
 });

@@ -24,20 +24,21 @@ export class SqlDocumentMoves {
   move(source: ListOf, from: string, target: ListOf, to: PlaceTarget, options: TransferOptions): Promise<Item | undefined> {
     return this.s.write([listEntry(source.list), listEntry(target.list)], async (s) => {
       const moves = new SqlDocumentMoves(s);
-      const item = await moves.begin(source, from, target, to, options);
-      if (!item) return undefined;
+      const begun = await moves.begin(source, from, target, to, options);
+      if (!begun) return undefined;
+      const { item, dest } = begun;
       if (source.list.rowId !== target.list.rowId) {
         // To another list: the rows are copied (same UniqueId, authors and times) and the originals deleted.
-        const id = await moves.copyTree(source, item, target, to, { ...options, keepIdentity: true, keepAuthor: true });
+        const id = await moves.copyTree(source, item, target, dest, { ...options, keepIdentity: true, keepAuthor: true });
         await moves.deleteTree(source, item, options.now);
         return new SqlItems(s).get(target.list, target.fields, id);
       }
       const oldPath = placePath(item.place);
-      const newPath = joinPath(to.dir, to.name);
+      const newPath = joinPath(dest.dir, dest.name);
       if (item.place.folder && oldPath.toLowerCase() !== newPath.toLowerCase() && isWithin(newPath, oldPath)) throw fail.moveIntoItself(oldPath);
       const table = source.list.tableName;
       await s.db.updateTable(table).set({
-        leaf_name: to.name, dir_path: to.dir, version: sql`version + 1`,
+        leaf_name: dest.name, dir_path: dest.dir, version: sql`version + 1`,
         ...(options.keepEditor ? {} : { modified: options.now, editor_id: options.actorId }),
       }).where('id', '=', item.id).execute();
       if (item.place.folder) {
@@ -54,12 +55,13 @@ export class SqlDocumentMoves {
   copy(source: ListOf, from: string, target: ListOf, to: PlaceTarget, options: TransferOptions): Promise<Item | undefined> {
     return this.s.write([listEntry(source.list), listEntry(target.list)], async (s) => {
       const moves = new SqlDocumentMoves(s);
-      const item = await moves.begin(source, from, target, to, options);
-      if (!item) return undefined;
-      if (item.place.folder && source.list.rowId === target.list.rowId && isWithin(joinPath(to.dir, to.name), placePath(item.place))) {
+      const begun = await moves.begin(source, from, target, to, options);
+      if (!begun) return undefined;
+      const { item, dest } = begun;
+      if (item.place.folder && source.list.rowId === target.list.rowId && isWithin(joinPath(dest.dir, dest.name), placePath(item.place))) {
         throw fail.moveIntoItself(placePath(item.place));
       }
-      const id = await moves.copyTree(source, item, target, to, options);
+      const id = await moves.copyTree(source, item, target, dest, options);
       return new SqlItems(s).get(target.list, target.fields, id);
     });
   }
@@ -67,23 +69,23 @@ export class SqlDocumentMoves {
   /**
    * Inside the write: both lists locked, the source found (undefined if it is not there), the
    * destination's folder there and its name free — a file there replaced when `overwrite`
-   * says so. `to.dir` becomes the folder's path as stored.
+   * says so. The item, and the destination with its folder's path as stored (its folders' own case).
    */
-  private async begin(source: ListOf, from: string, target: ListOf, to: PlaceTarget, options: TransferOptions): Promise<Item | undefined> {
+  private async begin(source: ListOf, from: string, target: ListOf, to: PlaceTarget, options: TransferOptions): Promise<{ item: Item; dest: PlaceTarget } | undefined> {
     const documents = new SqlDocuments(this.s);
     // Locked in row order, so two transfers between the same lists cannot wait on each other.
     for (const list of [source.list, target.list].sort((a, b) => a.rowId - b.rowId)) await documents.lockList(list);
     const at = splitAt(from);
     const item = at.name ? await documents.at(source.list, source.fields, at.dir, at.name) : undefined;
     if (!item) return undefined;
-    to.dir = await documents.checkFolder(target.list, target.fields, to.dir);
-    const taken = await documents.at(target.list, target.fields, to.dir, to.name);
+    const dir = await documents.checkFolder(target.list, target.fields, to.dir);
+    const taken = await documents.at(target.list, target.fields, dir, to.name);
     if (taken && !(source.list.rowId === target.list.rowId && taken.id === item.id)) {
-      if (!options.overwrite || taken.place.folder || item.place.folder) throw fail.fileExists(await documents.webRelativeOf(target.list, to.dir, to.name));
-      if (taken.file?.checkedOutBy != null && taken.file.checkedOutBy !== options.actorId) throw fail.fileCheckedOut(await documents.webRelativeOf(target.list, to.dir, to.name), 'another user');
+      if (!options.overwrite || taken.place.folder || item.place.folder) throw fail.fileExists(await documents.webRelativeOf(target.list, dir, to.name));
+      if (taken.file?.checkedOutBy != null && taken.file.checkedOutBy !== options.actorId) throw fail.fileCheckedOut(await documents.webRelativeOf(target.list, dir, to.name), 'another user');
       await new SqlItems(this.s).delete(target.list, target.fields, taken.id, null, options.now);
     }
-    return item;
+    return { item, dest: { dir, name: to.name } };
   }
 
   /** New rows in the target for `item` and (a folder) everything below it; the new root's id. */

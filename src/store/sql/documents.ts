@@ -124,11 +124,11 @@ export class SqlDocuments implements DocumentRepository {
   }
 
   move(source: { list: List; fields: Field[] }, from: string, target: { list: List; fields: Field[] }, to: PlaceTarget, options: TransferOptions) {
-    return new SqlDocumentMoves(this.s).move(source, from, target, { ...to }, options);
+    return new SqlDocumentMoves(this.s).move(source, from, target, to, options);
   }
 
   copy(source: { list: List; fields: Field[] }, from: string, target: { list: List; fields: Field[] }, to: PlaceTarget, options: TransferOptions) {
-    return new SqlDocumentMoves(this.s).copy(source, from, target, { ...to }, options);
+    return new SqlDocumentMoves(this.s).copy(source, from, target, to, options);
   }
 
   deleteFolder(list: List, fields: Field[], path: string, now: string): Promise<number> {

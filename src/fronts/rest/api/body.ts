@@ -25,12 +25,17 @@ export function readEntityBody(ctx: ApiContext, typeName: string, acceptType: (t
   return props;
 }
 
-/** Method bodies that wrap their arguments: `{"parameters":{…}}` (AddField, createfieldasxml). */
-export function readParameters(ctx: ApiContext, typeName: string): Properties {
+/** A method's body: an object whose properties are its arguments (`{"leafPath":…}`, `{"srcPath":…,"destPath":…}`). */
+export function readMethodBody(ctx: ApiContext): Properties {
   const body = ctx.body;
   if (body === undefined) throw errors.emptyBody();
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw errors.notAnObject();
-  const parameters = (body as Properties).parameters;
+  return body as Properties;
+}
+
+/** Method bodies that wrap their arguments: `{"parameters":{…}}` (AddField, createfieldasxml). */
+export function readParameters(ctx: ApiContext, typeName: string): Properties {
+  const parameters = readMethodBody(ctx).parameters;
   if (parameters === null || typeof parameters !== 'object' || Array.isArray(parameters)) {
     throw errors.badArgument(`The request body must be {"parameters":{…}} of type '${typeName}'.`);
   }

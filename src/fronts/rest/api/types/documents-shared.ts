@@ -1,9 +1,7 @@
 // What the file, folder and attachment types share: addressing arguments, URLs and links,
 // the request's streamed body, and SharePoint's answer to a void action.
 
-import { fileEtag, joinPath, placePath, urlInList } from '../../../../domain/documents.ts';
-
-export { fileEtag };
+import { decodeUrlText, joinPath, placePath, urlInList } from '../../../../domain/documents.ts';
 import { fail } from '../../../../domain/errors.ts';
 import type { Item, List, Web } from '../../../../domain/model.ts';
 import type { PermissionKind } from '../../../../domain/permissions.ts';
@@ -13,7 +11,6 @@ import type { ApiContext } from '../context.ts';
 import { ok, type Outcome } from '../outcome.ts';
 import type { BodyKind, MethodDef, Resource } from '../resource.ts';
 import { argument, stringArgument } from './shared.ts';
-
 
 /** A file's or folder's server-relative URL. */
 export const urlOf = (list: List, path: string): string => urlInList(list.serverRelativeUrl, path);
@@ -30,8 +27,7 @@ export const bodyOf = (ctx: ApiContext): AsyncIterable<Uint8Array> => ctx.bodySt
 /** `…Url('…')` arguments are URLs (percent-decoded); `…Path(decodedurl='…')` ones are already decoded. */
 export function urlArgument(args: Argument[], decoded: boolean): string {
   const text = stringArgument(args, decoded ? 'decodedurl' : 'serverrelativeurl', 'url', 'strurl', 'newurl', 'strnewurl');
-  if (decoded) return text;
-  try { return decodeURIComponent(text); } catch { return text; }
+  return decoded ? text : decodeUrlText(text);
 }
 
 export function booleanArgument(args: Argument[], name: string): boolean {
@@ -49,7 +45,10 @@ export async function target(r: { list: List; dir: string }, url: string, ctx: A
   return found;
 }
 
-/** What SharePoint answers a void action (checkout, checkin, …): 200 `{"odata.null":true}` (CONFIRMED, recorded SPO responses). */
+/**
+ * What SharePoint answers a void action (checkout, checkin, …) and a navigation to nothing (a
+ * root folder's ListItemAllFields, LockedByUser): 200 `{"odata.null":true}` (CONFIRMED, recorded SPO responses).
+ */
 export const voidResult = (methodName: string): Outcome => ok({ kind: 'primitive', methodName, edmType: 'Edm.Null', value: null });
 
 /** An action that answers as a void action does; it takes no body unless `body` says which. */

@@ -3,8 +3,8 @@
 // bytes stream both ways: an upload is the request itself (`body: 'stream'`), a download a
 // stream of the blob.
 
-import { splitPath, webRelativeUrl } from '../../../../domain/documents.ts';
-import { documentById } from '../../../../services/document-paths.ts';
+import { fileEtag, splitPath, webRelativeUrl } from '../../../../domain/documents.ts';
+import { documentAt, documentById } from '../../../../services/document-paths.ts';
 import { fail } from '../../../../domain/errors.ts';
 import type { Item, List, Web } from '../../../../domain/model.ts';
 import type { Entity } from '../../../../wire/values.ts';
@@ -14,12 +14,10 @@ import { noContent, ok, type Outcome } from '../outcome.ts';
 import type { ResourceType } from '../resource.ts';
 import { argument, emptyOk, entityCollection, guidText, integerArgument, singleEntity, stringArgument } from './shared.ts';
 import type { Argument } from '../../../../odata/path.ts';
-import { bodyOf, booleanArgument, fileEtag, locate, nothing, pathLink, pathOf, target, urlArgument, urlOf, voidAction } from './documents-shared.ts';
+import { bodyOf, booleanArgument, nothing, pathLink, pathOf, target, urlArgument, urlOf, voidAction, voidResult } from './documents-shared.ts';
 import { folderAt, webFolderById } from './folders.ts';
 import { destinationOf, moveFlagsOverwrite } from './move-copy.ts';
 import { siteUserById } from './principals.ts';
-
-const nullResult = (methodName: string): Outcome => ok({ kind: 'primitive', methodName, edmType: 'Edm.Null', value: null });
 import { uiVersionOf, versionId, versionLabel } from '../../../../domain/versions.ts';
 
 type FilesResource = { kind: 'files'; list: List; dir: string };
@@ -27,11 +25,9 @@ type FileResource = { kind: 'file'; list: List; item: Item };
 type FileContentResource = { kind: 'fileContent'; list: List; item: Item };
 
 async function fileAt(web: Web, url: string, ctx: ApiContext): Promise<FileResource> {
-  const found = await locate(web, url, ctx);
-  const { dir, name } = splitPath(found?.path ?? '');
-  const item = found && name ? await ctx.store.documents.at(found.list, await ctx.store.fields.of(found.list), dir, name) : undefined;
-  if (!found || !item || item.place.folder) throw fail.fileNotFound(url);
-  return { kind: 'file', list: found.list, item };
+  const found = await documentAt(ctx.store, web, url);
+  if (!found?.item || found.item.place.folder) throw fail.fileNotFound(url);
+  return { kind: 'file', list: found.list, item: found.item };
 }
 
 /** The file or folder of the web whose UniqueId is the argument. */
@@ -145,9 +141,9 @@ export const fileType: ResourceType<FileResource> = {
     /** Who holds the file checked out (a site user), or null. */
     checkedoutbyuser: async (r, ctx) => (r.item.file?.checkedOutBy != null
       ? { kind: 'siteUser', user: await siteUserById(ctx, r.item.file.checkedOutBy) }
-      : { kind: 'readOnly', read: async () => nullResult('CheckedOutByUser') }),
+      : { kind: 'readOnly', read: async () => voidResult('CheckedOutByUser') }),
     /** Who holds a co-authoring lock: nobody ever (spemu keeps no such locks), so null, as SharePoint answers an unlocked file. */
-    lockedbyuser: async () => ({ kind: 'readOnly', read: async () => nullResult('LockedByUser') }),
+    lockedbyuser: async () => ({ kind: 'readOnly', read: async () => voidResult('LockedByUser') }),
   },
   methods: {
     startupload: {

@@ -8,15 +8,16 @@
 
 import { createHash } from 'node:crypto';
 import { joinPath, segments, splitPath } from '../../../../domain/documents.ts';
+import { documentAt } from '../../../../services/document-paths.ts';
 import { fail } from '../../../../domain/errors.ts';
 import type { Item, List, Web } from '../../../../domain/model.ts';
 import type { Argument } from '../../../../odata/path.ts';
 import { errors } from '../../../../wire/errors.ts';
 import type { Entity } from '../../../../wire/values.ts';
-import { boolProp, readEntityBody, readParameters, stringProp, type Properties } from '../body.ts';
+import { boolProp, readEntityBody, readMethodBody, readParameters, stringProp } from '../body.ts';
 import type { ApiContext } from '../context.ts';
 import { folderEntity, resourcePathValue } from '../entities.ts';
-import { ok, type Outcome } from '../outcome.ts';
+import { noContent, ok, type Outcome } from '../outcome.ts';
 import type { Resource, ResourceType } from '../resource.ts';
 import { booleanArgument, locate, pathLink, pathOf, target, urlArgument, urlOf, voidAction, voidResult } from './documents-shared.ts';
 import { destinationOf, resourcePathProp } from './move-copy.ts';
@@ -28,11 +29,9 @@ type WebFolderResource = { kind: 'webFolder'; web: Web; path: string };
 
 /** The folder at a URL: a list's folder, a web folder above the lists, or the `$select=Exists` probe's answer. */
 export async function folderAt(web: Web, url: string, ctx: ApiContext): Promise<Resource | Outcome> {
-  const found = await locate(web, url, ctx);
-  if (found && !found.path) return { kind: 'folder', list: found.list, path: '' };
-  const { dir, name } = splitPath(found?.path ?? '');
-  const item = found && name ? await ctx.store.documents.at(found.list, await ctx.store.fields.of(found.list), dir, name) : undefined;
-  if (item?.place.folder) return { kind: 'folder', list: found!.list, path: pathOf(item) };
+  const found = await documentAt(ctx.store, web, url);
+  if (found && !found.item) return { kind: 'folder', list: found.list, path: '' };
+  if (found?.item?.place.folder) return { kind: 'folder', list: found.list, path: found.path };
   if (!found) {
     const webPath = await webFolderPath(web, url, ctx);
     if (webPath !== undefined) return { kind: 'webFolder', web, path: webPath };
@@ -91,15 +90,6 @@ async function folderProperties(url: string, ctx: ApiContext): Promise<Outcome> 
   return singleEntity({ type: 'SP.PropertyValues', id: `${ctx.apiUrl}${link}`, editLink: link, props: [['vti_x005f_isbrowsable', '1']] }, 'SP.PropertyValues', ctx);
 }
 
-/** Where a folder move or copy goes: `newurl`/`DecodedUrl` in the URL, or `newPath` in the body. */
-async function destinationArgument(args: Argument[], ctx: ApiContext): Promise<{ list: List; path: string }> {
-  const url = args.length ? urlArgument(args, args.some((a) => a.name?.toLowerCase() === 'decodedurl')) : resourcePathProp(bodyProps(ctx), 'newPath');
-  return destinationOf(url, ctx);
-}
-
-/** A method body's properties (none when it has no body). */
-const bodyProps = (ctx: ApiContext): Properties => (ctx.body && typeof ctx.body === 'object' && !Array.isArray(ctx.body) ? ctx.body as Properties : {});
-
 export const folderType: ResourceType<FolderResource> = {
   permissions: { delete: 'DeleteListItems', update: 'EditListItems' },
   navigation: {
@@ -108,7 +98,7 @@ export const folderType: ResourceType<FolderResource> = {
     listitemallfields: async (r, ctx) => (r.path
       ? { kind: 'item', list: r.list, id: (await folderItem(r, ctx)).id }
       // A list's root folder has no item: SharePoint answers null (PnPjs's getItem relies on it).
-      : readOnly(async () => ok({ kind: 'primitive', methodName: 'ListItemAllFields', edmType: 'Edm.Null', value: null }))),
+      : readOnly(async () => voidResult('ListItemAllFields'))),
     parentfolder: async (r, ctx) => {
       if (r.path) return { kind: 'folder', list: r.list, path: splitPath(r.path).dir };
       const web = (await ctx.store.sites.web(r.list.webId)) ?? ctx.web;
@@ -119,7 +109,7 @@ export const folderType: ResourceType<FolderResource> = {
   },
   methods: {
     addsubfolderusingpath: voidAction('AddSubFolderUsingPath', 'AddListItems', async (r, _args, ctx) => {
-      const leaf = resourcePathProp(ctx.body === undefined ? {} : (ctx.body as Properties), 'leafPath');
+      const leaf = resourcePathProp(readMethodBody(ctx), 'leafPath');
       await ctx.services.documents.createFolder(r.list, joinPath(r.path, leaf));
     }, 'json'),
     recycle: {
@@ -133,9 +123,9 @@ export const folderType: ResourceType<FolderResource> = {
       const parameters = readParameters(ctx, 'SP.FolderDeleteParameters');
       await ctx.services.documents.deleteFolder(r.list, r.path, { ifEmpty: boolProp(parameters, 'DeleteIfEmpty') ?? false });
     }, 'json'),
-    moveto: voidAction('MoveTo', 'DeleteListItems', (r, args, ctx) => transferFolder('move', r, args, ctx)),
-    movetousingpath: voidAction('MoveToUsingPath', 'DeleteListItems', (r, args, ctx) => transferFolder('move', r, args, ctx), 'json'),
-    copytousingpath: voidAction('CopyToUsingPath', 'AddListItems', (r, args, ctx) => transferFolder('copy', r, args, ctx), 'json'),
+    moveto: voidAction('MoveTo', 'DeleteListItems', (r, args, ctx) => transferFolder('move', r, args, ctx, false)),
+    movetousingpath: voidAction('MoveToUsingPath', 'DeleteListItems', (r, args, ctx) => transferFolder('move', r, args, ctx, true), 'json'),
+    copytousingpath: voidAction('CopyToUsingPath', 'AddListItems', (r, args, ctx) => transferFolder('copy', r, args, ctx, true), 'json'),
   },
   async get(r, ctx) {
     if (!r.path) return singleEntity(folderEntity((await ctx.store.lists.withCounters([r.list]))[0]!, ctx), 'SP.Folder', ctx);
@@ -147,13 +137,15 @@ export const folderType: ResourceType<FolderResource> = {
     const props = readEntityBody(ctx, 'SP.Folder');
     for (const key of Object.keys(props)) if (key !== 'Name') throw errors.badArgument(`spemu does not set the property '${key}' of SP.Folder.`);
     const name = stringProp(props, 'Name');
-    if (name === undefined) return voidResult('Update');
-    const current = r.path ? (await folderItem(r, ctx)).place.name! : r.list.serverRelativeUrl.split('/').pop()!;
-    if (name === current) return { status: 204 };
-    if (!r.path) throw errors.badArgument('The root folder of a list cannot be renamed.');
+    if (!r.path) {
+      if (name !== undefined && name !== r.list.serverRelativeUrl.split('/').pop()) throw errors.badArgument('The root folder of a list cannot be renamed.');
+      return noContent();
+    }
     const item = await folderItem(r, ctx);
-    await ctx.services.documents.transfer('move', r.list, item, { list: r.list, path: joinPath(item.place.dir, name) }, { overwrite: false });
-    return { status: 204 };
+    if (name !== undefined && name !== item.place.name) {
+      await ctx.services.documents.transfer('move', r.list, item, { list: r.list, path: joinPath(item.place.dir, name) }, { overwrite: false });
+    }
+    return noContent();
   },
   async delete(r, ctx) {
     await ctx.services.documents.deleteFolder(r.list, r.path);
@@ -161,11 +153,16 @@ export const folderType: ResourceType<FolderResource> = {
   },
 };
 
-async function transferFolder(kind: 'move' | 'copy', r: FolderResource, args: Argument[], ctx: ApiContext): Promise<void> {
+/**
+ * Folder.moveTo(newurl='…') names its destination in the URL; MoveToUsingPath and
+ * CopyToUsingPath in the body (`newPath`, and `bOverWrite` for a copy).
+ */
+async function transferFolder(kind: 'move' | 'copy', r: FolderResource, args: Argument[], ctx: ApiContext, inBody: boolean): Promise<void> {
   if (!r.path) throw errors.badArgument('The root folder of a list cannot be moved or copied.');
-  const to = await destinationArgument(args.filter((a) => a.name?.toLowerCase() !== 'boverwrite'), ctx);
-  const overwrite = booleanArgument(args, 'boverwrite') || (ctx.body !== undefined && boolProp(bodyProps(ctx), 'bOverWrite') === true);
-  await ctx.services.documents.transfer(kind, r.list, await folderItem(r, ctx), to, { overwrite });
+  const body = inBody ? readMethodBody(ctx) : undefined;
+  const url = body ? resourcePathProp(body, 'newPath') : urlArgument(args, false);
+  const overwrite = body ? boolProp(body, 'bOverWrite') === true : false;
+  await ctx.services.documents.transfer(kind, r.list, await folderItem(r, ctx), await destinationOf(url, ctx), { overwrite });
 }
 
 /** `folders/add(url)`; `addUsingPath(DecodedUrl, overwrite)` answers an existing folder as it is when overwrite is on (SharePoint keeps it and its contents). */
@@ -278,7 +275,7 @@ export const webFolderType: ResourceType<WebFolderResource> = {
       return { kind: 'webFolder', web: r.web, path: splitPath(r.path).dir };
     },
     properties: async (r) => readOnly((ctx) => folderProperties(webUrl(r.web, r.path), ctx)),
-    listitemallfields: async () => readOnly(async () => ok({ kind: 'primitive', methodName: 'ListItemAllFields', edmType: 'Edm.Null', value: null })),
+    listitemallfields: async () => readOnly(async () => voidResult('ListItemAllFields')),
   },
   get: async (r, ctx) => singleEntity(await webFolderEntity(r.web, r.path, ctx), 'SP.Folder', ctx),
 };

@@ -11,7 +11,7 @@ import { noContent, ok, type Outcome } from '../outcome.ts';
 import { requirePermission } from '../../../../identity/permissions.ts';
 import { getUserEffectivePermissions, securableNavigation, withSecurableProperties } from './security.ts';
 import type { ResourceType } from '../resource.ts';
-import { emptyOk, entityCollection, guidText, singleEntity, stringArgument } from './shared.ts';
+import { emptyOk, entityCollection, guidText, stringArgument } from './shared.ts';
 import { urlPrefix } from '../../../../domain/names.ts';
 import { argumentLiteral } from '../../../../odata/path.ts';
 

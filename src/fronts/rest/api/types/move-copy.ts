@@ -2,12 +2,13 @@
 // moveByPath/copyByPath and the CLI call), and where the older File.moveTo/copyTo and
 // Folder.moveTo name their destination. The work is DocumentService.transfer's.
 
+import { decodeUrlText, isWithin, segments } from '../../../../domain/documents.ts';
 import { fail } from '../../../../domain/errors.ts';
 import type { List } from '../../../../domain/model.ts';
 import type { Argument } from '../../../../odata/path.ts';
 import { documentAt } from '../../../../services/document-paths.ts';
 import { errors } from '../../../../wire/errors.ts';
-import { boolProp, stringProp, type Properties } from '../body.ts';
+import { boolProp, readMethodBody, stringProp, type Properties } from '../body.ts';
 import type { ApiContext } from '../context.ts';
 import type { ResourceType } from '../resource.ts';
 import { booleanArgument, locate, voidAction } from './documents-shared.ts';
@@ -25,22 +26,18 @@ export function resourcePathProp(props: Properties, name: string): string {
   throw errors.badArgument(`The parameter ${name} is required.`);
 }
 
-/** The list and path a destination URL (absolute or server-relative) names, in this request's site. */
+/** The list and path a destination URL (absolute, server-relative or relative to the web) names, in this request's site. */
 export async function destinationOf(url: string, ctx: ApiContext): Promise<{ list: List; path: string }> {
-  const path = /^https?:\/\//i.test(url) ? new URL(url).pathname : url;
-  const siteUrl = ctx.site.url.replace(/\/$/, '').toLowerCase();
-  const wanted = decodeURI(path).toLowerCase();
-  if (siteUrl && wanted !== siteUrl && !wanted.startsWith(`${siteUrl}/`)) throw fail.crossSiteTransfer();
-  const found = await locate(ctx.web, safeDecode(path), ctx);
+  const path = /^https?:\/\//i.test(url) ? decodeUrlText(new URL(url).pathname) : url;
+  if (path.startsWith('/') && !isWithin(segments(path).join('/'), segments(ctx.site.url).join('/'))) throw fail.crossSiteTransfer();
+  const found = await locate(ctx.web, path, ctx);
   if (!found || !found.path) throw fail.folderNotFound(url);
   return found;
 }
 
-const safeDecode = (text: string): string => { try { return decodeURIComponent(text); } catch { return text; } };
-
 /** The file or folder a source URL names (for MoveCopyUtil), with what it must be. */
 async function sourceOf(url: string, kind: 'file' | 'folder', ctx: ApiContext) {
-  const found = await documentAt(ctx.store, ctx.web, /^https?:\/\//i.test(url) ? safeDecode(new URL(url).pathname) : url);
+  const found = await documentAt(ctx.store, ctx.web, url);
   if (!found?.item || found.item.place.folder !== (kind === 'folder')) {
     throw kind === 'file' ? fail.fileNotFound(url) : fail.folderNotFound(url);
   }
@@ -60,18 +57,10 @@ function optionsOf(body: Properties, args: Argument[]) {
 
 type Util = { kind: 'moveCopyUtil' };
 
-/** A method's JSON body as an object of parameters (verbose bodies may carry `__metadata`). */
-function methodBody(ctx: ApiContext): Properties {
-  const body = ctx.body;
-  if (body === undefined) throw errors.emptyBody();
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw errors.notAnObject();
-  return body as Properties;
-}
-
 /** One of MoveCopyUtil's methods: `byPath` ones take srcPath/destPath (SP.ResourcePath), the others srcUrl/destUrl. */
 function utilMethod(name: string, kind: 'move' | 'copy', what: 'file' | 'folder', byPath: boolean) {
   return voidAction<Util>(name, kind === 'move' ? 'DeleteListItems' : 'AddListItems', async (_r, args, ctx) => {
-    const body = methodBody(ctx);
+    const body = readMethodBody(ctx);
     const src = byPath ? resourcePathProp(body, 'srcPath') : stringProp(body, 'srcUrl');
     const dest = byPath ? resourcePathProp(body, 'destPath') : stringProp(body, 'destUrl');
     if (!src || !dest) throw errors.badArgument('srcUrl and destUrl are required.');
