@@ -108,6 +108,22 @@ describe('files and folders', () => {
     assert.deepEqual([await refsOf(b, third.item.file!.blobId), await refsOf(b, delta)], [0, 0], 'deleting releases the file and its versions');
   });
 
+  test('deleting a list releases everything its rows held: files, past versions, attachments', async () => {
+    const { web } = await b.store.sites.create({ url: '/sites/dropped', title: 'Dropped', description: '', now: NOW });
+    const doomed = await createListWithFields(b.store, web, { title: 'Doomed', description: '', baseTemplate: 101, enableVersioning: true }, NOW);
+    const first = await put('kept.txt', 'old content of a doomed file', { list: doomed });
+    const second = await put('kept.txt', 'new content of a doomed file', { list: doomed, overwrite: true });
+    const tasks = await createListWithFields(b.store, web, { title: 'Doomed tasks', description: '', baseTemplate: 100 }, NOW);
+    const task = await b.store.items.create(tasks, await b.store.fields.of(tasks), { values: { Title: 't' }, actorId: 1, now: NOW });
+    const attached = await b.store.blobs.put(text('an attachment of a doomed item'), { limit: 1e6, tooLarge });
+    assert.ok(typeof await b.store.attachments.put(tasks, task.id, 'a.txt', attached, { replace: false, now: NOW }) === 'object');
+    const held = [first.item.file!.blobId, second.item.file!.blobId, attached.id];
+    assert.deepEqual(await Promise.all(held.map((id) => refsOf(b, id))), [1, 1, 1]);
+    await b.store.lists.delete(doomed);
+    await b.store.lists.delete(tasks);
+    assert.deepEqual(await Promise.all(held.map((id) => refsOf(b, id))), [0, 0, 0], 'nothing names them any more: collectable');
+  });
+
   test('housekeeping ends an abandoned chunked upload after 30 minutes, then collects its chunks after the grace period', async () => {
     const { item } = await put('upload.bin', '');
     const chunk = await b.store.blobs.put(text('a chunk nobody finished'), { limit: 1e6, tooLarge });

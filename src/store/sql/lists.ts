@@ -13,6 +13,8 @@ import type { ListPatch, ListRepository } from '../lists.ts';
 import { createItemTable, itemTableName } from './item-table.ts';
 import { rowToList, urlKey } from './rows.ts';
 import type { CacheName, SqlSession } from './session.ts';
+import { SqlBlobs } from './blobs.ts';
+import { SqlVersions } from './versions.ts';
 
 /** What a change to one list's record changes in the cache: its web's list entry. */
 export const listEntry = (list: { webId: string }): CacheName => ['lists', list.webId];
@@ -117,7 +119,7 @@ export class SqlLists implements ListRepository {
   async delete(list: List): Promise<void> {
     await this.s.metadataWrite([listEntry(list), ['fields', String(list.rowId)], ...principalsOf(list)], async (s) => {
       await new SqlLists(s).lock(list);
-      await s.db.deleteFrom('item_versions').where('list_row_id', '=', list.rowId).execute();
+      await releaseContent(s, list);
       await s.db.deleteFrom('fields').where('list_row_id', '=', list.rowId).execute();
       await s.db.deleteFrom('lists').where('row_id', '=', list.rowId).execute();
       await s.db.schema.dropTable(list.tableName).ifExists().execute();
@@ -140,4 +142,18 @@ export class SqlLists implements ListRepository {
   async touch(list: List): Promise<void> {
     await this.s.db.updateTable('lists').set({ version: sql`version + 1` }).where('row_id', '=', list.rowId).execute();
   }
+}
+
+/**
+ * Everything a list's rows hold in the blob store, given up before its tables go: files'
+ * content, past versions' and attachments'. Without it a deleted library's bytes would stay
+ * referenced, and never be collected.
+ */
+async function releaseContent(s: SqlSession, list: List): Promise<void> {
+  const held = new Map<string, number>();
+  const hold = (id: unknown) => { if (id != null) held.set(String(id), (held.get(String(id)) ?? 0) + 1); };
+  for (const row of await s.db.selectFrom(list.tableName).select('blob_id').where('blob_id', 'is not', null).execute()) hold(row.blob_id);
+  for (const row of await s.db.deleteFrom('attachments').where('list_row_id', '=', list.rowId).returning('blob_id').execute()) hold(row.blob_id);
+  await new SqlVersions(s).dropList(list);
+  await new SqlBlobs(s, s.options.bytes).releaseAll(held);
 }

@@ -52,6 +52,11 @@ export class SqlVersions implements VersionRepository {
       .returning('data').execute());
   }
 
+  /** Drops every past version of a list's items (the list is deleted). Inside a unit of work only. */
+  async dropList(list: List): Promise<void> {
+    await this.release(await this.s.db.deleteFrom('item_versions').where('list_row_id', '=', list.rowId).returning('data').execute());
+  }
+
   /** The content references of dropped versions of files, released. */
   private async release(rows: Array<{ data: unknown }>): Promise<void> {
     const blobs = new SqlBlobs(this.s, this.s.options.bytes);
