@@ -87,5 +87,14 @@ export const fail = {
   crossSiteTransfer: failure('invalid', 'crossSiteTransfer', () => 'Moving or copying to another site collection is not supported.'),
   /** Check-in or undo of a file nobody holds. */
   fileNotCheckedOut: failure('invalid', 'fileNotCheckedOut', (serverRelativeUrl: string) => `The file ${serverRelativeUrl} is not checked out.`),
+  /** A new web at a URL a web (or a list of the parent web) already has. */
+  webUrlInUse: failure('conflict', 'webUrlInUse', (serverRelativeUrl: string) => `The Web site address "${serverRelativeUrl}" is already in use.`),
+  /** A web deleted while it still has subwebs. */
+  webHasSubwebs: failure('conflict', 'webHasSubwebs', (serverRelativeUrl: string) =>
+    `Error deleting Web site "${serverRelativeUrl}". You can't delete a site that has subsites.`),
+  /** The root web goes only with its site collection. */
+  rootWebDelete: failure('invalid', 'rootWebDelete', () => 'The root web of a site collection cannot be deleted.'),
+  /** A web template (or a template's option) spemu does not provision. */
+  webTemplateNotSupported: failure('invalid', 'webTemplateNotSupported', (what: string) => `${what} is not supported by spemu.`),
   serviceUnavailable: failure('unavailable', 'serviceUnavailable', (_retryAfterSeconds: number) => 'The server is busy. Try again later.'),
 } as const;

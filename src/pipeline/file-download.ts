@@ -25,9 +25,9 @@ export interface FoundFile { list: List; item: Item; version?: Item | undefined 
 
 /** How a front finds what a request names. Either step may throw a domain error of its own. */
 export interface FileLookup {
-  /** The site collection the URL addresses; undefined if none. */
-  site(store: StoreReader): Promise<Site | undefined>;
-  /** The file on the site's (root) web; undefined if the URL names none. */
+  /** The web the URL addresses and its site collection; undefined if none. */
+  web(store: StoreReader): Promise<{ site: Site; web: Web } | undefined>;
+  /** The file in that web; undefined if the URL names none. */
   file(store: StoreReader, web: Web): Promise<FoundFile | undefined>;
   /** The answer to a site or file that is not there. */
   notFound(): Error;
@@ -42,9 +42,9 @@ export async function serveFile(req: FastifyRequest, reply: FastifyReply, deps: 
   let response: ApiResponse;
   try {
     const identity = await deps.authenticator.identify({ authorization: headers.authorization, cookie: headers.cookie });
-    const site = await lookup.site(deps.store);
-    const web = site && await deps.store.sites.web(site.rootWebId);
-    if (!site || !web) throw lookup.notFound();
+    const addressed = await lookup.web(deps.store);
+    if (!addressed) throw lookup.notFound();
+    const { site, web } = addressed;
     const principal = await deps.authenticator.authorize(site, identity);
     const found = await lookup.file(deps.store, web);
     if (!found) throw lookup.notFound();

@@ -71,6 +71,25 @@ export async function siteAt(store: Pick<StoreReader, 'sites'>, path: string): P
   return undefined;
 }
 
+/**
+ * The web at a (decoded) server-relative path and its site collection: the web whose URL is
+ * the path itself, or (`deepest`) the deepest web whose URL is a prefix of it at a segment
+ * boundary, as a file's URL names the web that holds it. `/_api` asks for the web itself: a
+ * path below a web that is no web names nothing there (404), as a mistyped site URL does.
+ */
+export async function webAt(store: Pick<StoreReader, 'sites'>, path: string, options: { deepest?: boolean } = {}): Promise<{ site: Site; web: Web } | undefined> {
+  const site = await siteAt(store, path);
+  if (!site) return undefined;
+  const wanted = `/${segments(path).join('/')}`.toLowerCase();
+  let best: Web | undefined;
+  for (const web of await store.sites.websOf(site.id)) {
+    const url = `/${segments(web.serverRelativeUrl).join('/')}`.toLowerCase();
+    if (url === wanted) return { site, web };
+    if (options.deepest && (url === '/' || wanted.startsWith(`${url}/`)) && (!best || url.length > best.serverRelativeUrl.length)) best = web;
+  }
+  return best ? { site, web: best } : undefined;
+}
+
 /** `_vti_history/<version id>/<path from the web>`: where SharePoint serves a file's past version (SP.FileVersion's Url). */
 const HISTORY = /^_vti_history\/(\d+)\/(.+)$/i;
 

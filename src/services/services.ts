@@ -14,6 +14,7 @@ import { ListService } from './lists.ts';
 import { PrincipalService } from './principals.ts';
 import { ProfileService } from './profiles.ts';
 import { VersionService } from './versions.ts';
+import { WebService } from './webs.ts';
 
 export type { Actor };
 
@@ -29,6 +30,7 @@ export class Services {
   }
 
   // Each is a small stateless object over the same store and actor, made when asked for.
+  get webs(): WebService { return new WebService(this.#store, this.#actor); }
   get lists(): ListService { return new ListService(this.#store, this.#actor); }
   get fields(): FieldService { return new FieldService(this.#store); }
   get items(): ItemService { return new ItemService(this.#store, this.#actor); }

@@ -54,7 +54,7 @@ export interface Repositories {
  */
 export interface StoreReader {
   settings: Pick<SettingsRepository, 'get'>;
-  sites: Pick<SiteRepository, 'all' | 'byUrl' | 'web'>;
+  sites: Pick<SiteRepository, 'all' | 'byUrl' | 'web' | 'websOf'>;
   lists: Pick<ListRepository, 'inWeb' | 'byId' | 'byTitle' | 'byUrl' | 'byRowId' | 'withCounters'>;
   fields: Pick<FieldRepository, 'of'>;
   items: Pick<ItemRepository, 'query' | 'get' | 'getMany'>;

@@ -101,6 +101,18 @@ export const errors = {
   /** (spemu's limit, docs/compatibility.md) SharePoint Online moves across site collections; spemu does not yet. */
   crossSiteTransfer: () =>
     new SpError(501, '-1, Microsoft.SharePoint.Client.NotSupportedException', 'Moving or copying to another site collection is not supported by spemu.'),
+  /** (inference, docs/compatibility.md) SharePoint's SPException text for a taken web URL. */
+  webUrlInUse: (serverRelativeUrl: string) =>
+    new SpError(500, `-2147024713, ${SP_EXCEPTION}`, `The Web site address "${serverRelativeUrl}" is already in use.`),
+  /** (inference, docs/compatibility.md) */
+  webHasSubwebs: (serverRelativeUrl: string) =>
+    new SpError(500, `-2146232832, ${SP_EXCEPTION}`, `Error deleting Web site "${serverRelativeUrl}". You can't delete a site that has subsites.`),
+  /** (inference, docs/compatibility.md) */
+  rootWebDelete: () =>
+    new SpError(500, `-2146232832, ${SP_EXCEPTION}`, 'The root web of a site collection cannot be deleted. Delete the site collection instead.'),
+  /** (spemu's limit, docs/compatibility.md) */
+  webTemplateNotSupported: (what: string) =>
+    new SpError(501, '-1, Microsoft.SharePoint.Client.NotSupportedException', `${what} is not supported by spemu.`),
   fileNotFoundById: () =>
     new SpError(404, '-2147024894, System.IO.FileNotFoundException', 'File Not Found.'),
   folderNotFound: (_serverRelativeUrl: string) =>

@@ -1,7 +1,6 @@
 // `GET|HEAD {server-relative URL of a file}`: the file's bytes, the URL matched in any letter
-// case and percent-decoded (`+` stays a plus: it is a path, not a form). The site is the one
-// whose URL is the longest prefix of the path; only site collections' root webs are
-// addressed so far (spemu has no subwebs yet). Shown inline (active content excepted, see
+// case and percent-decoded (`+` stays a plus: it is a path, not a form). The web is the
+// deepest one whose URL is a prefix of the path (a subweb's files are below its URL). Shown inline (active content excepted, see
 // pipeline/media-types.ts); `?download=1` asks for an attachment, as on SharePoint Online.
 
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -9,7 +8,7 @@ import { fail } from '../../domain/errors.ts';
 import type { FrontDeps } from '../../pipeline/deps.ts';
 import { serveFile } from '../../pipeline/file-download.ts';
 import type { SitePathFront } from '../../pipeline/site-paths.ts';
-import { fileAt, siteAt } from '../../services/document-paths.ts';
+import { fileAt, webAt } from '../../services/document-paths.ts';
 
 /** Paths the other fronts, or SharePoint REST, answer: `/_api`, `/_vti_bin`, `/_layouts` below any site, and spemu's own. */
 const NOT_FILES = /\/(_api|_vti_bin|_layouts)(\/|$)|^\/_spemu(\/|$)/i;
@@ -26,7 +25,7 @@ async function serve(req: FastifyRequest, reply: FastifyReply, deps: FrontDeps):
   const [raw = '', query = ''] = req.url.split(/\?(.*)/s);
   const path = decoded(raw);
   await serveFile(req, reply, deps, {
-    site: async (store) => (path === undefined ? undefined : siteAt(store, path)),
+    web: async (store) => (path === undefined ? undefined : webAt(store, path, { deepest: true })),
     file: (store, web) => fileAt(store, web, path!),
     notFound: () => fail.fileNotFound(path ?? raw),
     disposition: downloadAsked(new URLSearchParams(query)) ? 'attachment' : 'inline',

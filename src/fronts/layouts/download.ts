@@ -10,7 +10,7 @@ import { fail } from '../../domain/errors.ts';
 import type { FrontDeps } from '../../pipeline/deps.ts';
 import { serveFile } from '../../pipeline/file-download.ts';
 import type { SitePathFront } from '../../pipeline/site-paths.ts';
-import { documentById, fileAt } from '../../services/document-paths.ts';
+import { documentById, fileAt, webAt } from '../../services/document-paths.ts';
 
 const PATH = /\/_layouts\/15\/download\.aspx$/i;
 
@@ -29,7 +29,7 @@ async function serve(req: FastifyRequest, reply: FastifyReply, deps: FrontDeps):
   const uniqueId = parameter(params, 'uniqueid');
   const sitePath = decoded(pathname.slice(0, pathname.search(PATH))) || '/';
   await serveFile(req, reply, deps, {
-    site: (store) => store.sites.byUrl(sitePath),
+    web: (store) => webAt(store, sitePath),
     async file(store, web) {
       if (uniqueId !== undefined) {
         const id = guidOf(uniqueId);

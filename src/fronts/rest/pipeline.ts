@@ -29,6 +29,7 @@ import { DomainError } from '../../domain/errors.ts';
 import { conditionsFromHeaders } from '../../services/conditions.ts';
 import { contentRange } from '../../pipeline/range.ts';
 import { Services } from '../../services/services.ts';
+import { webAt } from '../../services/document-paths.ts';
 
 const VERBS: ReadonlySet<string> = new Set(['GET', 'POST', 'MERGE', 'PATCH', 'PUT', 'DELETE']);
 
@@ -130,13 +131,12 @@ async function respond(request: ApiRequest, caller: Caller, options: FrontDeps, 
     const batch = !caller.inBatch && /^\$batch\/?$/i.test(split?.apiPath ?? '');
     if (!negotiated && !batch) throw errors.notAcceptable();
 
-    // dispatch: which site collection, and the path below its `/_api/`.
+    // dispatch: which web (and its site collection), and the path below its `/_api/`.
     if (!split) throw errors.resourceNotFound();
     const sitePath = decodePath(split.sitePath);
-    const site = await options.store.sites.byUrl(sitePath);
-    if (!site) throw errors.siteNotFound(sitePath);
-    const web = await options.store.sites.web(site.rootWebId);
-    if (!web) throw errors.siteNotFound(sitePath);
+    const addressed = await webAt(options.store, sitePath);
+    if (!addressed) throw errors.siteNotFound(sitePath);
+    const { site, web } = addressed;
 
     // authorize: who acts on this site (becomes Author/Editor of what it writes); 403 without a role here.
     const principal = await options.authenticator.authorize(site, caller.identity);
@@ -160,7 +160,7 @@ async function respond(request: ApiRequest, caller: Caller, options: FrontDeps, 
         return { status: response.status, headers: partHeaders(response.headers), body: response.body as string | Buffer | undefined };
       };
       const parts = await executeBatch(
-        { body: await batchBody(request, options.bodyLimit), contentType: request.headers['content-type'], origin: request.origin, siteUrl: site.url },
+        { body: await batchBody(request, options.bodyLimit), contentType: request.headers['content-type'], origin: request.origin, siteUrl: site.url, webUrl: web.serverRelativeUrl },
         {
           run: async (part) => {
             const response = await respond(part, { identity: caller.identity, inBatch: true }, options, log);
@@ -185,7 +185,7 @@ async function respond(request: ApiRequest, caller: Caller, options: FrontDeps, 
       conditions: conditionsFromHeaders(request.headers), site, web, principal, query, settings: options.settings, body: undefined, verboseBody: false,
       now, requestUrl,
       formDigest: () => ({ value: options.authenticator.issueDigest(site, principal), timeoutSeconds: options.authenticator.digestTimeoutSeconds }),
-      apiUrl: `${requestUrl.origin}${urlPrefix(site.url)}/_api/`,
+      apiUrl: `${requestUrl.origin}${urlPrefix(web.serverRelativeUrl)}/_api/`,
     };
     const plan = await resolve(segments, verb, ctx);
 

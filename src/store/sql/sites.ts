@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Site, Web } from '../../domain/model.ts';
-import type { NewSite, SiteRepository } from '../sites.ts';
+import type { NewSite, NewWeb, SiteRepository, WebPatch } from '../sites.ts';
 import { binaryCollation } from './flavour.ts';
 import { rowToSite, rowToWeb, urlKey } from './rows.ts';
 import type { SqlSession } from './session.ts';
@@ -14,6 +14,7 @@ export class SqlSites implements SiteRepository {
 
   create(input: NewSite): Promise<{ site: Site; web: Web }> {
     return this.s.metadataWrite([['sites']], async ({ db }) => {
+      // (A new site has no webs cached: `websOf` of an unknown site is never asked.)
       const site: Site = { id: randomUUID(), url: input.url, title: input.title, rootWebId: randomUUID(), created: input.now };
       await db.insertInto('sites').values({
         id: site.id, url: site.url, url_key: urlKey(site.url), title: site.title, root_web_id: site.rootWebId, created: site.created,
@@ -48,6 +49,46 @@ export class SqlSites implements SiteRepository {
     return this.s.cached('webs', id, async () => {
       const row = await this.s.db.selectFrom('webs').selectAll().where('id', '=', id).executeTakeFirst();
       return row ? rowToWeb(row) : undefined;
+    });
+  }
+
+  websOf(siteId: string): Promise<Web[]> {
+    return this.s.cached('siteWebs', siteId, async () => {
+      const rows = await this.s.db.selectFrom('webs').selectAll().where('site_id', '=', siteId)
+        .orderBy(sql`url_key${sql.raw(binaryCollation(this.s.flavour))}`).execute();
+      return rows.map(rowToWeb);
+    });
+  }
+
+  createWeb(input: NewWeb): Promise<Web> {
+    return this.s.metadataWrite([['siteWebs', input.siteId]], async ({ db }) => {
+      const web: Web = {
+        id: randomUUID(), siteId: input.siteId, parentId: input.parentId, serverRelativeUrl: input.serverRelativeUrl, title: input.title,
+        description: input.description, created: input.now, lastItemModified: input.now, webTemplate: input.webTemplate, language: input.language,
+      };
+      await db.insertInto('webs').values({
+        id: web.id, site_id: web.siteId, parent_id: web.parentId, server_relative_url: web.serverRelativeUrl, url_key: urlKey(web.serverRelativeUrl),
+        title: web.title, description: web.description, created: web.created, last_item_modified: web.lastItemModified,
+        web_template: web.webTemplate, language: web.language,
+      }).execute();
+      return web;
+    });
+  }
+
+  updateWeb(web: Web, patch: WebPatch): Promise<Web> {
+    const set: Record<string, unknown> = {};
+    if (patch.title !== undefined) set.title = patch.title;
+    if (patch.description !== undefined) set.description = patch.description;
+    return this.s.metadataWrite([['webs', web.id], ['siteWebs', web.siteId]], async ({ db }) => {
+      if (Object.keys(set).length > 0) await db.updateTable('webs').set(set).where('id', '=', web.id).execute();
+      const row = await db.selectFrom('webs').selectAll().where('id', '=', web.id).executeTakeFirstOrThrow();
+      return rowToWeb(row);
+    });
+  }
+
+  async deleteWeb(web: Web): Promise<void> {
+    await this.s.metadataWrite([['webs', web.id], ['siteWebs', web.siteId], ['lists', web.id]], async ({ db }) => {
+      await db.deleteFrom('webs').where('id', '=', web.id).execute();
     });
   }
 }

@@ -27,7 +27,8 @@ export const listEditLink = (list: List) => `Web/Lists(guid'${list.id}')`;
 export function webEntity(web: Web, ctx: ApiContext): Entity {
   const url = absoluteUrl(ctx, web.serverRelativeUrl);
   return {
-    type: 'SP.Web', id: `${ctx.apiUrl}Web`, editLink: 'Web',
+    // Each web is addressed below its own URL (a subweb in `webs` too: clients take its URL from the id).
+    type: 'SP.Web', id: `${url}/_api/Web`, editLink: 'Web',
     deferred: ['AllProperties', 'AssociatedMemberGroup', 'AssociatedOwnerGroup', 'AssociatedVisitorGroup', 'ContentTypes',
       'CurrentUser', 'Fields', 'Folders', 'Lists', 'ParentWeb', 'RegionalSettings', 'RoleAssignments', 'RootFolder',
       'SiteGroups', 'SiteUserInfoList', 'SiteUsers', 'Webs'],

@@ -37,6 +37,7 @@ export type Resource =
   | { kind: 'roleDefinitions'; binding?: { base: string; group: SiteGroupDef } | undefined }
   | { kind: 'roleDefinition'; definition: RoleDefinition }
   | { kind: 'webs'; web: Web }
+  | { kind: 'webInfos'; web: Web }
   | { kind: 'propertyValues'; web: Web }
   | { kind: 'regionalSettings'; web: Web }
   | { kind: 'timeZone'; web: Web }

@@ -15,8 +15,10 @@ export interface BatchEnvelope {
   contentType: string | undefined;
   /** Origin of the `$batch` request (`http://host:port`), for parts with relative URLs. */
   origin: string;
-  /** Server-relative URL of the site the batch was sent to (`/sites/dev`, `/`). */
+  /** Server-relative URL of the site collection the batch was sent to (`/sites/dev`, `/`): parts may address any of its webs. */
   siteUrl: string;
+  /** Server-relative URL of the web the batch was sent to, for parts relative to its `_api/`. */
+  webUrl: string;
 }
 
 export interface BatchRunner {
@@ -51,14 +53,14 @@ export async function executeBatch(envelope: BatchEnvelope, runner: BatchRunner)
 /** Absolute (`https://host/sites/s/_api/web`), origin-relative (`/sites/s/_api/web`) or relative to the site's `_api/` (`web`). */
 function toPartRequest(part: BatchRequest, envelope: BatchEnvelope): ApiRequest {
   const absolute = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(part.target);
-  const base = urlPrefix(envelope.siteUrl);
+  const base = urlPrefix(envelope.webUrl);
   const [origin, url] = absolute ? [absolute[0], part.target.slice(absolute[0].length) || '/']
     : part.target.startsWith('/') ? [envelope.origin, part.target]
     : [envelope.origin, `${base}/_api/${part.target}`];
   return { method: part.method, url, origin, headers: part.headers, body: RequestBody.of(part.body) };
 }
 
-/** A part must address the batch's own site, and may not be a `$batch` itself. */
+/** A part must address the batch's own site collection (any of its webs), and may not be a `$batch` itself. */
 function checkTarget(request: ApiRequest, siteUrl: string, target: string): SpError | undefined {
   const path = request.url.split('?')[0]!;
   const m = /^(.*?)\/_api(?:\/(.*))?$/i.exec(path);
@@ -69,7 +71,9 @@ function checkTarget(request: ApiRequest, siteUrl: string, target: string): SpEr
     sitePath = undefined;
   }
   const normalise = (p: string) => p.replace(/\/+$/, '').toLowerCase() || '/';
-  if (sitePath === undefined || normalise(sitePath) !== normalise(siteUrl)) return errors.batchOtherSite(target, siteUrl);
+  const site = normalise(siteUrl);
+  const inSite = sitePath !== undefined && (site === '/' || normalise(sitePath) === site || normalise(sitePath).startsWith(`${site}/`));
+  if (!inSite) return errors.batchOtherSite(target, siteUrl);
   if (/^\$batch\/?$/i.test(m![2] ?? '')) return errors.invalidBatch('A batch part may not be a $batch request itself.');
   return undefined;
 }

@@ -14,7 +14,8 @@ import { fileContentType, filesType, fileStubType, fileType, fileVersionContentT
 import { foldersType, folderType, webFoldersType, webFolderType } from './folders.ts';
 import { moveCopyUtilType } from './move-copy.ts';
 import { attachmentContentType, attachmentsType, attachmentType } from './attachments.ts';
-import { propertyValuesType, regionalSettingsType, timeZonesType, timeZoneType, websType } from './web-extras.ts';
+import { propertyValuesType, regionalSettingsType, timeZonesType, timeZoneType } from './web-extras.ts';
+import { webInfosType, websType } from './webs.ts';
 
 export const RESOURCE_TYPES: ResourceTypes = {
   site: siteType,
@@ -40,6 +41,7 @@ export const RESOURCE_TYPES: ResourceTypes = {
   roleDefinitions: roleDefinitionsType,
   roleDefinition: roleDefinitionType,
   webs: websType,
+  webInfos: webInfosType,
   propertyValues: propertyValuesType,
   regionalSettings: regionalSettingsType,
   timeZone: timeZoneType,

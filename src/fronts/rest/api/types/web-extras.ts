@@ -1,6 +1,6 @@
-// What a web has besides lists and principals: its subwebs (none: tenant files define root
-// webs only), the property bag (AllProperties), regional settings with the time zone and
-// installed languages. spemu's sites use UTC and the en-US locale.
+// What a web has besides lists and principals: the property bag (AllProperties), regional
+// settings with the time zone and installed languages. spemu's sites use UTC and the en-US
+// locale. Subwebs are in webs.ts.
 
 import { encodeUnderscores } from '../../../../domain/names.ts';
 import type { Web } from '../../../../domain/model.ts';
@@ -14,14 +14,6 @@ import { siteGroupOfRole } from '../../../../identity/site-groups.ts';
 import { entityCollection, integerArgument, singleEntity, stringArgument } from './shared.ts';
 
 type WebResource<K extends string> = { kind: K; web: Web };
-
-// ---- Subwebs -----------------------------------------------------------------------------
-
-export const websType: ResourceType<WebResource<'webs'>> = {
-  permissions: { create: 'ManageSubwebs' },
-  get: async (_r, ctx) => entityCollection([], 'SP.ApiData.Webs', ctx),
-  create: async () => { throw errors.notImplemented('SP.WebCollection.Add'); },
-};
 
 // ---- The property bag --------------------------------------------------------------------
 

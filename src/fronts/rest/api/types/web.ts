@@ -9,26 +9,34 @@ import { webPrincipalMethods, webPrincipalNavigation } from './principals.ts';
 import { getUserEffectivePermissions, securableNavigation, withSecurableProperties } from './security.ts';
 import type { Web } from '../../../../domain/model.ts';
 import { urlPrefix } from '../../../../domain/names.ts';
+import { readEntityBody, stringProp } from '../body.ts';
+import type { ApiContext } from '../context.ts';
+import { projectEntity } from '../expand.ts';
+import { ok, type Outcome } from '../outcome.ts';
+import { openWebById, subwebMethods, webInformationEntity } from './webs.ts';
 
 export const siteType: ResourceType<{ kind: 'site' }> = {
   navigation: {
-    rootweb: async (_r, ctx) => ({ kind: 'web', web: ctx.web }),
+    rootweb: async (_r, ctx) => ({ kind: 'web', web: (await ctx.store.sites.web(ctx.site.rootWebId)) ?? ctx.web }),
   },
+  methods: { openwebbyid: openWebById },
   get: async (_r, ctx) => singleEntity(siteEntity(ctx.site, ctx), 'SP.Site', ctx),
 };
 
 type WebResource = { kind: 'web'; web: Web };
 
 export const webType: ResourceType<WebResource> = {
-  // The web's own properties need Manage Web Site (Full Control), as in SharePoint.
-  permissions: { update: 'ManageWeb' },
+  // The web's own properties need Manage Web Site (Full Control), as in SharePoint; so does deleting a subweb.
+  permissions: { update: 'ManageWeb', delete: 'ManageWeb' },
   navigation: {
     lists: async (r) => ({ kind: 'lists', web: r.web }),
     ...webPrincipalNavigation,
     webs: async (r) => ({ kind: 'webs', web: r.web }),
     rootfolder: async (r) => ({ kind: 'webFolder', web: r.web, path: '' }),
     folders: async (r) => ({ kind: 'webFolders', web: r.web, path: '' }),
-    webinfos: async (r) => ({ kind: 'webs', web: r.web }),
+    webinfos: async (r) => ({ kind: 'webInfos', web: r.web }),
+    /** SP.WebInformation of the parent; null for a site collection's root web. */
+    parentweb: async (r) => ({ kind: 'readOnly', read: async (ctx) => parentWebOutcome(r.web, ctx) }),
     allproperties: async (r) => ({ kind: 'propertyValues', web: r.web }),
     regionalsettings: async (r) => ({ kind: 'regionalSettings', web: r.web }),
     roledefinitions: async () => ({ kind: 'roleDefinitions' }),
@@ -45,6 +53,7 @@ export const webType: ResourceType<WebResource> = {
   },
   methods: {
     ...webPrincipalMethods,
+    ...subwebMethods,
     ...webFileMethods,
     getusereffectivepermissions: getUserEffectivePermissions,
     getlist: {
@@ -59,6 +68,38 @@ export const webType: ResourceType<WebResource> = {
       },
     },
   },
-  get: async (r, ctx) => singleEntity(withSecurableProperties(webEntity(r.web, ctx), ctx, true), 'SP.Web', ctx),
+  async get(r, ctx) {
+    const entity = withSecurableProperties(webEntity(r.web, ctx), ctx, true);
+    const projected = await projectEntity(entity, {
+      ParentWeb: { link: 'Web/ParentWeb', load: async () => { const parent = await parentOf(r.web, ctx); return parent ? webInformationEntity(parent, ctx) : null; } },
+    }, ctx);
+    return ok({ kind: 'entity', metadataName: 'SP.Web', entity: projected });
+  },
+  /** MERGE: Title and Description are kept; SP.Web's other settings are not modelled and are refused. */
+  async update(r, ctx) {
+    const props = readEntityBody(ctx, 'SP.Web');
+    for (const key of Object.keys(props)) {
+      if (key === 'Title' || key === 'Description') continue;
+      if (webEntity(r.web, ctx).props.some(([name]) => name === key)) throw errors.notImplemented(`Setting SP.Web.${key}`);
+      throw errors.unknownBodyProperty(key, 'SP.Web');
+    }
+    await ctx.services.webs.update(r.web, { title: stringProp(props, 'Title'), description: stringProp(props, 'Description') });
+    return { status: 204 };
+  },
+  /** A subweb, with its lists and their content (a web with subwebs is refused). */
+  async delete(r, ctx) {
+    await ctx.services.webs.delete(r.web);
+    return { status: 200 };
+  },
 };
+
+async function parentOf(web: Web, ctx: ApiContext): Promise<Web | undefined> {
+  return web.parentId === null ? undefined : ctx.store.sites.web(web.parentId);
+}
+
+async function parentWebOutcome(web: Web, ctx: ApiContext): Promise<Outcome> {
+  const parent = await parentOf(web, ctx);
+  if (!parent) return ok({ kind: 'primitive', methodName: 'ParentWeb', edmType: 'Edm.Null', value: null });
+  return singleEntity(webInformationEntity(parent, ctx), 'SP.WebInformation', ctx);
+}
 

@@ -1,0 +1,84 @@
+// Webs below a site collection's root web (subwebs): their rules and their life. A new web
+// is a record and the libraries a team site starts with (Documents, Site Assets, Site
+// Pages), made in one transaction; deleting one takes its lists, with their items, files
+// and versions, in one transaction too. Users, groups and permissions are the site
+// collection's: a subweb inherits them (unique permissions on a web are not modelled yet).
+
+import { nameProblem } from '../domain/documents.ts';
+import { fail } from '../domain/errors.ts';
+import type { Web } from '../domain/model.ts';
+import { urlPrefix } from '../domain/names.ts';
+import { TEAM_SITE_LIBRARIES } from '../domain/templates.ts';
+import type { Store } from '../store/store.ts';
+import type { Actor } from './actor.ts';
+import { createListWithFields } from './lists.ts';
+
+export interface WebInput {
+  /** The new web's URL segment below its parent (`project-x`). */
+  url: string;
+  title: string;
+  description: string;
+  /** `STS`, `STS#0`, `STS#3`: a team site (the templates spemu provisions). */
+  webTemplate: string;
+  language: number;
+  useSamePermissionsAsParentSite: boolean;
+}
+
+export interface WebChanges {
+  title?: string | undefined;
+  description?: string | undefined;
+}
+
+/** Team site templates, with or without a configuration number: what `webs.add` makes by default. */
+const TEAM_SITE = /^STS(#[0-9]+)?$/i;
+/** Characters a web's URL may not hold besides those no file name may (`#`, `%`, `&`, `~` and braces). */
+const URL_UNSAFE = /[#%&~{}]/;
+
+export class WebService {
+  constructor(private readonly store: Store, private readonly actor: Actor) {}
+
+  /** A subweb of `parent`, with the libraries a team site starts with. */
+  async create(parent: Web, input: WebInput): Promise<Web> {
+    const leaf = input.url.trim();
+    const problem = nameProblem(leaf) ?? (URL_UNSAFE.test(leaf) ? 'The name contains a character that is not allowed.' : undefined);
+    if (problem) throw fail.badArgument(`The URL "${input.url}" of the new web is not valid: ${problem}`);
+    if (!input.title.trim()) throw fail.badArgument('The title of the new web must not be empty.');
+    if (!TEAM_SITE.test(input.webTemplate)) throw fail.webTemplateNotSupported(`The web template "${input.webTemplate}"`);
+    if (!input.useSamePermissionsAsParentSite) throw fail.webTemplateNotSupported('A subweb with unique permissions (UseSamePermissionsAsParentSite=false)');
+    const url = `${urlPrefix(parent.serverRelativeUrl)}/${leaf}`;
+    const now = this.actor.now();
+    return this.store.transaction(async (tx) => {
+      const taken = (await tx.sites.websOf(parent.siteId)).some((w) => w.serverRelativeUrl.toLowerCase() === url.toLowerCase())
+        || (await tx.lists.inWeb(parent.id)).some((l) => isWithinUrl(url, l.serverRelativeUrl));
+      if (taken) throw fail.webUrlInUse(url);
+      const web = await tx.sites.createWeb({
+        siteId: parent.siteId, parentId: parent.id, serverRelativeUrl: url, title: input.title, description: input.description,
+        webTemplate: input.webTemplate.split('#')[0]!.toUpperCase(), language: input.language, now,
+      });
+      for (const library of TEAM_SITE_LIBRARIES) await createListWithFields(tx, web, { ...library, description: '' }, now);
+      return web;
+    });
+  }
+
+  async update(web: Web, changes: WebChanges): Promise<Web> {
+    if (changes.title !== undefined && !changes.title.trim()) throw fail.badArgument('The title of a web must not be empty.');
+    return this.store.sites.updateWeb(web, changes);
+  }
+
+  /** Deletes a web without subwebs, with its lists and everything in them. */
+  async delete(web: Web): Promise<void> {
+    if (web.parentId === null) throw fail.rootWebDelete();
+    await this.store.transaction(async (tx) => {
+      if ((await tx.sites.websOf(web.siteId)).some((w) => w.parentId === web.id)) throw fail.webHasSubwebs(web.serverRelativeUrl);
+      for (const list of await tx.lists.inWeb(web.id)) await tx.lists.delete(list);
+      await tx.sites.deleteWeb(web);
+    });
+  }
+}
+
+/** Whether `url` is `container` or below it, ignoring case. */
+function isWithinUrl(url: string, container: string): boolean {
+  const u = url.toLowerCase();
+  const c = container.toLowerCase();
+  return u === c || u.startsWith(`${c}/`);
+}
