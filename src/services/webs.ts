@@ -31,8 +31,8 @@ export interface WebChanges {
 
 /** Team site templates, with or without a configuration number: what `webs.add` makes by default. */
 const TEAM_SITE = /^STS(#[0-9]+)?$/i;
-/** Characters a web's URL may not hold besides those no file name may (`#`, `%`, `&`, `~` and braces). */
-const URL_UNSAFE = /[#%&~{}]/;
+/** Characters a web's URL may not hold besides those no file name may (`#`, `%`, `&`, `~` and braces), nor a leading `_` (`_api`, `_layouts`, `_catalogs`). */
+const URL_UNSAFE = /[#%&~{}]|^_/;
 
 export class WebService {
   constructor(private readonly store: Store, private readonly actor: Actor) {}
@@ -49,7 +49,8 @@ export class WebService {
     const now = this.actor.now();
     return this.store.transaction(async (tx) => {
       const taken = (await tx.sites.websOf(parent.siteId)).some((w) => w.serverRelativeUrl.toLowerCase() === url.toLowerCase())
-        || (await tx.lists.inWeb(parent.id)).some((l) => isWithinUrl(url, l.serverRelativeUrl));
+        // A list's folders and the web's URL may not overlap: either would hide the other.
+        || (await tx.lists.inWeb(parent.id)).some((l) => isWithinUrl(url, l.serverRelativeUrl) || isWithinUrl(l.serverRelativeUrl, url));
       if (taken) throw fail.webUrlInUse(url);
       const web = await tx.sites.createWeb({
         siteId: parent.siteId, parentId: parent.id, serverRelativeUrl: url, title: input.title, description: input.description,

@@ -12,7 +12,7 @@ import { normaliseDateTime } from '../domain/values.ts';
 import { CHUNKED_UPLOAD_LIMIT, DocumentService } from '../services/documents.ts';
 import type { BlobRef } from '../store/blobs.ts';
 import type { Store } from '../store/store.ts';
-import type { TenantContent, TenantDocument, TenantFile, TenantList } from './types.ts';
+import { websOf, type TenantContent, type TenantDocument, type TenantFile, type TenantList } from './types.ts';
 import { TenantFileError } from './validate.ts';
 
 /** Each file of the tenant file with the blob of its content. */
@@ -22,9 +22,9 @@ export type Contents = Map<TenantDocument, BlobRef>;
 export async function putContents(store: Store, tenant: TenantFile, baseDir: string): Promise<Contents> {
   const contents: Contents = new Map();
   for (const [s, site] of tenant.sites.entries()) {
-    for (const [l, list] of (site.lists ?? []).entries()) {
+    for (const { def: web, pointer } of websOf(site, `/sites/${s}`)) for (const [l, list] of (web.lists ?? []).entries()) {
       for (const [f, file] of (list.files ?? []).entries()) {
-        const at = `/sites/${s}/lists/${l}/files/${f}/content`;
+        const at = `${pointer}/lists/${l}/files/${f}/content`;
         try {
           contents.set(file, await store.blobs.put(bytesOf(file.content, baseDir), {
             limit: CHUNKED_UPLOAD_LIMIT, tooLarge: () => new Error(`larger than ${CHUNKED_UPLOAD_LIMIT} bytes, the largest file spemu keeps`),

@@ -8,7 +8,8 @@ import { readFile } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
 import { hashPassword } from '../identity/passwords.ts';
 import type { SiteRole } from '../store/directory.ts';
-import type { Field, List, Site, StoredValue } from '../domain/model.ts';
+import type { Field, List, Site, StoredValue, Web } from '../domain/model.ts';
+import { urlPrefix } from '../domain/names.ts';
 import { createListWithFields } from '../services/lists.ts';
 import { kindFromTypeName } from '../domain/field-kinds.ts';
 import { normaliseDateTime, toStoredValue } from '../domain/values.ts';
@@ -16,7 +17,7 @@ import { DEFAULT_LIBRARY, DOCUMENT_LIBRARY_TEMPLATE, USER_INFO_LIST_TEMPLATE } f
 import type { Store } from '../store/store.ts';
 import type { ItemWrite } from '../store/items.ts';
 import { siteDefaultUserKey, TENANT_FILE_KEY, TENANT_HASH_KEY, TENANT_ID_KEY, TENANT_NAME_KEY } from '../domain/settings.ts';
-import type { TenantFile, TenantSite } from './types.ts';
+import type { TenantFile, TenantList, TenantSite, TenantWeb } from './types.ts';
 import { loadProjectDataSection } from './projectdata.ts';
 import { loadDocuments, putContents, type Contents } from './documents.ts';
 import { directoryPrincipal, ensureSiteUser, SYSTEM_ACCOUNT_ID, userLogin } from '../identity/site-users.ts';
@@ -121,7 +122,21 @@ async function loadSite(store: Store, def: TenantSite, now: string, contents: Co
   for (const name of [...(def.members ?? []), ...(def.visitors ?? [])]) await users.ensure(name);
   const actor = owners[0] ? await users.ensure(owners[0], true) : SYSTEM_ACCOUNT_ID;
   await store.settings.set(siteDefaultUserKey(site.id), JSON.stringify({ userId: actor, loginName: owners[0] ? userLogin(owners[0]) : 'SHAREPOINT\\system' }));
+  await loadWeb(store, web, def, { now, contents, users, actor });
+  return site;
+}
 
+interface WebLoad {
+  now: string;
+  contents: Contents;
+  users: SiteUsers;
+  /** Who the file's items were made by when they name nobody: the site's first owner. */
+  actor: number;
+}
+
+/** A web's libraries and lists (with fields, items, folders and files), then its subwebs, each the same way. */
+async function loadWeb(store: Store, web: Web, def: { lists?: TenantList[]; webs?: TenantWeb[] }, load: WebLoad): Promise<void> {
+  const { now, contents, users, actor } = load;
   // The Documents library every site has; an entry of that title in `lists` adds to it.
   const isDefaultLibrary = (l: { title: string }) => l.title.toLowerCase() === DEFAULT_LIBRARY.title.toLowerCase();
   const library = (def.lists ?? []).find(isDefaultLibrary);
@@ -182,7 +197,13 @@ async function loadSite(store: Store, def: TenantSite, now: string, contents: Co
     if (batch.length) await store.items.createMany(list, fields, batch);
     await loadDocuments(store, list, l, contents, { actorId: actor, now, user: (upn) => users.ensure(upn), value: (field, raw) => fixtureValue(field, raw, users) });
   }
-  return site;
+  for (const sub of def.webs ?? []) {
+    const child = await store.sites.createWeb({
+      siteId: web.siteId, parentId: web.id, serverRelativeUrl: `${urlPrefix(web.serverRelativeUrl)}/${sub.url}`, title: sub.title,
+      description: sub.description ?? '', webTemplate: 'STS', language: web.language, now,
+    });
+    await loadWeb(store, child, sub, load);
+  }
 }
 
 /** User fields name people by UPN in a tenant file; everything else is a REST value already. */

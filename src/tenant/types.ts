@@ -52,6 +52,23 @@ export interface TenantSite {
   members?: string[];
   visitors?: string[];
   lists?: TenantList[];
+  webs?: TenantWeb[];
+}
+
+/** A subweb: below the root web or another subweb, with lists and subwebs of its own. */
+export interface TenantWeb {
+  /** The URL segment below its parent: `projects` → `/sites/dev/projects`. */
+  url: string;
+  title: string;
+  description?: string;
+  lists?: TenantList[];
+  webs?: TenantWeb[];
+}
+
+/** A site's root web and every subweb, parents first, with each one's JSON pointer in the file. */
+export function* websOf(site: { lists?: TenantList[]; webs?: TenantWeb[] }, pointer: string): Generator<{ def: { lists?: TenantList[]; webs?: TenantWeb[] }; pointer: string }> {
+  yield { def: site, pointer };
+  for (const [index, web] of (site.webs ?? []).entries()) yield* websOf(web, `${pointer}/webs/${index}`);
 }
 
 /** 100 generic list, 101 document library, 103 links, 104 announcements, 105 contacts, 106 events, 107 tasks. */

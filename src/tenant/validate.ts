@@ -9,7 +9,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { TenantFile } from './types.ts';
 import { sectionProblems } from './projectdata.ts';
 import { contentFileProblems, libraryProblems } from './library-problems.ts';
-import { DEFAULT_LIBRARY, DOCUMENT_LIBRARY_TEMPLATE } from '../domain/templates.ts';
+import { DEFAULT_LIBRARY, DOCUMENT_LIBRARY_TEMPLATE, TEAM_SITE_LIBRARIES } from '../domain/templates.ts';
 
 export interface TenantProblem {
   /** JSON Pointer into the tenant document, e.g. `/sites/0/lists/1/items/3/Priority`; `` for the whole file. */
@@ -85,9 +85,11 @@ async function pictureProblems(data: unknown, baseDir: string): Promise<TenantPr
 async function contentProblems(data: unknown, baseDir: string): Promise<TenantProblem[]> {
   const problems: TenantProblem[] = [];
   if (!isObject(data)) return problems;
-  for (const [s, site] of objectsIn(data.sites)) {
-    for (const [l, list] of objectsIn(site.lists)) problems.push(...(await contentFileProblems(list, `/sites/${s}/lists/${l}`, baseDir)));
-  }
+  const visit = async (web: Json, pointer: string): Promise<void> => {
+    for (const [l, list] of objectsIn(web.lists)) problems.push(...(await contentFileProblems(list, `${pointer}/lists/${l}`, baseDir)));
+    for (const [w, sub] of objectsIn(web.webs)) await visit(sub, `${pointer}/webs/${w}`);
+  };
+  for (const [s, site] of objectsIn(data.sites)) await visit(site, `/sites/${s}`);
   return problems;
 }
 
@@ -252,7 +254,28 @@ function checkSite(site: Json, base: string, directory: Directory, problems: Ten
       if (problem) problems.push({ path: `${base}/${role}/${index}`, message: problem });
     }
   }
-  const lists = objectsIn(site.lists);
+  checkWeb(site, base, directory, problems);
+}
+
+/** A web's lists (the root web's are the site's), then its subwebs: URL segments unique among siblings, none at a list's URL. */
+function checkWeb(web: Json, base: string, directory: Directory, problems: TenantProblem[]): void {
+  checkLists(web, base, directory, problems);
+  const listUrls = new Set([...TEAM_SITE_LIBRARIES.map((l) => l.relativeUrl.toLowerCase()), 'lists',
+    ...objectsIn(web.lists).flatMap(([, l]) => stringOrUndefined(l.url)?.toLowerCase().split('/')[0] ?? [])]);
+  const segments = new Map<string, number>();
+  for (const [index, sub] of objectsIn(web.webs)) {
+    const url = stringOrUndefined(sub.url);
+    const path = `${base}/webs/${index}`;
+    if (url !== undefined) {
+      noteUnique(segments, url.toLowerCase(), index, `${path}/url`, (first) => `duplicate web URL "${url}" (also ${base}/webs/${first}/url)`, problems);
+      if (listUrls.has(url.toLowerCase())) problems.push({ path: `${path}/url`, message: `"${url}" is the URL of a list or library of the parent web` });
+    }
+    checkWeb(sub, path, directory, problems);
+  }
+}
+
+function checkLists(web: Json, base: string, directory: Directory, problems: TenantProblem[]): void {
+  const lists = objectsIn(web.lists);
   const context: SiteContext = { directory, lists: new Map(), problems };
   const titles = new Map<string, number>();
   const urls = new Map<string, number>();

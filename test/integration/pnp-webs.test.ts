@@ -151,6 +151,8 @@ describe('PnPjs subwebs against spemu', () => {
     assert.equal((await failure(sp.web.webs.add('Library', 'Shared Documents'))).status, 500);
     assert.equal((await failure(sp.web.webs.add('Bad', 'a:b'))).status, 400);
     assert.equal((await failure(sp.web.webs.add('Bad', 'trailing.'))).status, 400);
+    assert.equal((await failure(sp.web.webs.add('Bad', '_layouts'))).status, 400);
+    assert.equal((await failure(sp.web.webs.add('Lists', 'Lists'))).status, 500, 'the web\'s Lists folder holds its lists');
     assert.equal((await failure(sp.web.webs.add('', 'no-title'))).status, 400);
     const template = await failure(sp.web.webs.add('Blog', 'blog', '', 'BLOG#0'));
     assert.equal(template.status, 501);
