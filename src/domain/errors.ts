@@ -87,6 +87,7 @@ export const fail = {
   crossSiteTransfer: failure('invalid', 'crossSiteTransfer', () => 'Moving or copying to another site collection is not supported.'),
   /** Check-in or undo of a file nobody holds. */
   fileNotCheckedOut: failure('invalid', 'fileNotCheckedOut', (serverRelativeUrl: string) => `The file ${serverRelativeUrl} is not checked out.`),
+  viewNotFound: failure('notFound', 'viewNotFound', () => 'The specified view is invalid.'),
   /** A new web at a URL a web (or a list of the parent web) already has. */
   webUrlInUse: failure('conflict', 'webUrlInUse', (serverRelativeUrl: string) => `The Web site address "${serverRelativeUrl}" is already in use.`),
   /** A web deleted while it still has subwebs. */

@@ -7,6 +7,7 @@ import type { List, Web } from '../domain/model.ts';
 import { urlPrefix } from '../domain/names.ts';
 import { builtInFields, entityTypeNameForUrl, isKnownTemplate, newListLocation, templateFields, USER_INFO_LIST_TEMPLATE } from '../domain/templates.ts';
 import type { Store } from '../store/store.ts';
+import { defaultViewOf } from '../domain/views.ts';
 import { requireCurrent, type Conditions } from './conditions.ts';
 import type { Actor } from './actor.ts';
 
@@ -101,6 +102,7 @@ export async function createListWithFields(store: Store, web: Web, input: ListIn
       hidden: input.hidden ?? false, enableVersioning: input.enableVersioning ?? true,
     }, now);
     for (const field of [...builtInFields(), ...templateFields(input.baseTemplate)]) await tx.fields.add(list, field);
+    await tx.views.create(list, defaultViewOf(list));
     return (await tx.lists.byRowId(list.rowId))!;
   });
 }

@@ -15,6 +15,7 @@ import { PrincipalService } from './principals.ts';
 import { ProfileService } from './profiles.ts';
 import { VersionService } from './versions.ts';
 import { WebService } from './webs.ts';
+import { ViewService } from './views.ts';
 
 export type { Actor };
 
@@ -33,6 +34,7 @@ export class Services {
   get webs(): WebService { return new WebService(this.#store, this.#actor); }
   get lists(): ListService { return new ListService(this.#store, this.#actor); }
   get fields(): FieldService { return new FieldService(this.#store); }
+  get views(): ViewService { return new ViewService(this.#store); }
   get items(): ItemService { return new ItemService(this.#store, this.#actor); }
   get versions(): VersionService { return new VersionService(this.#store); }
   get principals(): PrincipalService { return new PrincipalService(this.#store, this.#actor); }

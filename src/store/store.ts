@@ -19,6 +19,7 @@ import type { BlobStore } from './blobs.ts';
 import type { DocumentRepository } from './documents.ts';
 import type { UploadRepository } from './uploads.ts';
 import type { AttachmentRepository } from './attachments.ts';
+import type { ViewRepository } from './views.ts';
 
 export type { NewField, NewList };
 export type { FieldPatch } from './fields.ts';
@@ -45,6 +46,8 @@ export interface Repositories {
   uploads: UploadRepository;
   /** List item attachments (attachments.ts). */
   attachments: AttachmentRepository;
+  /** List views (views.ts). */
+  views: ViewRepository;
 }
 
 /**
@@ -64,6 +67,7 @@ export interface StoreReader {
   blobs: Pick<BlobStore, 'open' | 'size'>;
   documents: Pick<DocumentRepository, 'at' | 'children' | 'byUniqueId' | 'count' | 'below' | 'metrics'>;
   attachments: Pick<AttachmentRepository, 'of' | 'get'>;
+  views: Pick<ViewRepository, 'of'>;
 }
 
 /** Storage. Every write is atomic; an error leaves nothing behind. */

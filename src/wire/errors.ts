@@ -101,6 +101,9 @@ export const errors = {
   /** (spemu's limit, docs/compatibility.md) SharePoint Online moves across site collections; spemu does not yet. */
   crossSiteTransfer: () =>
     new SpError(501, '-1, Microsoft.SharePoint.Client.NotSupportedException', 'Moving or copying to another site collection is not supported by spemu.'),
+  /** (inference, docs/compatibility.md) SharePoint's text for a view id or title the list does not have. */
+  viewNotFound: () =>
+    new SpError(404, `-2147024809, System.ArgumentException`, 'The specified view is invalid.'),
   /** (inference, docs/compatibility.md) SharePoint's SPException text for a taken web URL. */
   webUrlInUse: (serverRelativeUrl: string) =>
     new SpError(500, `-2147024713, ${SP_EXCEPTION}`, `The Web site address "${serverRelativeUrl}" is already in use.`),

@@ -120,6 +120,7 @@ export class SqlLists implements ListRepository {
     await this.s.metadataWrite([listEntry(list), ['fields', String(list.rowId)], ...principalsOf(list)], async (s) => {
       await new SqlLists(s).lock(list);
       await releaseContent(s, list);
+      await s.db.deleteFrom('views').where('list_row_id', '=', list.rowId).execute();
       await s.db.deleteFrom('fields').where('list_row_id', '=', list.rowId).execute();
       await s.db.deleteFrom('lists').where('row_id', '=', list.rowId).execute();
       await s.db.schema.dropTable(list.tableName).ifExists().execute();

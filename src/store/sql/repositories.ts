@@ -16,6 +16,7 @@ import { SqlBlobs } from './blobs.ts';
 import { SqlDocuments } from './documents.ts';
 import { SqlUploads } from './uploads.ts';
 import { SqlAttachments } from './attachments.ts';
+import { SqlViews } from './views.ts';
 
 /** What a repository may keep beyond its session: memory that outlives one transaction. */
 export interface RepositoryMemory {
@@ -36,6 +37,7 @@ export const REPOSITORIES: { [K in keyof Repositories]: (session: SqlSession, me
   documents: (s) => new SqlDocuments(s),
   uploads: (s) => new SqlUploads(s),
   attachments: (s) => new SqlAttachments(s),
+  views: (s) => new SqlViews(s),
 };
 
 export function buildRepositories(session: SqlSession, memory: RepositoryMemory): Repositories {

@@ -2,6 +2,7 @@
 // type says which navigation properties, keys and methods it has, and which HTTP verbs it
 // answers. Adding an endpoint means adding an entry here, not a route.
 
+import type { View } from '../../../domain/views.ts';
 import type { Field, Item, List, Web } from '../../../domain/model.ts';
 import type { Argument } from '../../../odata/path.ts';
 import type { ApiContext } from './context.ts';
@@ -38,6 +39,9 @@ export type Resource =
   | { kind: 'roleDefinition'; definition: RoleDefinition }
   | { kind: 'webs'; web: Web }
   | { kind: 'webInfos'; web: Web }
+  | { kind: 'views'; list: List }
+  | { kind: 'view'; list: List; view: View }
+  | { kind: 'viewFields'; list: List; view: View }
   | { kind: 'propertyValues'; web: Web }
   | { kind: 'regionalSettings'; web: Web }
   | { kind: 'timeZone'; web: Web }

@@ -16,6 +16,7 @@ import { moveCopyUtilType } from './move-copy.ts';
 import { attachmentContentType, attachmentsType, attachmentType } from './attachments.ts';
 import { propertyValuesType, regionalSettingsType, timeZonesType, timeZoneType } from './web-extras.ts';
 import { webInfosType, websType } from './webs.ts';
+import { viewFieldsType, viewsType, viewType } from './views.ts';
 
 export const RESOURCE_TYPES: ResourceTypes = {
   site: siteType,
@@ -42,6 +43,9 @@ export const RESOURCE_TYPES: ResourceTypes = {
   roleDefinition: roleDefinitionType,
   webs: websType,
   webInfos: webInfosType,
+  views: viewsType,
+  view: viewType,
+  viewFields: viewFieldsType,
   propertyValues: propertyValuesType,
   regionalSettings: regionalSettingsType,
   timeZone: timeZoneType,

@@ -11,6 +11,7 @@ import { noContent, ok, type Outcome } from '../outcome.ts';
 import { requirePermission } from '../../../../identity/permissions.ts';
 import { getUserEffectivePermissions, securableNavigation, withSecurableProperties } from './security.ts';
 import type { ResourceType } from '../resource.ts';
+import { listViewMethods, listViewNavigation } from './views.ts';
 import { emptyOk, entityCollection, guidText, stringArgument } from './shared.ts';
 import { urlPrefix } from '../../../../domain/names.ts';
 import { argumentLiteral } from '../../../../odata/path.ts';
@@ -116,10 +117,12 @@ export const listType: ResourceType<ListResource> = {
     fields: async (r) => ({ kind: 'fields', list: r.list }),
     rootfolder: async (r) => ({ kind: 'folder', list: r.list, path: '' }),
     parentweb: async (_r, ctx) => ({ kind: 'web', web: ctx.web }),
+    ...listViewNavigation,
     ...securableNavigation<ListResource>(async (r) => listEditLink(r.list)),
   },
   methods: {
     getusereffectivepermissions: getUserEffectivePermissions,
+    ...listViewMethods,
     /** A new item id, taken from the list's counter so that no item added later gets it. */
     reservelistitemid: {
       kind: 'action', permission: 'AddListItems',
