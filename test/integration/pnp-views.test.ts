@@ -10,6 +10,7 @@ import type { SPFI } from '@pnp/sp';
 import '@pnp/sp/views/index.js';
 import { useTestServer } from '../helpers/server.ts';
 import { failure, pnpFor } from '../helpers/pnp.ts';
+import '../helpers/pnp-view-types.ts';
 
 describe('PnPjs views against spemu', () => {
   const spemu = useTestServer();

@@ -18,7 +18,8 @@ export function parseRequestQuery(rawQuery: string): ParsedRequestQuery {
   try {
     const { options: raw, aliases } = parseQueryString(rawQuery);
     const get = (name: string) => raw.get(name);
-    const select = get('$select');
+    // An empty `$select=` (CLI for Microsoft 365 sends one) is no `$select`, as SharePoint takes it.
+    const select = get('$select')?.trim() === '' ? undefined : get('$select');
     const filter = get('$filter');
     const options: QueryOptions = {
       select: select !== undefined ? parseSelect(select) : undefined,

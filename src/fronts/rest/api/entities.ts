@@ -163,14 +163,17 @@ export function selectProps(entity: Entity, select: string[][] | undefined, expa
   if (!select) return entity;
   const wanted = new Set<string>();
   let all = false;
+  // Names match in any case, as SharePoint's do (`$select=ID` finds `Id`); the answer keeps the entity's spelling.
+  const expandedLower = new Set([...expanded].map((k) => k.toLowerCase()));
   for (const path of select) {
     const [head] = path;
     if (head === '*') { all = true; continue; }
     if (!head || head.startsWith('odata.')) continue;
-    if (expanded.has(head)) continue;
-    if (!entity.props.some(([k]) => k === head)) throw errors.unknownSelectProperty(head);
+    if (expandedLower.has(head.toLowerCase())) continue;
+    const prop = entity.props.find(([k]) => k.toLowerCase() === head.toLowerCase());
+    if (!prop) throw errors.unknownSelectProperty(head);
     if (path.length > 1) throw errors.expandRequired(path.join('/'), head);
-    wanted.add(head);
+    wanted.add(prop[0]);
   }
   if (all) return { ...entity, deferred: undefined };
   return { ...entity, deferred: undefined, props: entity.props.filter(([k]) => wanted.has(k) || expanded.has(k)) };

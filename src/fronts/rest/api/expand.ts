@@ -36,7 +36,7 @@ export async function projectEntity(entity: Entity, available: Record<string, Na
   for (const name of names) {
     const nav = available[name]!;
     let value = await nav.load();
-    const inner = select?.filter((p) => p[0] === name && p.length > 1).map((p) => p.slice(1));
+    const inner = select?.filter((p) => p[0]?.toLowerCase() === name.toLowerCase() && p.length > 1).map((p) => p.slice(1));
     if (inner?.length && value !== null) {
       value = Array.isArray(value) ? value.map((e) => selectProps(e, inner)) : selectProps(value, inner);
     }

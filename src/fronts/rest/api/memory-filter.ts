@@ -28,7 +28,8 @@ function compare(a: Scalar, b: Scalar): number {
 
 function evaluate(node: Expression, entity: Entity, text: string): Scalar {
   const prop = (name: string) => {
-    const found = entity.props.find(([k]) => k === name);
+    // Property names match in any case, as SharePoint's do.
+    const found = entity.props.find(([k]) => k.toLowerCase() === name.toLowerCase());
     if (!found) throw errors.unknownSelectProperty(name);
     return scalar(found[1]);
   };
@@ -62,7 +63,7 @@ export function filterEntities(entities: Entity[], filter: Expression | undefine
 export function orderEntities(entities: Entity[], orderBy: OrderByItem[]): Entity[] {
   if (orderBy.length === 0) return entities;
   const key = (e: Entity, name: string) => {
-    const found = e.props.find(([k]) => k === name);
+    const found = e.props.find(([k]) => k.toLowerCase() === name.toLowerCase());
     if (!found) throw errors.unknownSelectProperty(name);
     return scalar(found[1]);
   };
