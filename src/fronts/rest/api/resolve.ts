@@ -84,8 +84,20 @@ export async function resolve(segments: PathSegment[], verb: Verb, ctx: ApiConte
       continue;
     }
     const method = type.methods?.[segment.lname] as MethodDef<Resource> | undefined;
-    if (!method) unknownSegment(segment);
     const last = i === rest.length - 1;
+    // `deleteObject()` (gd-sprest, CSOM habits): what DELETE does to the resource, as a POSTed method.
+    if (!method && segment.lname === 'deleteobject' && type.delete) {
+      if (!last || verb !== 'POST') throw errors.methodNotAllowed(verb);
+      const deletion = verbPlan(resource, 'DELETE', ctx);
+      return {
+        body: deletion.body,
+        async run(withBody) {
+          await deletion.run(withBody);
+          return { status: 200, payload: { kind: 'primitive', methodName: 'DeleteObject', edmType: 'Edm.Null', value: null } };
+        },
+      };
+    }
+    if (!method) unknownSegment(segment);
     // An action is POSTed; SharePoint runs one sent with `X-HTTP-Method: DELETE` too (PnPjs's
     // attachment recycle() does so, and passes against SharePoint Online).
     if (method.kind === 'action' && (!last || (verb !== 'POST' && verb !== 'DELETE'))) throw errors.methodNotAllowed(verb);
