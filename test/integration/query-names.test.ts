@@ -34,6 +34,16 @@ describe('property names in query options, whatever their case', () => {
     assert.deepEqual(titles, [...titles].sort((a: string, b: string) => b.toLowerCase().localeCompare(a.toLowerCase())));
   });
 
+  it('$expand of a list\'s RootFolder, ParentWeb and DefaultView, over the collection as on one list', async () => {
+    const lists = (await get("web/lists?$select=Title,RootFolder/ServerRelativeUrl,DefaultView/Title&$expand=RootFolder,DefaultView&$filter=Title eq 'Tasks' or Title eq 'Documents'&$orderby=Title")).body.value;
+    assert.deepEqual(lists, [
+      { DefaultView: { Title: 'All Documents' }, RootFolder: { ServerRelativeUrl: '/sites/dev/Shared Documents' }, Title: 'Documents' },
+      { DefaultView: { Title: 'All Items' }, RootFolder: { ServerRelativeUrl: '/sites/dev/Lists/Tasks' }, Title: 'Tasks' },
+    ]);
+    const one = (await get("web/lists/getbytitle('Tasks')?$select=ParentWeb/Title,DefaultView/RowLimit&$expand=ParentWeb,DefaultView")).body;
+    assert.deepEqual(one, { DefaultView: { RowLimit: 30 }, ParentWeb: { Title: 'Dev' } });
+  });
+
   it('an empty $select is no $select', async () => {
     const { status, body } = await get('web?$select=');
     assert.equal(status, 200);

@@ -5,13 +5,13 @@ import type { FixedLibrary } from '../../../../services/lists.ts';
 import { errors } from '../../../../wire/errors.ts';
 import type { ApiContext } from '../context.ts';
 import { absoluteUrl, folderEntity, listEditLink, listEntity, webEntity } from '../entities.ts';
-import { projectEntity } from '../expand.ts';
+import { projectedCollection, projectEntity, type Navigation } from '../expand.ts';
 import { boolProp, intProp, readEntityBody, stringProp, type Properties } from '../body.ts';
 import { noContent, ok, type Outcome } from '../outcome.ts';
 import { requirePermission } from '../../../../identity/permissions.ts';
 import { getUserEffectivePermissions, securableNavigation, withSecurableProperties } from './security.ts';
 import type { ResourceType } from '../resource.ts';
-import { listViewMethods, listViewNavigation } from './views.ts';
+import { listViewMethods, listViewNavigation, viewEntity } from './views.ts';
 import { emptyOk, entityCollection, guidText, stringArgument } from './shared.ts';
 import { urlPrefix } from '../../../../domain/names.ts';
 import { argumentLiteral } from '../../../../odata/path.ts';
@@ -34,13 +34,23 @@ async function listOutcome(cached: List, web: Web, ctx: ApiContext, status = 200
   const list = (await ctx.store.lists.withCounters([cached]))[0]!;
   const entity = withSecurableProperties(listEntity(list, web, ctx), ctx, false);
   const link = listEditLink(list);
-  const selected = await projectEntity(entity, {
-    RootFolder: { link: `${link}/RootFolder`, load: async () => folderEntity(list, ctx) },
-    ParentWeb: { link: `${link}/ParentWeb`, load: async () => webEntity(web, ctx) },
-  }, ctx);
+  const selected = await projectEntity(entity, listNavigations(list, web, ctx), ctx);
   const headers: Record<string, string> = { ETag: entity.etag! };
   if (status === 201) headers.Location = `${ctx.apiUrl}${link}`;
   return { status, payload: { kind: 'entity', metadataName: 'SP.ApiData.Lists', entity: selected }, headers };
+}
+
+/** What `$expand` may load below a list: its root folder, its web, its default view. */
+function listNavigations(list: List, web: Web, ctx: ApiContext): Record<string, Navigation> {
+  const link = listEditLink(list);
+  return {
+    RootFolder: { link: `${link}/RootFolder`, load: async () => folderEntity(list, ctx) },
+    ParentWeb: { link: `${link}/ParentWeb`, load: async () => webEntity(web, ctx) },
+    DefaultView: {
+      link: `${link}/DefaultView`,
+      load: async () => { const view = (await ctx.store.views.of(list)).find((v) => v.defaultView); return view ? viewEntity(list, view, ctx) : null; },
+    },
+  };
 }
 
 async function requireList(found: Promise<List | undefined>, error: () => Error): Promise<List> {
@@ -95,7 +105,10 @@ export const listsType: ResourceType<{ kind: 'lists'; web: Web }> = {
   },
   async get(r, ctx) {
     const lists = await ctx.store.lists.withCounters(await ctx.store.lists.inWeb(r.web.id));
-    return entityCollection(lists.map((l) => withSecurableProperties(listEntity(l, r.web, ctx), ctx, false)), 'SP.ApiData.Lists', ctx);
+    const byId = new Map(lists.map((l) => [l.id, l]));
+    const entities = lists.map((l) => withSecurableProperties(listEntity(l, r.web, ctx), ctx, false));
+    // `$expand=RootFolder` (CLI for Microsoft 365's `spo list list`), ParentWeb or DefaultView, for each list.
+    return projectedCollection(entities, (e) => listNavigations(byId.get(String(e.props.find(([k]) => k === 'Id')?.[1]))!, r.web, ctx), 'SP.ApiData.Lists', ctx);
   },
   async create(r, ctx) {
     const props = listProps(ctx);

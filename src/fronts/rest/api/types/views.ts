@@ -37,7 +37,7 @@ export function viewSchemaXml(view: View): string {
 
 const viewLink = (list: List, view: View) => `${listEditLink(list)}/Views(guid'${view.id}')`;
 
-function viewEntity(list: List, view: View, ctx: ApiContext): Entity {
+export function viewEntity(list: List, view: View, ctx: ApiContext): Entity {
   const link = viewLink(list, view);
   const xml = viewSchemaXml(view);
   return {
