@@ -87,6 +87,10 @@ export const fail = {
   crossSiteTransfer: failure('invalid', 'crossSiteTransfer', () => 'Moving or copying to another site collection is not supported.'),
   /** Check-in or undo of a file nobody holds. */
   fileNotCheckedOut: failure('invalid', 'fileNotCheckedOut', (serverRelativeUrl: string) => `The file ${serverRelativeUrl} is not checked out.`),
+  contentTypeNotFound: failure('notFound', 'contentTypeNotFound', () => 'The content type does not exist.'),
+  contentTypeExists: failure('conflict', 'contentTypeExists', (name: string) => `A duplicate content type "${name}" was found.`),
+  contentTypeReadOnly: failure('invalid', 'contentTypeReadOnly', (name: string) => `The content type "${name}" is read only.`),
+  contentTypeInUse: failure('conflict', 'contentTypeInUse', (name: string) => `The content type "${name}" is in use.`),
   viewNotFound: failure('notFound', 'viewNotFound', () => 'The specified view is invalid.'),
   /** A new web at a URL a web (or a list of the parent web) already has. */
   webUrlInUse: failure('conflict', 'webUrlInUse', (serverRelativeUrl: string) => `The Web site address "${serverRelativeUrl}" is already in use.`),

@@ -16,6 +16,7 @@ import { ProfileService } from './profiles.ts';
 import { VersionService } from './versions.ts';
 import { WebService } from './webs.ts';
 import { ViewService } from './views.ts';
+import { ContentTypeService } from './content-types.ts';
 
 export type { Actor };
 
@@ -35,6 +36,7 @@ export class Services {
   get lists(): ListService { return new ListService(this.#store, this.#actor); }
   get fields(): FieldService { return new FieldService(this.#store); }
   get views(): ViewService { return new ViewService(this.#store); }
+  get contentTypes(): ContentTypeService { return new ContentTypeService(this.#store); }
   get items(): ItemService { return new ItemService(this.#store, this.#actor); }
   get versions(): VersionService { return new VersionService(this.#store); }
   get principals(): PrincipalService { return new PrincipalService(this.#store, this.#actor); }

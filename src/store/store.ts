@@ -20,6 +20,7 @@ import type { DocumentRepository } from './documents.ts';
 import type { UploadRepository } from './uploads.ts';
 import type { AttachmentRepository } from './attachments.ts';
 import type { ViewRepository } from './views.ts';
+import type { ContentTypeRepository } from './content-types.ts';
 
 export type { NewField, NewList };
 export type { FieldPatch } from './fields.ts';
@@ -48,6 +49,8 @@ export interface Repositories {
   attachments: AttachmentRepository;
   /** List views (views.ts). */
   views: ViewRepository;
+  /** Content types defined in webs and bound to lists (content-types.ts). */
+  contentTypes: ContentTypeRepository;
 }
 
 /**
@@ -68,6 +71,7 @@ export interface StoreReader {
   documents: Pick<DocumentRepository, 'at' | 'children' | 'byUniqueId' | 'count' | 'below' | 'metrics'>;
   attachments: Pick<AttachmentRepository, 'of' | 'get'>;
   views: Pick<ViewRepository, 'of'>;
+  contentTypes: Pick<ContentTypeRepository, 'of'>;
 }
 
 /** Storage. Every write is atomic; an error leaves nothing behind. */

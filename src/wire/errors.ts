@@ -101,6 +101,18 @@ export const errors = {
   /** (spemu's limit, docs/compatibility.md) SharePoint Online moves across site collections; spemu does not yet. */
   crossSiteTransfer: () =>
     new SpError(501, '-1, Microsoft.SharePoint.Client.NotSupportedException', 'Moving or copying to another site collection is not supported by spemu.'),
+  /** (inference, docs/compatibility.md) */
+  contentTypeNotFound: () =>
+    new SpError(404, `-2146232832, ${SP_EXCEPTION}`, 'The content type does not exist.'),
+  /** (inference, docs/compatibility.md) SharePoint's SPException text for a second type of one name or id. */
+  contentTypeExists: (name: string) =>
+    new SpError(500, `-2146232832, ${SP_EXCEPTION}`, `A duplicate content type "${name}" was found.`),
+  /** (inference, docs/compatibility.md) */
+  contentTypeReadOnly: (name: string) =>
+    new SpError(400, `-2146232832, ${SP_EXCEPTION}`, `The content type "${name}" is read only.`),
+  /** (inference, docs/compatibility.md) */
+  contentTypeInUse: (name: string) =>
+    new SpError(500, `-2146232832, ${SP_EXCEPTION}`, `The content type "${name}" is in use.`),
   /** (inference, docs/compatibility.md) SharePoint's text for a view id or title the list does not have. */
   viewNotFound: () =>
     new SpError(404, `-2147024809, System.ArgumentException`, 'The specified view is invalid.'),

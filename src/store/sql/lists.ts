@@ -121,6 +121,7 @@ export class SqlLists implements ListRepository {
       await new SqlLists(s).lock(list);
       await releaseContent(s, list);
       await s.db.deleteFrom('views').where('list_row_id', '=', list.rowId).execute();
+      await s.db.deleteFrom('content_types').where('scope', '=', `list:${list.rowId}`).execute();
       await s.db.deleteFrom('fields').where('list_row_id', '=', list.rowId).execute();
       await s.db.deleteFrom('lists').where('row_id', '=', list.rowId).execute();
       await s.db.schema.dropTable(list.tableName).ifExists().execute();

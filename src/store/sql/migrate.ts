@@ -17,6 +17,7 @@ import { itemGuidIndex } from './migrations/0010-item-guid-index.ts';
 import { uploadSessions } from './migrations/0011-upload-sessions.ts';
 import { attachments } from './migrations/0012-attachments.ts';
 import { views } from './migrations/0014-views.ts';
+import { contentTypes } from './migrations/0016-content-types.ts';
 import type { SqlFlavour } from './flavour.ts';
 
 /** Every migration, by name (Kysely applies them in name order); exported for `spemu migrate` and import. */
@@ -34,6 +35,7 @@ export const migrations = (flavour: SqlFlavour): Record<string, Migration> => ({
   '0011-upload-sessions': uploadSessions(flavour),
   '0012-attachments': attachments(flavour),
   '0014-views': views(flavour),
+  '0016-content-types': contentTypes(flavour),
 });
 
 export async function migrateToLatest(db: Kysely<any>, flavour: SqlFlavour): Promise<void> {

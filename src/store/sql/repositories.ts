@@ -17,6 +17,7 @@ import { SqlDocuments } from './documents.ts';
 import { SqlUploads } from './uploads.ts';
 import { SqlAttachments } from './attachments.ts';
 import { SqlViews } from './views.ts';
+import { SqlContentTypes } from './content-types.ts';
 
 /** What a repository may keep beyond its session: memory that outlives one transaction. */
 export interface RepositoryMemory {
@@ -38,6 +39,7 @@ export const REPOSITORIES: { [K in keyof Repositories]: (session: SqlSession, me
   uploads: (s) => new SqlUploads(s),
   attachments: (s) => new SqlAttachments(s),
   views: (s) => new SqlViews(s),
+  contentTypes: (s) => new SqlContentTypes(s),
 };
 
 export function buildRepositories(session: SqlSession, memory: RepositoryMemory): Repositories {

@@ -14,7 +14,7 @@ import { fail } from '../../../domain/errors.ts';
 /** Names of SharePoint endpoints spemu knows of but does not serve yet: a uniform 501. */
 const NOT_YET: ReadonlySet<string> = new Set([
   '$metadata', 'search', 'sp.utilities.utility',
-  'alerts', 'contenttypes', 'navigation',
+  'alerts', 'navigation',
   // Files and folders not served yet (issue #11): SharePoint has them, so 501 rather than 404.
   'publish', 'unpublish', 'approve', 'deny', 'recyclebyid', 'recyclebylabel',
   'properties',

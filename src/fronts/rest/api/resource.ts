@@ -3,6 +3,7 @@
 // answers. Adding an endpoint means adding an entry here, not a route.
 
 import type { View } from '../../../domain/views.ts';
+import type { ContentType } from '../../../domain/content-types.ts';
 import type { Field, Item, List, Web } from '../../../domain/model.ts';
 import type { Argument } from '../../../odata/path.ts';
 import type { ApiContext } from './context.ts';
@@ -40,6 +41,8 @@ export type Resource =
   | { kind: 'webs'; web: Web }
   | { kind: 'webInfos'; web: Web }
   | { kind: 'views'; list: List }
+  | { kind: 'contentTypes'; web: Web; list?: List | undefined }
+  | { kind: 'contentType'; type: ContentType; web: Web; list?: List | undefined }
   | { kind: 'view'; list: List; view: View }
   | { kind: 'viewFields'; list: List; view: View }
   | { kind: 'propertyValues'; web: Web }

@@ -22,6 +22,7 @@ import type { Resource, ResourceType } from '../resource.ts';
 import { booleanArgument, locate, pathLink, pathOf, target, urlArgument, urlOf, voidAction, voidResult } from './documents-shared.ts';
 import { destinationOf, resourcePathProp } from './move-copy.ts';
 import { emptyOk, entityCollection, singleEntity, stringArgument } from './shared.ts';
+import { contentTypeOrder } from './content-types.ts';
 
 type FolderResource = { kind: 'folder'; list: List; path: string };
 type FoldersResource = { kind: 'folders'; list: List; dir: string };
@@ -128,9 +129,12 @@ export const folderType: ResourceType<FolderResource> = {
     copytousingpath: voidAction('CopyToUsingPath', 'AddListItems', (r, args, ctx) => transferFolder('copy', r, args, ctx, true), 'json'),
   },
   async get(r, ctx) {
-    if (!r.path) return singleEntity(folderEntity((await ctx.store.lists.withCounters([r.list]))[0]!, ctx), 'SP.Folder', ctx);
-    const item = await folderItem(r, ctx);
-    return singleEntity(subfolderEntity(r.list, item, ctx, await ctx.store.documents.count(r.list, r.path)), 'SP.Folder', ctx);
+    const entity = r.path
+      ? subfolderEntity(r.list, await folderItem(r, ctx), ctx, await ctx.store.documents.count(r.list, r.path))
+      : folderEntity((await ctx.store.lists.withCounters([r.list]))[0]!, ctx);
+    // The content types a new item here may be, in order (the list's; no folder orders its own: UniqueContentTypeOrder null).
+    const withOrder = { ...entity, props: [...entity.props, ['ContentTypeOrder', await contentTypeOrder(r.list, ctx)], ['UniqueContentTypeOrder', null]] as typeof entity.props };
+    return singleEntity(withOrder, 'SP.Folder', ctx);
   },
   /** MERGE: a new Name renames the folder (a list's root folder keeps its name: the list's URL is not renamed here). */
   async update(r, ctx) {

@@ -17,6 +17,7 @@ import { attachmentContentType, attachmentsType, attachmentType } from './attach
 import { propertyValuesType, regionalSettingsType, timeZonesType, timeZoneType } from './web-extras.ts';
 import { webInfosType, websType } from './webs.ts';
 import { viewFieldsType, viewsType, viewType } from './views.ts';
+import { contentTypesType, contentTypeType } from './content-types.ts';
 
 export const RESOURCE_TYPES: ResourceTypes = {
   site: siteType,
@@ -44,6 +45,8 @@ export const RESOURCE_TYPES: ResourceTypes = {
   webs: websType,
   webInfos: webInfosType,
   views: viewsType,
+  contentTypes: contentTypesType,
+  contentType: contentTypeType,
   view: viewType,
   viewFields: viewFieldsType,
   propertyValues: propertyValuesType,

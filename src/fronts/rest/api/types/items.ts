@@ -17,6 +17,7 @@ import { lookupTarget, planItemProjection, renderItems, type ItemPlan, type Look
 import { nextLink, pageSize, positionFromSkipToken } from '../paging.ts';
 import { noContent, ok, type Outcome } from '../outcome.ts';
 import type { ResourceType } from '../resource.ts';
+import { contentTypeOfItem } from './content-types.ts';
 import { emptyOk, integerArgument } from './shared.ts';
 import { fieldValuesEntity, type FieldValuesForm } from '../field-values.ts';
 import { getUserEffectivePermissions, securableNavigation } from './security.ts';
@@ -134,6 +135,7 @@ export const itemType: ResourceType<ItemResource> = {
     fieldvaluesforedit: async (r) => ({ kind: 'itemFieldValues', list: r.list, id: r.id, as: 'edit' }),
     versions: async (r) => ({ kind: 'itemVersions', list: r.list, id: r.id }),
     attachmentfiles: async (r) => ({ kind: 'attachments', list: r.list, id: r.id }),
+    contenttype: async (r, ctx) => contentTypeOfItem(r.list, (await loadItem(r, ctx)).item.contentTypeId, ctx),
     /** The file or folder the item is (SharePoint answers 404 for an item that is neither). */
     file: async (r, ctx) => {
       const { item } = await loadItem(r, ctx);

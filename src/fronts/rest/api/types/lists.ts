@@ -131,6 +131,7 @@ export const listType: ResourceType<ListResource> = {
     rootfolder: async (r) => ({ kind: 'folder', list: r.list, path: '' }),
     parentweb: async (_r, ctx) => ({ kind: 'web', web: ctx.web }),
     ...listViewNavigation,
+    contenttypes: async (r, ctx) => ({ kind: 'contentTypes', web: ctx.web, list: r.list }),
     ...securableNavigation<ListResource>(async (r) => listEditLink(r.list)),
   },
   methods: {

@@ -35,6 +35,8 @@ export const webType: ResourceType<WebResource> = {
     rootfolder: async (r) => ({ kind: 'webFolder', web: r.web, path: '' }),
     folders: async (r) => ({ kind: 'webFolders', web: r.web, path: '' }),
     webinfos: async (r) => ({ kind: 'webInfos', web: r.web }),
+    contenttypes: async (r) => ({ kind: 'contentTypes', web: r.web }),
+    availablecontenttypes: async (r) => ({ kind: 'contentTypes', web: r.web }),
     /** SP.WebInformation of the parent; null for a site collection's root web. */
     parentweb: async (r) => ({ kind: 'readOnly', read: async (ctx) => parentWebOutcome(r.web, ctx) }),
     allproperties: async (r) => ({ kind: 'propertyValues', web: r.web }),
