@@ -17,6 +17,7 @@ import { VersionService } from './versions.ts';
 import { WebService } from './webs.ts';
 import { ViewService } from './views.ts';
 import { ContentTypeService } from './content-types.ts';
+import { FormUpdateService } from './form-updates.ts';
 
 export type { Actor };
 
@@ -37,6 +38,7 @@ export class Services {
   get fields(): FieldService { return new FieldService(this.#store); }
   get views(): ViewService { return new ViewService(this.#store); }
   get contentTypes(): ContentTypeService { return new ContentTypeService(this.#store); }
+  get formUpdates(): FormUpdateService { return new FormUpdateService(this.#store, this.#actor); }
   get items(): ItemService { return new ItemService(this.#store, this.#actor); }
   get versions(): VersionService { return new VersionService(this.#store); }
   get principals(): PrincipalService { return new PrincipalService(this.#store, this.#actor); }

@@ -37,10 +37,12 @@ export interface ItemWrite {
   values: Record<string, StoredValue>;
   actorId: number;
   now: string;
-  /** Fixtures may state history; otherwise `now` and the actor are used. */
+  /** Fixtures and form updates may state history; otherwise `now` and the actor are used. */
   created?: string | undefined;
   modified?: string | undefined;
   authorId?: number | undefined;
+  /** An update that keeps the version (`bNewDocumentUpdate`): no past version is kept, the UI version stays. */
+  inPlace?: boolean | undefined;
 }
 
 export interface ItemRepository {

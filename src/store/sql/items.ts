@@ -156,14 +156,16 @@ export class SqlItems implements ItemRepository {
     return this.writing(list, async (s): Promise<Item | 'conflict' | undefined> => {
       if (!Number.isSafeInteger(id)) return undefined;
       const items = new SqlItems(s);
+      const newVersion = list.enableVersioning && !write.inPlace;
       const set = {
         ...valuesToColumns(fields, write.values),
         modified: write.modified ?? write.now, editor_id: write.actorId,
-        version: sql`version + 1`, ui_version: list.enableVersioning ? sql`ui_version + 1` : sql`ui_version`,
+        ...(write.created !== undefined ? { created: write.created } : {}), ...(write.authorId !== undefined ? { author_id: write.authorId } : {}),
+        version: sql`version + 1`, ui_version: newVersion ? sql`ui_version + 1` : sql`ui_version`,
       };
       await new SqlLists(s).lock(list);
       // With versioning on, the item as it was becomes a past version, in this same unit of work.
-      const before = list.enableVersioning ? await items.get(list, fields, id) : undefined;
+      const before = newVersion ? await items.get(list, fields, id) : undefined;
       let update = s.db.updateTable(list.tableName).set(set).where('id', '=', id);
       if (expectedVersion !== null) update = update.where('version', '=', expectedVersion);
       const result = await update.executeTakeFirst();

@@ -19,8 +19,8 @@ const NOT_YET: ReadonlySet<string> = new Set([
   'publish', 'unpublish', 'approve', 'deny', 'recyclebyid', 'recyclebylabel',
   'properties',
   'features', 'usercustomactions', 'recyclebin', 'projectdata', 'sp.apps.appcatalog', 'getchanges', 'getitems',
-  'renderlistdataasstream', 'addvalidateupdateitemusingpath',
-  'validateupdatelistitem', 'breakroleinheritance', 'resetroleinheritance', 'addroleassignment', 'removeroleassignment',
+  'renderlistdataasstream',
+  'breakroleinheritance', 'resetroleinheritance', 'addroleassignment', 'removeroleassignment',
   'firstuniqueancestorsecurableobject', 'getparentinfos', 'deletewithparameters', 'fileversion', 'fields', 'files', 'folders',
 ]);
 

@@ -18,6 +18,7 @@ import { nextLink, pageSize, positionFromSkipToken } from '../paging.ts';
 import { noContent, ok, type Outcome } from '../outcome.ts';
 import type { ResourceType } from '../resource.ts';
 import { contentTypeOfItem } from './content-types.ts';
+import { validateUpdateListItem } from './form-updates.ts';
 import { emptyOk, integerArgument } from './shared.ts';
 import { fieldValuesEntity, type FieldValuesForm } from '../field-values.ts';
 import { getUserEffectivePermissions, securableNavigation } from './security.ts';
@@ -154,6 +155,7 @@ export const itemType: ResourceType<ItemResource> = {
   },
   methods: {
     getusereffectivepermissions: getUserEffectivePermissions,
+    validateupdatelistitem: validateUpdateListItem,
     /**
      * The URL of the Office Online (WOPI) frame for the item's document: spemu has no WOPI
      * application, so it is "" as SharePoint answers for items without one. `action` is

@@ -12,6 +12,7 @@ import { requirePermission } from '../../../../identity/permissions.ts';
 import { getUserEffectivePermissions, securableNavigation, withSecurableProperties } from './security.ts';
 import type { ResourceType } from '../resource.ts';
 import { listViewMethods, listViewNavigation, viewEntity } from './views.ts';
+import { addValidateUpdateItemUsingPath } from './form-updates.ts';
 import { emptyOk, entityCollection, guidText, stringArgument } from './shared.ts';
 import { urlPrefix } from '../../../../domain/names.ts';
 import { argumentLiteral } from '../../../../odata/path.ts';
@@ -137,6 +138,7 @@ export const listType: ResourceType<ListResource> = {
   methods: {
     getusereffectivepermissions: getUserEffectivePermissions,
     ...listViewMethods,
+    addvalidateupdateitemusingpath: addValidateUpdateItemUsingPath,
     /** A new item id, taken from the list's counter so that no item added later gets it. */
     reservelistitemid: {
       kind: 'action', permission: 'AddListItems',
