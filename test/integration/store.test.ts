@@ -887,14 +887,14 @@ describe('indexes and schema changes', () => {
     }
   });
 
-  test('migration 0014 gives every list there is its default view, as a new list gets one', async () => {
+  test('migration 0017 gives every list there is its default view, as a new list gets one', async () => {
     const { store, db, flavour } = opened;
-    const library = await createListWithFields(store, web, { title: 'Views before 0014', description: '', baseTemplate: 101 }, NOW);
-    const list = await createListWithFields(store, web, { title: 'Items before 0014', description: '', baseTemplate: 100 }, NOW);
+    const library = await createListWithFields(store, web, { title: 'Views before 0017', description: '', baseTemplate: 101 }, NOW);
+    const list = await createListWithFields(store, web, { title: 'Items before 0017', description: '', baseTemplate: 100 }, NOW);
     const made = [(await store.views.of(library))[0]!, (await store.views.of(list))[0]!];
-    // The database as it was before 0014: no views table.
+    // The database as it was before 0017: no views table.
     await sql`drop table views`.execute(db);
-    await db.transaction().execute((trx) => migrations(flavour)['0014-views']!.up(trx));
+    await db.transaction().execute((trx) => migrations(flavour)['0017-views']!.up(trx));
     for (const [target, madeView] of [[library, made[0]!], [list, made[1]!]] as const) {
       const views = await store.views.of(target);
       assert.equal(views.length, 1, target.title);

@@ -16,7 +16,7 @@ import { documents } from './migrations/0009-documents.ts';
 import { itemGuidIndex } from './migrations/0010-item-guid-index.ts';
 import { uploadSessions } from './migrations/0011-upload-sessions.ts';
 import { attachments } from './migrations/0012-attachments.ts';
-import { views } from './migrations/0014-views.ts';
+import { views } from './migrations/0017-views.ts';
 import { contentTypes } from './migrations/0016-content-types.ts';
 import type { SqlFlavour } from './flavour.ts';
 
@@ -34,8 +34,8 @@ export const migrations = (flavour: SqlFlavour): Record<string, Migration> => ({
   '0010-item-guid-index': itemGuidIndex(flavour),
   '0011-upload-sessions': uploadSessions(flavour),
   '0012-attachments': attachments(flavour),
-  '0014-views': views(flavour),
   '0016-content-types': contentTypes(flavour),
+  '0017-views': views(flavour),
 });
 
 export async function migrateToLatest(db: Kysely<any>, flavour: SqlFlavour): Promise<void> {
