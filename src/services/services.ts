@@ -9,6 +9,7 @@ import type { Actor } from './actor.ts';
 import { AttachmentService } from './attachments.ts';
 import { DIRECT_UPLOAD_LIMIT, DocumentService, type UploadLimits } from './documents.ts';
 import { FieldService } from './fields.ts';
+import { SiteColumnService } from './site-columns.ts';
 import { ItemService } from './items.ts';
 import { ListService } from './lists.ts';
 import { PrincipalService } from './principals.ts';
@@ -33,6 +34,7 @@ export class Services {
   get webs(): WebService { return new WebService(this.#store, this.#actor); }
   get lists(): ListService { return new ListService(this.#store, this.#actor); }
   get fields(): FieldService { return new FieldService(this.#store); }
+  get siteColumns(): SiteColumnService { return new SiteColumnService(this.#store); }
   get items(): ItemService { return new ItemService(this.#store, this.#actor); }
   get versions(): VersionService { return new VersionService(this.#store); }
   get principals(): PrincipalService { return new PrincipalService(this.#store, this.#actor); }

@@ -19,9 +19,11 @@ import type { BlobStore } from './blobs.ts';
 import type { DocumentRepository } from './documents.ts';
 import type { UploadRepository } from './uploads.ts';
 import type { AttachmentRepository } from './attachments.ts';
+import type { SiteColumnRepository } from './site-columns.ts';
 
 export type { NewField, NewList };
 export type { FieldPatch } from './fields.ts';
+export type { SiteColumnPatch } from './site-columns.ts';
 export type { ItemPage, ItemQuery, ItemWrite, SortKey } from './items.ts';
 export type { ListPatch } from './lists.ts';
 
@@ -31,6 +33,8 @@ export interface Repositories {
   sites: SiteRepository;
   lists: ListRepository;
   fields: FieldRepository;
+  /** A web's site columns (site-columns.ts). */
+  siteColumns: SiteColumnRepository;
   items: ItemRepository;
   versions: VersionRepository;
   /** The tenant directory (users, groups, site roles, photos): Entra ID's part. */
@@ -57,6 +61,7 @@ export interface StoreReader {
   sites: Pick<SiteRepository, 'all' | 'byUrl' | 'web' | 'websOf'>;
   lists: Pick<ListRepository, 'inWeb' | 'byId' | 'byTitle' | 'byUrl' | 'byRowId' | 'withCounters'>;
   fields: Pick<FieldRepository, 'of'>;
+  siteColumns: Pick<SiteColumnRepository, 'of'>;
   items: Pick<ItemRepository, 'query' | 'get' | 'getMany'>;
   versions: Pick<VersionRepository, 'of'>;
   directory: Pick<Directory, 'findUser' | 'listUsers' | 'findGroup' | 'groupMembers' | 'groupsOf' | 'siteRoles' | 'getPhoto'>;

@@ -2,7 +2,7 @@
 // type says which navigation properties, keys and methods it has, and which HTTP verbs it
 // answers. Adding an endpoint means adding an entry here, not a route.
 
-import type { Field, Item, List, Web } from '../../../domain/model.ts';
+import type { Field, Item, List, SiteColumn, Web } from '../../../domain/model.ts';
 import type { Argument } from '../../../odata/path.ts';
 import type { ApiContext } from './context.ts';
 import type { Outcome } from './outcome.ts';
@@ -17,6 +17,9 @@ export type Resource =
   | { kind: 'list'; list: List }
   | { kind: 'fields'; list: List }
   | { kind: 'field'; list: List; field: Field }
+  /** A web's site columns: its own (`fields`), or every one it may use (`availablefields`: its parents' too). */
+  | { kind: 'webFields'; web: Web; available: boolean }
+  | { kind: 'webField'; web: Web; column: SiteColumn }
   | { kind: 'items'; list: List }
   | { kind: 'item'; list: List; id: number }
   | { kind: 'itemFieldValues'; list: List; id: number; as: 'text' | 'html' | 'edit' }
