@@ -29,7 +29,7 @@ export function webEntity(web: Web, ctx: ApiContext): Entity {
   return {
     // Each web is addressed below its own URL (a subweb in `webs` too: clients take its URL from the id).
     type: 'SP.Web', id: `${url}/_api/Web`, editLink: 'Web',
-    deferred: ['AllProperties', 'AssociatedMemberGroup', 'AssociatedOwnerGroup', 'AssociatedVisitorGroup', 'ContentTypes',
+    deferred: ['AllProperties', 'AssociatedMemberGroup', 'AssociatedOwnerGroup', 'AssociatedVisitorGroup', 'AvailableFields', 'ContentTypes',
       'CurrentUser', 'Fields', 'Folders', 'Lists', 'ParentWeb', 'RegionalSettings', 'RoleAssignments', 'RootFolder',
       'SiteGroups', 'SiteUserInfoList', 'SiteUsers', 'Webs'],
     props: [
