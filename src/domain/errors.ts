@@ -50,6 +50,8 @@ export const fail = {
   listNotFoundById: failure('notFound', 'listNotFoundById', () => 'List does not exist.'),
   itemNotFound: failure('notFound', 'itemNotFound', () => 'Item does not exist. It may have been deleted by another user.'),
   fieldNotFound: failure('notFound', 'fieldNotFound', (name: string) => `Field '${name}' does not exist.`),
+  /** A field whose id is taken already (createfieldasxml with the `ID` of a field the list or site has). */
+  fieldAlreadyExists: failure('conflict', 'fieldAlreadyExists', (name: string) => `A duplicate field name "${name}" was found.`),
   versionNotFound: failure('notFound', 'versionNotFound', () => 'Version does not exist.'),
   currentVersionDelete: failure('invalid', 'currentVersionDelete', () => 'The current version of an item cannot be deleted. Delete the item instead.'),
   /** A value a field refuses (required, range, length, choice). */

@@ -5,7 +5,7 @@
 export type FieldKind =
   | 'Counter' | 'Text' | 'Note' | 'Number' | 'Currency' | 'Integer' | 'Boolean' | 'DateTime'
   | 'Choice' | 'MultiChoice' | 'URL' | 'User' | 'UserMulti' | 'Lookup' | 'LookupMulti' | 'Guid'
-  | 'Computed' | 'ContentTypeId' | 'Attachments' | 'File';
+  | 'Computed' | 'ContentTypeId' | 'Attachments' | 'File' | 'Location' | 'Thumbnail';
 
 /** The SQL type family of a column; the store maps it to each database's type. */
 export type StorageType = 'text' | 'real' | 'int';
@@ -53,6 +53,10 @@ export const FIELD_KINDS: Record<FieldKind, FieldKindInfo> = {
   LookupMulti: info(7, 'LookupMulti', 'SP.FieldLookup', 'text', { multi: true, reference: 'lookup', queryable: false }),
   ContentTypeId: info(25, 'ContentTypeId', 'SP.Field', 'text', { queryable: false }),
   File: info(18, 'File', 'SP.Field', 'text', { queryable: false }),
+  // A location and an image column hold their value as SharePoint does: JSON text the client
+  // writes and reads as a string (an address with coordinates; an image's file name and URL).
+  Location: info(33, 'Location', 'SP.FieldLocation', 'text', { queryable: false }),
+  Thumbnail: info(34, 'Thumbnail', 'SP.FieldThumbnail', 'text', { queryable: false }),
 };
 
 /** FieldTypeKind numbers a client may send when creating a field (`fields.add`). */
@@ -71,6 +75,8 @@ export function kindFromTypeKind(fieldTypeKind: number, allowMultiple: boolean):
     case 14: return 'Guid';
     case 15: return 'MultiChoice';
     case 20: return allowMultiple ? 'UserMulti' : 'User';
+    case 33: return 'Location';
+    case 34: return 'Thumbnail';
     default: return undefined;
   }
 }

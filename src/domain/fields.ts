@@ -1,7 +1,7 @@
 // Finding a list's field by the names clients use for it.
 
 import { FIELD_KINDS } from './field-kinds.ts';
-import type { Field } from './model.ts';
+import type { Field, FieldDefinition } from './model.ts';
 import { odataPropertyName } from './names.ts';
 
 /**
@@ -27,7 +27,7 @@ export function fieldByPropertyName(fields: Field[], name: string): Field | unde
 }
 
 /** Finds a field by internal name, then by display title (`getbyinternalnameortitle`), ignoring case. */
-export function findFieldByNameOrTitle(fields: Field[], name: string): Field | undefined {
+export function findFieldByNameOrTitle<F extends FieldDefinition>(fields: F[], name: string): F | undefined {
   const lower = name.toLowerCase();
   return fields.find((f) => f.internalName.toLowerCase() === lower) ?? fields.find((f) => f.title.toLowerCase() === lower);
 }

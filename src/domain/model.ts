@@ -63,9 +63,37 @@ export interface FieldOptions {
   defaultValue?: string | null;
   description?: string;
   enforceUniqueValues?: boolean;
+  /** The group a site column is listed under (SharePoint's `Group`; `Custom Columns` when none). */
+  group?: string;
+  /** `setShowInDisplayForm|EditForm|NewForm`: absent until set (SharePoint omits the attribute then). */
+  showInDisplayForm?: boolean;
+  showInEditForm?: boolean;
+  showInNewForm?: boolean;
 }
 
-export interface Field {
+/** What a field is wherever it lives: a list's column or a web's site column. */
+export interface FieldDefinition {
+  id: string;
+  internalName: string;
+  title: string;
+  kind: FieldKind;
+  required: boolean;
+  indexed: boolean;
+  hidden: boolean;
+  readOnly: boolean;
+  /** Built-in fields keep their shape: a list's fixed item columns, a root web's built-in site columns. */
+  builtIn: boolean;
+  options: FieldOptions;
+}
+
+/** A site column: a field a web holds for its lists (and its subwebs' lists) to use. */
+export interface SiteColumn extends FieldDefinition {
+  /** Internal numeric key; 0 for the built-in site columns, which are not stored. */
+  rowId: number;
+  webId: string;
+}
+
+export interface Field extends FieldDefinition {
   rowId: number;
   id: string;
   listRowId: number;
@@ -165,4 +193,6 @@ export interface NewField {
   options: FieldOptions;
   /** Built-in fields live in a fixed item-table column and keep a well-known id. */
   builtIn?: { column: string; id: string };
+  /** The id the new field keeps (createfieldasxml's `ID`: a site column added to a list keeps its id); else a new one. */
+  id?: string | undefined;
 }

@@ -120,6 +120,15 @@ export function toStoredValue(field: Field, value: unknown): StoredValue {
       if (Url === '') return null;
       return JSON.stringify({ Description: typeof Description === 'string' ? Description : Url, Url });
     }
+    case 'Location': case 'Thumbnail': {
+      // Written as JSON text (PnPjs and SharePoint's forms send a string); an object is taken as its JSON.
+      const text = typeof value === 'string' ? value : typeof value === 'object' && !Array.isArray(value) ? JSON.stringify(value) : fail('a JSON string');
+      if (text === '') return null;
+      let parsed: unknown;
+      try { parsed = JSON.parse(text); } catch { return fail('a JSON object string'); }
+      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return fail('a JSON object string');
+      return text;
+    }
     default:
       throw new ValueError(`The field '${field.internalName}' is read-only.`);
   }

@@ -13,6 +13,22 @@ export interface FieldChanges {
   hidden?: boolean | undefined;
   choices?: string[] | undefined;
   description?: string | undefined;
+  group?: string | undefined;
+  showInDisplayForm?: boolean | undefined;
+  showInEditForm?: boolean | undefined;
+  showInNewForm?: boolean | undefined;
+}
+
+/** A field's options with `changes` applied (what lives in options rather than in columns of its own). */
+export function applyFieldChanges(current: FieldOptions, changes: FieldChanges): FieldOptions {
+  const options: FieldOptions = { ...current };
+  if (changes.choices) options.choices = changes.choices;
+  if (changes.description !== undefined) options.description = changes.description;
+  if (changes.group !== undefined) options.group = changes.group;
+  if (changes.showInDisplayForm !== undefined) options.showInDisplayForm = changes.showInDisplayForm;
+  if (changes.showInEditForm !== undefined) options.showInEditForm = changes.showInEditForm;
+  if (changes.showInNewForm !== undefined) options.showInNewForm = changes.showInNewForm;
+  return options;
 }
 
 /** The User Information List: its fields are the site's. */
@@ -27,6 +43,9 @@ export class FieldService {
     const fields = await this.store.fields.of(list);
     const lookupList = definition.options.lookupListId;
     if (lookupList && !(await this.store.lists.byId(list.webId, lookupList))) throw fail.listNotFoundById();
+    // A site column added to a list keeps its id: once per list.
+    const clash = definition.id ? fields.find((f) => f.id === definition.id) : undefined;
+    if (clash) throw fail.fieldAlreadyExists(clash.internalName);
     return this.store.fields.add(list, { ...definition, internalName: uniqueInternalName(definition.internalName, fields) });
   }
 
@@ -35,9 +54,7 @@ export class FieldService {
     if (field.builtIn && (changes.required !== undefined || changes.title !== undefined) && field.internalName !== 'Title') {
       throw fail.badArgument(`The field '${field.internalName}' cannot be changed.`);
     }
-    const options: FieldOptions = { ...field.options };
-    if (changes.choices) options.choices = changes.choices;
-    if (changes.description !== undefined) options.description = changes.description;
+    const options = applyFieldChanges(field.options, changes);
     return this.store.fields.update(list, field, {
       title: changes.title, required: changes.required, indexed: changes.indexed, hidden: changes.hidden, options,
     });
@@ -50,7 +67,7 @@ export class FieldService {
 }
 
 /** SharePoint numbers a clashing internal name: Status, Status0, Status1, … */
-function uniqueInternalName(name: string, fields: Field[]): string {
+export function uniqueInternalName(name: string, fields: ReadonlyArray<{ internalName: string }>): string {
   const taken = new Set(fields.map((f) => f.internalName.toLowerCase()));
   if (!taken.has(name.toLowerCase())) return name;
   for (let n = 0; ; n++) if (!taken.has(`${name}${n}`.toLowerCase())) return `${name}${n}`;

@@ -9,6 +9,7 @@ import type { Actor } from './actor.ts';
 import { AttachmentService } from './attachments.ts';
 import { DIRECT_UPLOAD_LIMIT, DocumentService, type UploadLimits } from './documents.ts';
 import { FieldService } from './fields.ts';
+import { SiteColumnService } from './site-columns.ts';
 import { ItemService } from './items.ts';
 import { ListService } from './lists.ts';
 import { PrincipalService } from './principals.ts';
@@ -39,6 +40,7 @@ export class Services {
   get views(): ViewService { return new ViewService(this.#store); }
   get contentTypes(): ContentTypeService { return new ContentTypeService(this.#store); }
   get formUpdates(): FormUpdateService { return new FormUpdateService(this.#store, this.#actor); }
+  get siteColumns(): SiteColumnService { return new SiteColumnService(this.#store); }
   get items(): ItemService { return new ItemService(this.#store, this.#actor); }
   get versions(): VersionService { return new VersionService(this.#store); }
   get principals(): PrincipalService { return new PrincipalService(this.#store, this.#actor); }

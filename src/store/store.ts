@@ -21,9 +21,11 @@ import type { UploadRepository } from './uploads.ts';
 import type { AttachmentRepository } from './attachments.ts';
 import type { ViewRepository } from './views.ts';
 import type { ContentTypeRepository } from './content-types.ts';
+import type { SiteColumnRepository } from './site-columns.ts';
 
 export type { NewField, NewList };
 export type { FieldPatch } from './fields.ts';
+export type { SiteColumnPatch } from './site-columns.ts';
 export type { ItemPage, ItemQuery, ItemWrite, SortKey } from './items.ts';
 export type { ListPatch } from './lists.ts';
 
@@ -33,6 +35,8 @@ export interface Repositories {
   sites: SiteRepository;
   lists: ListRepository;
   fields: FieldRepository;
+  /** A web's site columns (site-columns.ts). */
+  siteColumns: SiteColumnRepository;
   items: ItemRepository;
   versions: VersionRepository;
   /** The tenant directory (users, groups, site roles, photos): Entra ID's part. */
@@ -63,6 +67,7 @@ export interface StoreReader {
   sites: Pick<SiteRepository, 'all' | 'byUrl' | 'web' | 'websOf'>;
   lists: Pick<ListRepository, 'inWeb' | 'byId' | 'byTitle' | 'byUrl' | 'byRowId' | 'withCounters'>;
   fields: Pick<FieldRepository, 'of'>;
+  siteColumns: Pick<SiteColumnRepository, 'of'>;
   items: Pick<ItemRepository, 'query' | 'get' | 'getMany'>;
   versions: Pick<VersionRepository, 'of'>;
   directory: Pick<Directory, 'findUser' | 'listUsers' | 'findGroup' | 'groupMembers' | 'groupsOf' | 'siteRoles' | 'getPhoto'>;

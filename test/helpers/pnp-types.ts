@@ -19,6 +19,7 @@ declare module '@pnp/sp/webs/types.js' {
   interface IWeb {
     readonly lists: ILists;
     readonly fields: IFields;
+    readonly availablefields: IFields;
     getList(listRelativeUrl: string): IList;
   }
 }

@@ -20,8 +20,11 @@ export async function failure(call: Promise<unknown>): Promise<{ status: number;
   } catch (e) {
     const err = e as { status?: number; response?: Response; isHttpRequestError?: boolean };
     assert.equal(err.isHttpRequestError, true, `expected an HttpRequestError, got ${String(e)}`);
-    const body = await err.response!.json() as { 'odata.error': { code: string; message: { value: string } } };
-    return { status: err.status!, message: body['odata.error'].message.value, code: body['odata.error'].code };
+    // JSON light's `odata.error`, or verbose's `error` (PnPjs asks for verbose in fields.add*).
+    type SpErrorBody = { code: string; message: { value: string } };
+    const body = await err.response!.json() as { 'odata.error'?: SpErrorBody; error?: SpErrorBody };
+    const error = body['odata.error'] ?? body.error!;
+    return { status: err.status!, message: error.message.value, code: error.code };
   }
   assert.fail('the call succeeded but should have failed');
 }

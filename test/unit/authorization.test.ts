@@ -22,6 +22,7 @@ const READING_ACTIONS: Record<string, string> = {
   'peopleManager.setsinglevalueprofileproperty': "a user's own profile (another's needs ManageWeb, checked by the rule)",
   'peopleManager.setmultivaluedprofileproperty': 'as setsinglevalueprofileproperty',
   'peopleManager.setmyprofilepicture': "the caller's own picture",
+  'site.openwebbyid': 'a POST in PnPjs that only finds a web of the site collection',
 };
 
 const principal = (role: SiteRoleName): Principal => ({ userId: 7, loginName: 'x', upn: 'x@contoso.com', role, via: 'bearer' });

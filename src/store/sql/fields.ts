@@ -29,7 +29,7 @@ export class SqlFields implements FieldRepository {
       const max = await s.db.selectFrom('fields').select(sql<number>`coalesce(max(position), 0)`.as('p'))
         .where('list_row_id', '=', list.rowId).executeTakeFirst();
       const inserted = await s.db.insertInto('fields').values({
-        id: input.builtIn?.id ?? randomUUID(), list_row_id: list.rowId, internal_name: input.internalName,
+        id: input.builtIn?.id ?? input.id ?? randomUUID(), list_row_id: list.rowId, internal_name: input.internalName,
         name_key: input.internalName.toLowerCase(), title: input.title, kind: input.kind, required: input.required ? 1 : 0,
         indexed: input.indexed ? 1 : 0, hidden: input.hidden ? 1 : 0, read_only: input.readOnly ? 1 : 0,
         built_in: input.builtIn ? 1 : 0, column_name: input.builtIn?.column ?? '', position: Number(max?.p ?? 0) + 1,

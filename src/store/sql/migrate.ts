@@ -16,6 +16,7 @@ import { documents } from './migrations/0009-documents.ts';
 import { itemGuidIndex } from './migrations/0010-item-guid-index.ts';
 import { uploadSessions } from './migrations/0011-upload-sessions.ts';
 import { attachments } from './migrations/0012-attachments.ts';
+import { siteColumns } from './migrations/0015-site-columns.ts';
 import { views } from './migrations/0017-views.ts';
 import { contentTypes } from './migrations/0016-content-types.ts';
 import type { SqlFlavour } from './flavour.ts';
@@ -34,6 +35,7 @@ export const migrations = (flavour: SqlFlavour): Record<string, Migration> => ({
   '0010-item-guid-index': itemGuidIndex(flavour),
   '0011-upload-sessions': uploadSessions(flavour),
   '0012-attachments': attachments(flavour),
+  '0015-site-columns': siteColumns(flavour),
   '0016-content-types': contentTypes(flavour),
   '0017-views': views(flavour),
 });

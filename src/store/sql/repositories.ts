@@ -6,6 +6,7 @@ import type { PdTable } from './projectdata-store.ts';
 import { SqlProjectDataStore } from './projectdata-store.ts';
 import { SqlDirectory } from './sql-directory.ts';
 import { SqlFields } from './fields.ts';
+import { SqlSiteColumns } from './site-columns.ts';
 import { SqlItems } from './items.ts';
 import { SqlLists } from './lists.ts';
 import type { SqlSession } from './session.ts';
@@ -30,6 +31,7 @@ export const REPOSITORIES: { [K in keyof Repositories]: (session: SqlSession, me
   sites: (s) => new SqlSites(s),
   lists: (s) => new SqlLists(s),
   fields: (s) => new SqlFields(s),
+  siteColumns: (s) => new SqlSiteColumns(s),
   items: (s) => new SqlItems(s),
   versions: (s) => new SqlVersions(s),
   directory: (s) => new SqlDirectory(s),

@@ -3,7 +3,7 @@
 // from the list's fields, are in item-projection.ts.
 
 import { randomUUID } from 'node:crypto';
-import type { Field, List, Site, Web } from '../../../domain/model.ts';
+import type { FieldDefinition, List, Site, Web } from '../../../domain/model.ts';
 import { FIELD_KINDS } from '../../../domain/field-kinds.ts';
 import { listItemEntityTypeFullName } from '../../../domain/names.ts';
 import { templateInfo } from '../../../domain/templates.ts';
@@ -29,7 +29,7 @@ export function webEntity(web: Web, ctx: ApiContext): Entity {
   return {
     // Each web is addressed below its own URL (a subweb in `webs` too: clients take its URL from the id).
     type: 'SP.Web', id: `${url}/_api/Web`, editLink: 'Web',
-    deferred: ['AllProperties', 'AssociatedMemberGroup', 'AssociatedOwnerGroup', 'AssociatedVisitorGroup', 'ContentTypes',
+    deferred: ['AllProperties', 'AssociatedMemberGroup', 'AssociatedOwnerGroup', 'AssociatedVisitorGroup', 'AvailableFields', 'ContentTypes',
       'CurrentUser', 'Fields', 'Folders', 'Lists', 'ParentWeb', 'RegionalSettings', 'RoleAssignments', 'RootFolder',
       'SiteGroups', 'SiteUserInfoList', 'SiteUsers', 'Webs'],
     props: [
@@ -105,19 +105,36 @@ export function listEntity(list: List, web: Web, ctx: ApiContext): Entity {
   };
 }
 
-export function fieldEntity(field: Field, list: List, ctx: ApiContext): Entity {
+/** Where a field lives, as its entity shows it: a list's field or a web's site column. */
+export interface FieldOwner {
+  /** The field collection's edit link (`Web/Lists(guid'…')/Fields`, `Web/Fields`). */
+  collectionLink: string;
+  /** SP.Field.Scope: the list's or the web's server-relative URL. */
+  scope: string;
+  webId: string;
+}
+
+export const listFieldOwner = (list: List): FieldOwner =>
+  ({ collectionLink: `${listEditLink(list)}/Fields`, scope: list.serverRelativeUrl, webId: list.webId });
+export const webFieldOwner = (web: Web): FieldOwner =>
+  ({ collectionLink: 'Web/Fields', scope: web.serverRelativeUrl, webId: web.id });
+
+/** The group a field is listed under: its own, else SharePoint's for built-in and custom columns. */
+const fieldGroup = (field: FieldDefinition): string => field.options.group ?? (field.builtIn ? '_Hidden' : 'Custom Columns');
+
+export function fieldEntity(field: FieldDefinition, owner: FieldOwner, ctx: ApiContext): Entity {
   const info = FIELD_KINDS[field.kind];
-  const editLink = `${listEditLink(list)}/Fields(guid'${field.id}')`;
+  const editLink = `${owner.collectionLink}(guid'${field.id}')`;
   const props: Array<[string, Value]> = [
     ['AutoIndexed', false], ['CanBeDeleted', !field.builtIn], ['ClientSideComponentId', '00000000-0000-0000-0000-000000000000'],
     ['ClientSideComponentProperties', null], ['ClientValidationFormula', null], ['ClientValidationMessage', null],
     ['CustomFormatter', null], ['DefaultFormula', null], ['DefaultValue', field.options.defaultValue ?? null],
     ['Description', field.options.description ?? ''], ['Direction', 'none'], ['EnforceUniqueValues', field.options.enforceUniqueValues ?? false],
     ['EntityPropertyName', field.internalName], ['Filterable', info.queryable], ['FromBaseType', field.builtIn],
-    ['Group', field.builtIn ? '_Hidden' : 'Custom Columns'], ['Hidden', field.hidden], ['Id', field.id], ['Indexed', field.indexed],
+    ['Group', fieldGroup(field)], ['Hidden', field.hidden], ['Id', field.id], ['Indexed', field.indexed],
     ['IndexStatus', 0], ['InternalName', field.internalName], ['IsModern', false], ['JSLink', 'clienttemplates.js'],
     ['PinnedToFiltersPane', false], ['ReadOnlyField', field.readOnly], ['Required', field.required],
-    ['SchemaXml', schemaXml(field)], ['Scope', list.serverRelativeUrl], ['Sealed', field.builtIn],
+    ['SchemaXml', schemaXml(field)], ['Scope', owner.scope], ['Sealed', field.builtIn],
     ['ShowInFiltersPane', 0], ['Sortable', info.queryable], ['StaticName', field.internalName], ['Title', field.title],
     ['FieldTypeKind', info.fieldTypeKind], ['TypeAsString', info.typeAsString], ['TypeDisplayName', info.typeAsString],
     ['TypeShortDescription', info.typeAsString], ['ValidationFormula', null], ['ValidationMessage', null],
@@ -138,7 +155,7 @@ export function fieldEntity(field: Field, list: List, ctx: ApiContext): Entity {
       const user = info.reference === 'user';
       props.push(['AllowMultipleValues', info.multi], ['DependentLookupInternalNames', strings([])], ['IsDependentLookup', false],
         ['IsRelationship', !user], ['LookupField', user ? 'ImnName' : field.options.lookupField ?? 'Title'],
-        ['LookupList', user ? '{user-info-list}' : `{${field.options.lookupListId ?? ''}}`], ['LookupWebId', list.webId],
+        ['LookupList', user ? '{user-info-list}' : `{${field.options.lookupListId ?? ''}}`], ['LookupWebId', owner.webId],
         ['PrimaryFieldId', null], ['RelationshipDeleteBehavior', 0], ['UnlimitedLengthInDocumentLibrary', false]);
       if (user) props.push(['AllowDisplay', true], ['Presence', true], ['SelectionGroup', 0], ['SelectionMode', 0]);
       break;
@@ -148,10 +165,15 @@ export function fieldEntity(field: Field, list: List, ctx: ApiContext): Entity {
   return { type: info.entityType, id: `${ctx.apiUrl}${editLink}`, editLink, props };
 }
 
-function schemaXml(field: Field): string {
+function schemaXml(field: FieldDefinition): string {
   const attr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
-  return `<Field Type="${FIELD_KINDS[field.kind].typeAsString}" DisplayName="${attr(field.title)}" Required="${field.required ? 'TRUE' : 'FALSE'}" `
-    + `Indexed="${field.indexed ? 'TRUE' : 'FALSE'}" ID="{${field.id}}" StaticName="${attr(field.internalName)}" Name="${attr(field.internalName)}" />`;
+  const flag = (b: boolean) => (b ? 'TRUE' : 'FALSE');
+  // SharePoint writes ShowIn*Form only once it was set.
+  const shown = ([['ShowInDisplayForm', field.options.showInDisplayForm], ['ShowInEditForm', field.options.showInEditForm],
+    ['ShowInNewForm', field.options.showInNewForm]] as const).filter(([, v]) => v !== undefined).map(([k, v]) => ` ${k}="${flag(v!)}"`).join('');
+  return `<Field Type="${FIELD_KINDS[field.kind].typeAsString}" DisplayName="${attr(field.title)}" Required="${flag(field.required)}" `
+    + `Indexed="${flag(field.indexed)}" ID="{${field.id}}" StaticName="${attr(field.internalName)}" Name="${attr(field.internalName)}" `
+    + `Group="${attr(fieldGroup(field))}"${shown} />`;
 }
 
 /**

@@ -21,7 +21,7 @@ const NOT_YET: ReadonlySet<string> = new Set([
   'features', 'usercustomactions', 'recyclebin', 'projectdata', 'sp.apps.appcatalog', 'getchanges', 'getitems',
   'renderlistdataasstream',
   'breakroleinheritance', 'resetroleinheritance', 'addroleassignment', 'removeroleassignment',
-  'firstuniqueancestorsecurableobject', 'getparentinfos', 'deletewithparameters', 'fileversion', 'fields', 'files', 'folders',
+  'firstuniqueancestorsecurableobject', 'getparentinfos', 'adddependentlookupfield', 'deletewithparameters', 'fileversion', 'fields', 'files', 'folders',
 ]);
 
 export type Verb = 'GET' | 'POST' | 'MERGE' | 'PATCH' | 'PUT' | 'DELETE';

@@ -4,7 +4,7 @@
 
 import type { View } from '../../../domain/views.ts';
 import type { ContentType } from '../../../domain/content-types.ts';
-import type { Field, Item, List, Web } from '../../../domain/model.ts';
+import type { Field, Item, List, SiteColumn, Web } from '../../../domain/model.ts';
 import type { Argument } from '../../../odata/path.ts';
 import type { ApiContext } from './context.ts';
 import type { Outcome } from './outcome.ts';
@@ -19,6 +19,9 @@ export type Resource =
   | { kind: 'list'; list: List }
   | { kind: 'fields'; list: List }
   | { kind: 'field'; list: List; field: Field }
+  /** A web's site columns: its own (`fields`), or every one it may use (`availablefields`: its parents' too). */
+  | { kind: 'webFields'; web: Web; available: boolean }
+  | { kind: 'webField'; web: Web; column: SiteColumn }
   | { kind: 'items'; list: List }
   | { kind: 'item'; list: List; id: number }
   | { kind: 'itemFieldValues'; list: List; id: number; as: 'text' | 'html' | 'edit' }

@@ -11,7 +11,7 @@ import { errors } from '../../../../wire/errors.ts';
 import type { Entity, Value } from '../../../../wire/values.ts';
 import { boolProp, readEntityBody, readMethodBody, stringProp, type Properties } from '../body.ts';
 import type { ApiContext } from '../context.ts';
-import { fieldEntity, listEditLink } from '../entities.ts';
+import { fieldEntity, listEditLink, listFieldOwner } from '../entities.ts';
 import { noContent, type Outcome } from '../outcome.ts';
 import type { MethodDef, Resource, ResourceType } from '../resource.ts';
 import { emptyOk, entityCollection, singleEntity, stringArgument } from './shared.ts';
@@ -63,7 +63,7 @@ async function fieldEntities(home: ContentTypeHome, type: ContentType, ctx: ApiC
   if (home.list) {
     const list = home.list;
     const fields = await ctx.store.fields.of(list);
-    return type.fieldLinks.flatMap((l) => fields.filter((f: Field) => f.internalName === l.name).map((f) => fieldEntity(f, list, ctx)));
+    return type.fieldLinks.flatMap((l) => fields.filter((f: Field) => f.internalName === l.name).map((f) => fieldEntity(f, listFieldOwner(list), ctx)));
   }
   return type.fieldLinks.map((l) => {
     const link = `${typeLink(home, type)}/Fields(guid'${l.id}')`;

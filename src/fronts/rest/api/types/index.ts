@@ -4,6 +4,7 @@ import type { ResourceTypes } from '../resource.ts';
 import { siteType, webType } from './web.ts';
 import { listsType, listType } from './lists.ts';
 import { fieldsType, fieldType } from './fields.ts';
+import { webFieldsType, webFieldType } from './web-fields.ts';
 import { itemFieldValuesType, itemsType, itemType } from './items.ts';
 import { peopleManagerType } from './profiles.ts';
 import { contextInfoType } from './contextinfo.ts';
@@ -26,6 +27,8 @@ export const RESOURCE_TYPES: ResourceTypes = {
   list: listType,
   fields: fieldsType,
   field: fieldType,
+  webFields: webFieldsType,
+  webField: webFieldType,
   items: itemsType,
   item: itemType,
   itemFieldValues: itemFieldValuesType,

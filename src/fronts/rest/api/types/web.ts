@@ -32,6 +32,8 @@ export const webType: ResourceType<WebResource> = {
     lists: async (r) => ({ kind: 'lists', web: r.web }),
     ...webPrincipalNavigation,
     webs: async (r) => ({ kind: 'webs', web: r.web }),
+    fields: async (r) => ({ kind: 'webFields', web: r.web, available: false }),
+    availablefields: async (r) => ({ kind: 'webFields', web: r.web, available: true }),
     rootfolder: async (r) => ({ kind: 'webFolder', web: r.web, path: '' }),
     folders: async (r) => ({ kind: 'webFolders', web: r.web, path: '' }),
     webinfos: async (r) => ({ kind: 'webInfos', web: r.web }),
