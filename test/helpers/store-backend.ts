@@ -23,6 +23,8 @@ export interface StoreBackend {
   reopen(): Promise<StoreBackend>;
   /** Where blobs' bytes are kept on disk (SQLite), else undefined (in the database). */
   blobFolder: string | undefined;
+  /** The SQLite file, or the PostgreSQL URL. */
+  location: string;
 }
 
 const cleanup: Array<() => Promise<void> | void> = [];
@@ -48,7 +50,7 @@ async function open(flavour: SqlFlavour, where: string): Promise<StoreBackend> {
   const blobFolder = flavour === 'sqlite' ? path.join(path.dirname(where), 'blobs') : undefined;
   const store = new SqlStore(connection.db, flavour, { onSchemaChange: clear, blobFolder });
   await migrateToLatest(connection.db, flavour);
-  return { flavour, store, db: connection.db, close: () => store.close(), reopen: () => open(flavour, where), blobFolder };
+  return { flavour, store, db: connection.db, close: () => store.close(), reopen: () => open(flavour, where), blobFolder, location: where };
 }
 
 export async function rows<T = Record<string, unknown>>(db: Kysely<any>, query: RawBuilder<unknown>): Promise<T[]> {

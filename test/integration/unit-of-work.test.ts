@@ -134,3 +134,49 @@ describe('instances sharing one database', () => {
     assert.equal(await a.settings.get('uow-shared'), '1');
   });
 });
+
+/**
+ * Another process's write of a setting: on SQLite a thread of its own with its own connection
+ * (better-sqlite3 waits for a lock synchronously, which in this thread would stop the very
+ * transaction it waits for); on PostgreSQL another connection of the pool.
+ */
+async function writeFromElsewhere(key: string, value: string): Promise<void> {
+  if (b.flavour === 'postgres') {
+    const other = await b.reopen();
+    try { await other.store.settings.set(key, value); } finally { await other.close(); }
+    return;
+  }
+  const { Worker } = await import('node:worker_threads');
+  const code = `
+    const { workerData, parentPort } = require('node:worker_threads');
+    const Database = require('better-sqlite3');
+    const db = new Database(workerData.file);
+    db.pragma('busy_timeout = 5000');
+    db.prepare('insert into settings (key, value) values (?, ?) on conflict (key) do update set value = excluded.value').run(workerData.key, workerData.value);
+    db.close();
+    parentPort.postMessage('done');`;
+  await new Promise<void>((resolve, reject) => {
+    const worker = new Worker(code, { eval: true, workerData: { file: b.location, key, value } });
+    worker.once('message', () => resolve());
+    worker.once('error', reject);
+  });
+}
+
+describe('two connections writing to one database (as --workers processes do)', () => {
+  test('a unit of work that reads, waits and then writes is not refused because another wrote meanwhile', async () => {
+    // On SQLite a deferred transaction that read before another connection committed gets
+    // SQLITE_BUSY at its first write, whatever busy_timeout says; each unit of work takes the
+    // write lock when it begins, so the other writer waits its turn instead.
+    const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    const results = await Promise.allSettled([
+      b.store.transaction(async (tx) => {
+        await tx.settings.get('uow-probe');
+        await pause(300);
+        await tx.settings.set('uow-first', 'written after a pause');
+      }),
+      (async () => { await pause(50); await writeFromElsewhere('uow-second', 'written meanwhile'); })(),
+    ]);
+    assert.deepEqual(results.map((r) => (r.status === 'rejected' ? String(r.reason) : r.status)), ['fulfilled', 'fulfilled']);
+    assert.deepEqual([await b.store.settings.get('uow-first'), await b.store.settings.get('uow-second')], ['written after a pause', 'written meanwhile']);
+  });
+});

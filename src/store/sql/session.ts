@@ -70,7 +70,8 @@ export class SqlSession {
     const work = new TransactionWork(this.options.cache);
     let committed = false;
     try {
-      const result = await this.db.transaction().execute((trx) => fn(new SqlSession(trx, this.options, work)));
+      const run = (trx: Kysely<any>) => fn(new SqlSession(trx, this.options, work));
+      const result = this.options.flavour === 'sqlite' ? await immediateTransaction(this.db, run) : await this.db.transaction().execute(run);
       committed = true;
       return result;
     } finally {
@@ -147,4 +148,31 @@ export async function applyForeignChanges(db: Kysely<any>, cache: ReadThroughCac
     .where('version', '>', known).where('version', '<=', now).execute();
   if (new Set(rows.map((r) => Number(r.version))).size !== now - known) return cache.clear();
   for (const r of rows) if (r.scope) cache.invalidate(String(r.scope), r.key === '' ? undefined : String(r.key));
+}
+
+/**
+ * SQLite: a unit of work takes the write lock when it begins (BEGIN IMMEDIATE). A deferred
+ * transaction reads first and asks for the lock at its first write; if another process
+ * (`--workers`) committed in between, SQLite answers SQLITE_BUSY at once, without waiting
+ * out busy_timeout, since the reader's snapshot is stale. Taking the lock first, a second
+ * writer waits its turn instead of failing.
+ */
+async function immediateTransaction<T>(db: Kysely<any>, fn: (trx: Kysely<any>) => Promise<T>): Promise<T> {
+  return db.connection().execute(async (connection) => {
+    await sql`begin immediate`.execute(connection);
+    let result: T;
+    try {
+      result = await fn(connection);
+    } catch (error) {
+      await sql`rollback`.execute(connection).catch(() => undefined);
+      throw error;
+    }
+    try {
+      await sql`commit`.execute(connection);
+    } catch (error) {
+      await sql`rollback`.execute(connection).catch(() => undefined);
+      throw error;
+    }
+    return result;
+  });
 }
