@@ -5,7 +5,7 @@
 
 import { randomUUID } from 'node:crypto';
 import {
-  BUILT_IN_CONTENT_TYPES, childContentTypeId, inheritsFrom, normaliseContentTypeId, parentContentTypeId, type ContentType,
+  BUILT_IN_CONTENT_TYPES, childContentTypeId, inheritsFrom, normaliseContentTypeId, type ContentType,
 } from '../domain/content-types.ts';
 import { fail } from '../domain/errors.ts';
 import type { List, Web } from '../domain/model.ts';
@@ -45,18 +45,19 @@ export async function listContentTypes(store: Reader, list: List): Promise<Conte
 export class ContentTypeService {
   constructor(private readonly store: Store) {}
 
-  /** A new site content type in `web`: a child of a type the web offers, named uniquely there. */
+  /**
+   * A new site content type in `web`, named uniquely there. SharePoint's REST API ignores the
+   * Id a client sends and makes a child of Item with a new GUID (pnp/pnpjs#457,
+   * pnp/cli-microsoft365#550, pnp/pnpjs#3367); so does spemu.
+   */
   async create(web: Web, input: NewContentTypeInput): Promise<ContentType> {
-    const id = normaliseContentTypeId(input.id);
-    if (!id || id === '0x') throw fail.badArgument(`"${input.id}" is not a content type id.`);
+    if (normaliseContentTypeId(input.id) === undefined) throw fail.badArgument(`"${input.id}" is not a content type id.`);
     const name = input.name.trim();
     if (!name) throw fail.badArgument('The content type needs a name.');
     const offered = await webContentTypes(this.store, web);
-    if (offered.some((t) => t.id === id)) throw fail.contentTypeExists(name);
     if (offered.some((t) => t.name.toLowerCase() === name.toLowerCase())) throw fail.contentTypeExists(name);
-    const parentId = parentContentTypeId(id);
-    const parent = offered.filter((t) => parentId !== undefined && inheritsFrom(parentId, t.id)).sort((a, b) => b.id.length - a.id.length)[0];
-    if (!parent) throw fail.badArgument(`The parent of content type ${id} does not exist.`);
+    const parent = offered.find((t) => t.id === '0x01')!;
+    const id = childContentTypeId(parent.id, randomUUID());
     const type = { id, name, description: input.description, group: input.group || 'Custom Content Types', hidden: false, readOnly: false, sealed: false, fieldLinks: parent.fieldLinks };
     if (!(await this.store.contentTypes.add({ kind: 'web', webId: web.id }, type))) throw fail.contentTypeExists(name);
     return { ...type, scope: { kind: 'web', webId: web.id } };
