@@ -82,6 +82,9 @@ describe('PnPjs lists against spemu', () => {
     assert.equal(byUrl.Id, tasks.Id);
     const byAbsoluteUrl = await sp.web.getList(`${spemu.server.site('/sites/dev')}/Lists/Tasks`)();
     assert.equal(byAbsoluteUrl.Id, tasks.Id);
+    // Without its leading slash (PnPjs's combine() drops it), and relative to the web.
+    assert.equal((await sp.web.getList('sites/dev/Lists/Tasks')()).Id, tasks.Id);
+    assert.equal((await sp.web.getList('Lists/Tasks')()).Id, tasks.Id);
 
     // GUIDs in braces and upper case (as SharePoint writes them in LookupList) address it too.
     const braced = await sp.web.lists.getById(`{${tasks.Id.toUpperCase()}}`)();

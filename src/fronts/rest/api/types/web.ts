@@ -9,6 +9,7 @@ import { webPrincipalMethods, webPrincipalNavigation } from './principals.ts';
 import { getUserEffectivePermissions, securableNavigation, withSecurableProperties } from './security.ts';
 import type { Web } from '../../../../domain/model.ts';
 import { urlPrefix } from '../../../../domain/names.ts';
+import { decodeUrlText } from '../../../../domain/documents.ts';
 import { readEntityBody, stringProp } from '../body.ts';
 import type { ApiContext } from '../context.ts';
 import { projectEntity } from '../expand.ts';
@@ -64,9 +65,12 @@ export const webType: ResourceType<WebResource> = {
       kind: 'function',
       async invoke(r, args, ctx) {
         const url = stringArgument(args, 'strUrl');
-        // Absolute URLs work too: only their path counts.
-        const path = /^https?:\/\//i.test(url) ? new URL(url).pathname : url;
-        const list = await ctx.store.lists.byUrl(r.web.id, decodeURIComponent(path));
+        // Absolute URLs work too: only their path counts. A path without its leading slash is
+        // still server-relative (PnPjs's combine() drops it: `sites/dev/SitePages`); failing that,
+        // relative to the web (`SitePages`).
+        const path = decodeUrlText(/^https?:\/\//i.test(url) ? new URL(url).pathname : url);
+        const list = await ctx.store.lists.byUrl(r.web.id, path.startsWith('/') ? path : `/${path}`)
+          ?? (path.startsWith('/') ? undefined : await ctx.store.lists.byUrl(r.web.id, `${urlPrefix(r.web.serverRelativeUrl)}/${path}`));
         if (!list) throw errors.listNotFoundByUrl();
         return { kind: 'list', list };
       },
