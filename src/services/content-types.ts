@@ -63,6 +63,30 @@ export class ContentTypeService {
     return { ...type, scope: { kind: 'web', webId: web.id } };
   }
 
+  /**
+   * A site content type with the id provisioning code gives it (CSOM and tenant files can;
+   * REST cannot): a child of a type the web offers, not yet there; without an id, as `create`.
+   */
+  async define(web: Web, input: Omit<NewContentTypeInput, 'id'> & { id?: string | undefined }): Promise<ContentType> {
+    if (input.id === undefined) return this.create(web, { ...input, id: '0x01' });
+    const id = normaliseContentTypeId(input.id);
+    if (!id || id === '0x') throw fail.badArgument(`"${input.id}" is not a content type id.`);
+    const name = input.name.trim();
+    const offered = await webContentTypes(this.store, web);
+    if (offered.some((t) => t.id === id || t.name.toLowerCase() === name.toLowerCase())) throw fail.contentTypeExists(name);
+    const parent = offered.filter((t) => id.startsWith(t.id) && t.id !== id).sort((a, b) => b.id.length - a.id.length)[0];
+    if (!parent || !isChildId(id, parent.id)) throw fail.badArgument(`The parent of content type ${id} is not a type the web offers.`);
+    const type = { id, name, description: input.description, group: input.group || 'Custom Content Types', hidden: false, readOnly: false, sealed: false, fieldLinks: parent.fieldLinks };
+    if (!(await this.store.contentTypes.add({ kind: 'web', webId: web.id }, type))) throw fail.contentTypeExists(name);
+    return { ...type, scope: { kind: 'web', webId: web.id } };
+  }
+
+  /** Binds a copy of a type the web offers to a list (addAvailableContentType), by id or (tenant files) by name. */
+  async addToListByName(web: Web, list: List, nameOrId: string): Promise<ContentType> {
+    const byName = (await webContentTypes(this.store, web)).find((t) => t.name.toLowerCase() === nameOrId.toLowerCase());
+    return this.addToList(web, list, byName?.id ?? nameOrId);
+  }
+
   /** Binds a copy of a type the web offers to a list (addAvailableContentType). */
   async addToList(web: Web, list: List, contentTypeId: string): Promise<ContentType> {
     const id = normaliseContentTypeId(contentTypeId);
@@ -97,4 +121,10 @@ export class ContentTypeService {
     }
     if (!(await this.store.contentTypes.delete(type.scope, type.id))) throw fail.contentTypeReadOnly(type.name);
   }
+}
+
+/** Whether `id` is a direct child of `parent`: two more hex digits, or `00` and a GUID's 32. */
+function isChildId(id: string, parent: string): boolean {
+  const rest = id.slice(parent.length);
+  return /^[0-9A-F]{2}$/.test(rest) && rest !== '00' || /^00[0-9A-F]{32}$/.test(rest);
 }

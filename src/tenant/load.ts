@@ -17,7 +17,9 @@ import { DEFAULT_LIBRARY, DOCUMENT_LIBRARY_TEMPLATE, USER_INFO_LIST_TEMPLATE } f
 import type { Store } from '../store/store.ts';
 import type { ItemWrite } from '../store/items.ts';
 import { siteDefaultUserKey, TENANT_FILE_KEY, TENANT_HASH_KEY, TENANT_ID_KEY, TENANT_NAME_KEY } from '../domain/settings.ts';
-import type { TenantFile, TenantList, TenantSite, TenantWeb } from './types.ts';
+import type { TenantContentType, TenantFile, TenantList, TenantSite, TenantWeb } from './types.ts';
+import { ContentTypeService } from '../services/content-types.ts';
+import { ViewService } from '../services/views.ts';
 import { loadProjectDataSection } from './projectdata.ts';
 import { loadDocuments, putContents, type Contents } from './documents.ts';
 import { directoryPrincipal, ensureSiteUser, SYSTEM_ACCOUNT_ID, userLogin } from '../identity/site-users.ts';
@@ -135,8 +137,13 @@ interface WebLoad {
 }
 
 /** A web's libraries and lists (with fields, items, folders and files), then its subwebs, each the same way. */
-async function loadWeb(store: Store, web: Web, def: { lists?: TenantList[]; webs?: TenantWeb[] }, load: WebLoad): Promise<void> {
+async function loadWeb(store: Store, web: Web, def: { lists?: TenantList[]; webs?: TenantWeb[]; contentTypes?: TenantContentType[] }, load: WebLoad): Promise<void> {
   const { now, contents, users, actor } = load;
+  // The web's own content types first: its lists may bind them.
+  const contentTypes = new ContentTypeService(store);
+  for (const type of def.contentTypes ?? []) {
+    await contentTypes.define(web, { name: type.name, id: type.id, description: type.description ?? '', group: type.group ?? '' });
+  }
   // The Documents library every site has; an entry of that title in `lists` adds to it.
   const isDefaultLibrary = (l: { title: string }) => l.title.toLowerCase() === DEFAULT_LIBRARY.title.toLowerCase();
   const library = (def.lists ?? []).find(isDefaultLibrary);
@@ -196,6 +203,11 @@ async function loadWeb(store: Store, web: Web, def: { lists?: TenantList[]; webs
     }
     if (batch.length) await store.items.createMany(list, fields, batch);
     await loadDocuments(store, list, l, contents, { actorId: actor, now, user: (upn) => users.ensure(upn), value: (field, raw) => fixtureValue(field, raw, users) });
+    for (const type of l.contentTypes ?? []) await contentTypes.addToListByName(web, list, type);
+    const views = new ViewService(store);
+    for (const v of l.views ?? []) {
+      await views.create(list, { title: v.title, fields: v.fields, query: v.query, rowLimit: v.rowLimit, defaultView: v.default });
+    }
   }
   for (const sub of def.webs ?? []) {
     const child = await store.sites.createWeb({

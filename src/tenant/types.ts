@@ -52,6 +52,7 @@ export interface TenantSite {
   members?: string[];
   visitors?: string[];
   lists?: TenantList[];
+  contentTypes?: TenantContentType[];
   webs?: TenantWeb[];
 }
 
@@ -61,6 +62,7 @@ export interface TenantWeb {
   url: string;
   title: string;
   description?: string;
+  contentTypes?: TenantContentType[];
   lists?: TenantList[];
   webs?: TenantWeb[];
 }
@@ -90,6 +92,29 @@ export interface TenantList {
   folders?: string[];
   /** Document libraries (template 101) only. After the folders. */
   files?: TenantDocument[];
+  /** Views besides the default one. */
+  views?: TenantView[];
+  /** Content types bound to the list, by name or id (a built-in type or one of the web's). */
+  contentTypes?: string[];
+}
+
+export interface TenantView {
+  title: string;
+  /** Internal names or titles; default: the default view's columns. */
+  fields?: string[];
+  /** CAML inside <Query>. */
+  query?: string;
+  rowLimit?: number;
+  /** Make it the default view. */
+  default?: boolean;
+}
+
+/** A site content type: a child of Item with a new id unless `id` (a child id of a type the web offers) is given. */
+export interface TenantContentType {
+  name: string;
+  id?: string;
+  description?: string;
+  group?: string;
 }
 
 /** A file of a library: where, what bytes, and (as an item) field values and history. */

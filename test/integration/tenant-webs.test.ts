@@ -23,8 +23,12 @@ function tenantWith(webs: unknown[]) {
 
 const TENANT = tenantWith([{
   url: 'projects', title: 'Projects', description: 'All projects',
+  contentTypes: [{ name: 'Client', id: '0x0100A1B2C3D4E5F60718293A4B5C6D7E8F90', group: 'Projects' }, { name: 'Loose' }],
   lists: [
-    { title: 'Clients', items: [{ Title: 'Contoso' }, { Title: 'Fabrikam' }] },
+    {
+      title: 'Clients', items: [{ Title: 'Contoso' }, { Title: 'Fabrikam' }], contentTypes: ['Client', '0x0104'],
+      views: [{ title: 'By name', fields: ['Title', 'Created By'], query: '<OrderBy><FieldRef Name="Title" Ascending="FALSE"/></OrderBy>', rowLimit: 10, default: true }],
+    },
     { title: 'Tasks', fields: [{ name: 'Client', type: 'Lookup', lookupList: 'Clients' }], items: [{ Title: 'Kick-off', Client: 2 }] },
     { title: 'Documents', files: [{ path: 'Plans/plan.txt', content: { text: 'the projects plan' } }] },
   ],
@@ -59,6 +63,20 @@ describe(`subwebs in a tenant file (${testBackend()})`, () => {
     assert.deepEqual((await json(`${site}/projects/archive/_api/web/lists/getbytitle('Old')/items?$select=Title`)).value.map((i: any) => i.Title), ['from 2019']);
     assert.deepEqual((await json(`${site}/_api/web/webs?$select=Title`)).value.map((w: any) => w.Title), ['Projects']);
     assert.deepEqual((await json(`${site}/projects/_api/web/webinfos?$select=Title`)).value.map((w: any) => w.Title), ['Archive']);
+  });
+
+  it('content types and views declared in the file: a web\'s own types (an id given or made), bound to a list; views with their columns', async () => {
+    const own = (await json(`${site}/projects/_api/web/contenttypes?$filter=Group eq 'Projects' or Name eq 'Loose'&$select=Name,StringId`)).value;
+    assert.deepEqual(own.map((t: any) => t.Name).sort(), ['Client', 'Loose']);
+    assert.equal(own.find((t: any) => t.Name === 'Client').StringId, '0x0100A1B2C3D4E5F60718293A4B5C6D7E8F90');
+    assert.match(own.find((t: any) => t.Name === 'Loose').StringId, /^0x0100[0-9A-F]{32}$/);
+    const bound = (await json(`${site}/projects/_api/web/lists/getbytitle('Clients')/contenttypes?$select=Name,StringId`)).value;
+    assert.deepEqual(bound.map((t: any) => t.Name), ['Item', 'Folder', 'Client', 'Announcement']);
+    assert.match(bound[2].StringId, /^0x0100A1B2C3D4E5F60718293A4B5C6D7E8F9000[0-9A-F]{32}$/);
+    const views = (await json(`${site}/projects/_api/web/lists/getbytitle('Clients')/views?$select=Title,DefaultView,RowLimit`)).value;
+    assert.deepEqual(views.map((v: any) => [v.Title, v.DefaultView, v.RowLimit]), [['By name', true, 10], ['All Items', false, 30]]);
+    const byName = await json(`${site}/projects/_api/web/lists/getbytitle('Clients')/defaultview/viewfields`);
+    assert.deepEqual(byName.Items, ['Title', 'Author']);
   });
 });
 
