@@ -93,6 +93,7 @@ export const fail = {
   contentTypeExists: failure('conflict', 'contentTypeExists', (name: string) => `A duplicate content type "${name}" was found.`),
   contentTypeReadOnly: failure('invalid', 'contentTypeReadOnly', (name: string) => `The content type "${name}" is read only.`),
   contentTypeInUse: failure('conflict', 'contentTypeInUse', (name: string) => `The content type "${name}" is in use.`),
+  navigationNodeNotFound: failure('notFound', 'navigationNodeNotFound', () => 'The navigation node does not exist.'),
   viewNotFound: failure('notFound', 'viewNotFound', () => 'The specified view is invalid.'),
   /** A new web at a URL a web (or a list of the parent web) already has. */
   webUrlInUse: failure('conflict', 'webUrlInUse', (serverRelativeUrl: string) => `The Web site address "${serverRelativeUrl}" is already in use.`),

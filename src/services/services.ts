@@ -19,6 +19,7 @@ import { WebService } from './webs.ts';
 import { ViewService } from './views.ts';
 import { ContentTypeService } from './content-types.ts';
 import { FormUpdateService } from './form-updates.ts';
+import { NavigationService } from './navigation.ts';
 
 export type { Actor };
 
@@ -40,6 +41,7 @@ export class Services {
   get views(): ViewService { return new ViewService(this.#store); }
   get contentTypes(): ContentTypeService { return new ContentTypeService(this.#store); }
   get formUpdates(): FormUpdateService { return new FormUpdateService(this.#store, this.#actor); }
+  get navigation(): NavigationService { return new NavigationService(this.#store); }
   get siteColumns(): SiteColumnService { return new SiteColumnService(this.#store); }
   get items(): ItemService { return new ItemService(this.#store, this.#actor); }
   get versions(): VersionService { return new VersionService(this.#store); }

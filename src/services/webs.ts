@@ -12,6 +12,7 @@ import { TEAM_SITE_LIBRARIES } from '../domain/templates.ts';
 import type { Store } from '../store/store.ts';
 import type { Actor } from './actor.ts';
 import { createListWithFields } from './lists.ts';
+import { seedQuickLaunch } from './navigation.ts';
 
 export interface WebInput {
   /** The new web's URL segment below its parent (`project-x`). */
@@ -57,6 +58,7 @@ export class WebService {
         webTemplate: input.webTemplate.split('#')[0]!.toUpperCase(), language: input.language, now,
       });
       for (const library of TEAM_SITE_LIBRARIES) await createListWithFields(tx, web, { ...library, description: '' }, now);
+      await seedQuickLaunch(tx.navigation, web);
       return web;
     });
   }

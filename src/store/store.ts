@@ -21,6 +21,7 @@ import type { UploadRepository } from './uploads.ts';
 import type { AttachmentRepository } from './attachments.ts';
 import type { ViewRepository } from './views.ts';
 import type { ContentTypeRepository } from './content-types.ts';
+import type { NavigationRepository } from './navigation.ts';
 import type { SiteColumnRepository } from './site-columns.ts';
 
 export type { NewField, NewList };
@@ -55,6 +56,8 @@ export interface Repositories {
   views: ViewRepository;
   /** Content types defined in webs and bound to lists (content-types.ts). */
   contentTypes: ContentTypeRepository;
+  /** Webs' quick launch and top navigation bar (navigation.ts). */
+  navigation: NavigationRepository;
 }
 
 /**
@@ -77,6 +80,7 @@ export interface StoreReader {
   attachments: Pick<AttachmentRepository, 'of' | 'get'>;
   views: Pick<ViewRepository, 'of'>;
   contentTypes: Pick<ContentTypeRepository, 'of'>;
+  navigation: Pick<NavigationRepository, 'children' | 'all' | 'byId'>;
 }
 
 /** Storage. Every write is atomic; an error leaves nothing behind. */

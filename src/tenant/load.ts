@@ -20,6 +20,7 @@ import { siteDefaultUserKey, TENANT_FILE_KEY, TENANT_HASH_KEY, TENANT_ID_KEY, TE
 import type { TenantContentType, TenantFile, TenantList, TenantSite, TenantWeb } from './types.ts';
 import { ContentTypeService } from '../services/content-types.ts';
 import { ViewService } from '../services/views.ts';
+import { seedQuickLaunch } from '../services/navigation.ts';
 import { loadProjectDataSection } from './projectdata.ts';
 import { loadDocuments, putContents, type Contents } from './documents.ts';
 import { directoryPrincipal, ensureSiteUser, SYSTEM_ACCOUNT_ID, userLogin } from '../identity/site-users.ts';
@@ -139,6 +140,7 @@ interface WebLoad {
 /** A web's libraries and lists (with fields, items, folders and files), then its subwebs, each the same way. */
 async function loadWeb(store: Store, web: Web, def: { lists?: TenantList[]; webs?: TenantWeb[]; contentTypes?: TenantContentType[] }, load: WebLoad): Promise<void> {
   const { now, contents, users, actor } = load;
+  await seedQuickLaunch(store.navigation, web);
   // The web's own content types first: its lists may bind them.
   const contentTypes = new ContentTypeService(store);
   for (const type of def.contentTypes ?? []) {

@@ -113,6 +113,9 @@ export const errors = {
   /** (inference, docs/compatibility.md) */
   contentTypeInUse: (name: string) =>
     new SpError(500, `-2146232832, ${SP_EXCEPTION}`, `The content type "${name}" is in use.`),
+  /** (inference, docs/compatibility.md) */
+  navigationNodeNotFound: () =>
+    new SpError(404, '-2147024809, System.ArgumentException', 'The navigation node does not exist.'),
   /** (inference, docs/compatibility.md) SharePoint's text for a view id or title the list does not have. */
   viewNotFound: () =>
     new SpError(404, `-2147024809, System.ArgumentException`, 'The specified view is invalid.'),

@@ -23,6 +23,8 @@ const READING_ACTIONS: Record<string, string> = {
   'peopleManager.setmultivaluedprofileproperty': 'as setsinglevalueprofileproperty',
   'peopleManager.setmyprofilepicture': "the caller's own picture",
   'site.openwebbyid': 'a POST in PnPjs that only finds a web of the site collection',
+  'navigationService.menustate': 'a POST that reads the quick launch as a menu',
+  'navigationService.menunodekey': 'a POST that finds a quick launch node by its URL',
 };
 
 const principal = (role: SiteRoleName): Principal => ({ userId: 7, loginName: 'x', upn: 'x@contoso.com', role, via: 'bearer' });

@@ -18,6 +18,7 @@ import { uploadSessions } from './migrations/0011-upload-sessions.ts';
 import { attachments } from './migrations/0012-attachments.ts';
 import { siteColumns } from './migrations/0015-site-columns.ts';
 import { views } from './migrations/0017-views.ts';
+import { navigation } from './migrations/0018-navigation.ts';
 import { contentTypes } from './migrations/0016-content-types.ts';
 import type { SqlFlavour } from './flavour.ts';
 
@@ -38,6 +39,7 @@ export const migrations = (flavour: SqlFlavour): Record<string, Migration> => ({
   '0015-site-columns': siteColumns(flavour),
   '0016-content-types': contentTypes(flavour),
   '0017-views': views(flavour),
+  '0018-navigation': navigation(flavour),
 });
 
 export async function migrateToLatest(db: Kysely<any>, flavour: SqlFlavour): Promise<void> {

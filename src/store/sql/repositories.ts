@@ -19,6 +19,7 @@ import { SqlUploads } from './uploads.ts';
 import { SqlAttachments } from './attachments.ts';
 import { SqlViews } from './views.ts';
 import { SqlContentTypes } from './content-types.ts';
+import { SqlNavigation } from './navigation.ts';
 
 /** What a repository may keep beyond its session: memory that outlives one transaction. */
 export interface RepositoryMemory {
@@ -42,6 +43,7 @@ export const REPOSITORIES: { [K in keyof Repositories]: (session: SqlSession, me
   attachments: (s) => new SqlAttachments(s),
   views: (s) => new SqlViews(s),
   contentTypes: (s) => new SqlContentTypes(s),
+  navigation: (s) => new SqlNavigation(s),
 };
 
 export function buildRepositories(session: SqlSession, memory: RepositoryMemory): Repositories {

@@ -14,7 +14,7 @@ import { fail } from '../../../domain/errors.ts';
 /** Names of SharePoint endpoints spemu knows of but does not serve yet: a uniform 501. */
 const NOT_YET: ReadonlySet<string> = new Set([
   '$metadata', 'search', 'sp.utilities.utility',
-  'alerts', 'navigation',
+  'alerts',
   // Files and folders not served yet (issue #11): SharePoint has them, so 501 rather than 404.
   'publish', 'unpublish', 'approve', 'deny', 'recyclebyid', 'recyclebylabel',
   'properties',
@@ -41,6 +41,7 @@ async function root(segment: PathSegment, ctx: ApiContext): Promise<Resource> {
     case 'lists': return { kind: 'lists', web: ctx.web };
     case 'sp.userprofiles.peoplemanager': return { kind: 'peopleManager' };
     case 'contextinfo': return { kind: 'contextInfo' };
+    case 'navigation': return { kind: 'navigationService' };
     case 'sp.movecopyutil': return { kind: 'moveCopyUtil' };
     default: return unknownSegment(segment);
   }

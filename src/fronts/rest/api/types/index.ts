@@ -19,6 +19,7 @@ import { propertyValuesType, regionalSettingsType, timeZonesType, timeZoneType }
 import { webInfosType, websType } from './webs.ts';
 import { viewFieldsType, viewsType, viewType } from './views.ts';
 import { contentTypesType, contentTypeType } from './content-types.ts';
+import { navigationNodesType, navigationNodeType, navigationServiceType, navigationType } from './navigation.ts';
 
 export const RESOURCE_TYPES: ResourceTypes = {
   site: siteType,
@@ -49,6 +50,10 @@ export const RESOURCE_TYPES: ResourceTypes = {
   webInfos: webInfosType,
   views: viewsType,
   contentTypes: contentTypesType,
+  navigation: navigationType,
+  navigationNodes: navigationNodesType,
+  navigationNode: navigationNodeType,
+  navigationService: navigationServiceType,
   contentType: contentTypeType,
   view: viewType,
   viewFields: viewFieldsType,

@@ -39,6 +39,7 @@ export const webType: ResourceType<WebResource> = {
     folders: async (r) => ({ kind: 'webFolders', web: r.web, path: '' }),
     webinfos: async (r) => ({ kind: 'webInfos', web: r.web }),
     contenttypes: async (r) => ({ kind: 'contentTypes', web: r.web }),
+    navigation: async (r) => ({ kind: 'navigation', web: r.web }),
     availablecontenttypes: async (r) => ({ kind: 'contentTypes', web: r.web }),
     /** SP.WebInformation of the parent; null for a site collection's root web. */
     parentweb: async (r) => ({ kind: 'readOnly', read: async (ctx) => parentWebOutcome(r.web, ctx) }),
