@@ -94,6 +94,9 @@ export const fail = {
   contentTypeReadOnly: failure('invalid', 'contentTypeReadOnly', (name: string) => `The content type "${name}" is read only.`),
   contentTypeInUse: failure('conflict', 'contentTypeInUse', (name: string) => `The content type "${name}" is in use.`),
   navigationNodeNotFound: failure('notFound', 'navigationNodeNotFound', () => 'The navigation node does not exist.'),
+  featureNotInstalled: failure('invalid', 'featureNotInstalled', (id: string) => `Feature with Id '${id}' is not installed in this farm, and cannot be added to this scope.`),
+  featureActive: failure('conflict', 'featureActive', (name: string, id: string, where: string) => `Feature '${name}' (ID: ${id}) is already activated at scope '${where}'.`),
+  featureNotActive: failure('invalid', 'featureNotActive', (id: string) => `Feature with Id '${id}' is not activated at this scope.`),
   viewNotFound: failure('notFound', 'viewNotFound', () => 'The specified view is invalid.'),
   /** A new web at a URL a web (or a list of the parent web) already has. */
   webUrlInUse: failure('conflict', 'webUrlInUse', (serverRelativeUrl: string) => `The Web site address "${serverRelativeUrl}" is already in use.`),

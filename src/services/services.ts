@@ -20,6 +20,7 @@ import { ViewService } from './views.ts';
 import { ContentTypeService } from './content-types.ts';
 import { FormUpdateService } from './form-updates.ts';
 import { NavigationService } from './navigation.ts';
+import { FeatureService } from './features.ts';
 
 export type { Actor };
 
@@ -42,6 +43,7 @@ export class Services {
   get contentTypes(): ContentTypeService { return new ContentTypeService(this.#store); }
   get formUpdates(): FormUpdateService { return new FormUpdateService(this.#store, this.#actor); }
   get navigation(): NavigationService { return new NavigationService(this.#store); }
+  get features(): FeatureService { return new FeatureService(this.#store); }
   get siteColumns(): SiteColumnService { return new SiteColumnService(this.#store); }
   get items(): ItemService { return new ItemService(this.#store, this.#actor); }
   get versions(): VersionService { return new VersionService(this.#store); }

@@ -22,6 +22,7 @@ import type { AttachmentRepository } from './attachments.ts';
 import type { ViewRepository } from './views.ts';
 import type { ContentTypeRepository } from './content-types.ts';
 import type { NavigationRepository } from './navigation.ts';
+import type { FeatureRepository } from './features.ts';
 import type { SiteColumnRepository } from './site-columns.ts';
 
 export type { NewField, NewList };
@@ -58,6 +59,8 @@ export interface Repositories {
   contentTypes: ContentTypeRepository;
   /** Webs' quick launch and top navigation bar (navigation.ts). */
   navigation: NavigationRepository;
+  /** Features switched on or off in webs and site collections (features.ts). */
+  features: FeatureRepository;
 }
 
 /**
@@ -81,6 +84,7 @@ export interface StoreReader {
   views: Pick<ViewRepository, 'of'>;
   contentTypes: Pick<ContentTypeRepository, 'of'>;
   navigation: Pick<NavigationRepository, 'children' | 'all' | 'byId'>;
+  features: Pick<FeatureRepository, 'states'>;
 }
 
 /** Storage. Every write is atomic; an error leaves nothing behind. */

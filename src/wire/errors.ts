@@ -113,6 +113,13 @@ export const errors = {
   /** (inference, docs/compatibility.md) */
   contentTypeInUse: (name: string) =>
     new SpError(500, `-2146232832, ${SP_EXCEPTION}`, `The content type "${name}" is in use.`),
+  /** (inference, docs/compatibility.md) SharePoint Server's texts for features. */
+  featureNotInstalled: (id: string) =>
+    new SpError(400, `-2146232832, ${SP_EXCEPTION}`, `Feature with Id '${id}' is not installed in this farm, and cannot be added to this scope.`),
+  featureActive: (name: string, id: string, where: string) =>
+    new SpError(400, `-2146232832, ${SP_EXCEPTION}`, `Feature '${name}' (ID: ${id}) is already activated at scope '${where}'.`),
+  featureNotActive: (id: string) =>
+    new SpError(400, `-2146232832, ${SP_EXCEPTION}`, `Feature with Id '${id}' is not activated at this scope.`),
   /** (inference, docs/compatibility.md) */
   navigationNodeNotFound: () =>
     new SpError(404, '-2147024809, System.ArgumentException', 'The navigation node does not exist.'),

@@ -19,6 +19,7 @@ import { attachments } from './migrations/0012-attachments.ts';
 import { siteColumns } from './migrations/0015-site-columns.ts';
 import { views } from './migrations/0017-views.ts';
 import { navigation } from './migrations/0018-navigation.ts';
+import { features } from './migrations/0019-features.ts';
 import { contentTypes } from './migrations/0016-content-types.ts';
 import type { SqlFlavour } from './flavour.ts';
 
@@ -40,6 +41,7 @@ export const migrations = (flavour: SqlFlavour): Record<string, Migration> => ({
   '0016-content-types': contentTypes(flavour),
   '0017-views': views(flavour),
   '0018-navigation': navigation(flavour),
+  '0019-features': features(flavour),
 });
 
 export async function migrateToLatest(db: Kysely<any>, flavour: SqlFlavour): Promise<void> {

@@ -20,6 +20,7 @@ import { SqlAttachments } from './attachments.ts';
 import { SqlViews } from './views.ts';
 import { SqlContentTypes } from './content-types.ts';
 import { SqlNavigation } from './navigation.ts';
+import { SqlFeatures } from './features.ts';
 
 /** What a repository may keep beyond its session: memory that outlives one transaction. */
 export interface RepositoryMemory {
@@ -44,6 +45,7 @@ export const REPOSITORIES: { [K in keyof Repositories]: (session: SqlSession, me
   views: (s) => new SqlViews(s),
   contentTypes: (s) => new SqlContentTypes(s),
   navigation: (s) => new SqlNavigation(s),
+  features: (s) => new SqlFeatures(s),
 };
 
 export function buildRepositories(session: SqlSession, memory: RepositoryMemory): Repositories {

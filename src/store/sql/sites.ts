@@ -90,6 +90,7 @@ export class SqlSites implements SiteRepository {
     await this.s.metadataWrite([['webs', web.id], ['siteWebs', web.siteId], ['lists', web.id], ['siteColumns', web.id]], async ({ db }) => {
       await db.deleteFrom('content_types').where('scope', '=', `web:${web.id}`).execute();
       await db.deleteFrom('navigation_nodes').where('web_id', '=', web.id).execute();
+      await db.deleteFrom('feature_states').where('holder', '=', `web:${web.id}`).execute();
       await db.deleteFrom('webs').where('id', '=', web.id).execute();
     });
   }

@@ -3,6 +3,7 @@
 // answers. Adding an endpoint means adding an entry here, not a route.
 
 import type { View } from '../../../domain/views.ts';
+import type { FeatureHolder } from '../../../store/features.ts';
 import type { NavigationMenu, NavigationNode } from '../../../domain/navigation.ts';
 import type { ContentType } from '../../../domain/content-types.ts';
 import type { Field, Item, List, SiteColumn, Web } from '../../../domain/model.ts';
@@ -49,6 +50,7 @@ export type Resource =
   | { kind: 'navigationNodes'; web: Web; menu: NavigationMenu; parentId: number | null }
   | { kind: 'navigationNode'; web: Web; node: NavigationNode }
   | { kind: 'navigationService' }
+  | { kind: 'features'; holder: FeatureHolder }
   | { kind: 'contentTypes'; web: Web; list?: List | undefined }
   | { kind: 'contentType'; type: ContentType; web: Web; list?: List | undefined }
   | { kind: 'view'; list: List; view: View }

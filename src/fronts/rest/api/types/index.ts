@@ -20,6 +20,7 @@ import { webInfosType, websType } from './webs.ts';
 import { viewFieldsType, viewsType, viewType } from './views.ts';
 import { contentTypesType, contentTypeType } from './content-types.ts';
 import { navigationNodesType, navigationNodeType, navigationServiceType, navigationType } from './navigation.ts';
+import { featuresType } from './features.ts';
 
 export const RESOURCE_TYPES: ResourceTypes = {
   site: siteType,
@@ -51,6 +52,7 @@ export const RESOURCE_TYPES: ResourceTypes = {
   views: viewsType,
   contentTypes: contentTypesType,
   navigation: navigationType,
+  features: featuresType,
   navigationNodes: navigationNodesType,
   navigationNode: navigationNodeType,
   navigationService: navigationServiceType,
