@@ -97,6 +97,7 @@ export const fail = {
   featureNotInstalled: failure('invalid', 'featureNotInstalled', (id: string) => `Feature with Id '${id}' is not installed in this farm, and cannot be added to this scope.`),
   featureActive: failure('conflict', 'featureActive', (name: string, id: string, where: string) => `Feature '${name}' (ID: ${id}) is already activated at scope '${where}'.`),
   featureNotActive: failure('invalid', 'featureNotActive', (id: string) => `Feature with Id '${id}' is not activated at this scope.`),
+  customActionNotFound: failure('notFound', 'customActionNotFound', () => 'The user custom action does not exist.'),
   viewNotFound: failure('notFound', 'viewNotFound', () => 'The specified view is invalid.'),
   /** A new web at a URL a web (or a list of the parent web) already has. */
   webUrlInUse: failure('conflict', 'webUrlInUse', (serverRelativeUrl: string) => `The Web site address "${serverRelativeUrl}" is already in use.`),

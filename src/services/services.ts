@@ -21,6 +21,7 @@ import { ContentTypeService } from './content-types.ts';
 import { FormUpdateService } from './form-updates.ts';
 import { NavigationService } from './navigation.ts';
 import { FeatureService } from './features.ts';
+import { CustomActionService } from './custom-actions.ts';
 
 export type { Actor };
 
@@ -44,6 +45,7 @@ export class Services {
   get formUpdates(): FormUpdateService { return new FormUpdateService(this.#store, this.#actor); }
   get navigation(): NavigationService { return new NavigationService(this.#store); }
   get features(): FeatureService { return new FeatureService(this.#store); }
+  get customActions(): CustomActionService { return new CustomActionService(this.#store); }
   get siteColumns(): SiteColumnService { return new SiteColumnService(this.#store); }
   get items(): ItemService { return new ItemService(this.#store, this.#actor); }
   get versions(): VersionService { return new VersionService(this.#store); }

@@ -23,6 +23,7 @@ import type { ViewRepository } from './views.ts';
 import type { ContentTypeRepository } from './content-types.ts';
 import type { NavigationRepository } from './navigation.ts';
 import type { FeatureRepository } from './features.ts';
+import type { CustomActionRepository } from './custom-actions.ts';
 import type { SiteColumnRepository } from './site-columns.ts';
 
 export type { NewField, NewList };
@@ -61,6 +62,8 @@ export interface Repositories {
   navigation: NavigationRepository;
   /** Features switched on or off in webs and site collections (features.ts). */
   features: FeatureRepository;
+  /** User custom actions of site collections, webs and lists (custom-actions.ts). */
+  customActions: CustomActionRepository;
 }
 
 /**
@@ -85,6 +88,7 @@ export interface StoreReader {
   contentTypes: Pick<ContentTypeRepository, 'of'>;
   navigation: Pick<NavigationRepository, 'children' | 'all' | 'byId'>;
   features: Pick<FeatureRepository, 'states'>;
+  customActions: Pick<CustomActionRepository, 'of'>;
 }
 
 /** Storage. Every write is atomic; an error leaves nothing behind. */

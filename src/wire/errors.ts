@@ -121,6 +121,9 @@ export const errors = {
   featureNotActive: (id: string) =>
     new SpError(400, `-2146232832, ${SP_EXCEPTION}`, `Feature with Id '${id}' is not activated at this scope.`),
   /** (inference, docs/compatibility.md) */
+  customActionNotFound: () =>
+    new SpError(404, '-2147024809, System.ArgumentException', 'The user custom action does not exist.'),
+  /** (inference, docs/compatibility.md) */
   navigationNodeNotFound: () =>
     new SpError(404, '-2147024809, System.ArgumentException', 'The navigation node does not exist.'),
   /** (inference, docs/compatibility.md) SharePoint's text for a view id or title the list does not have. */

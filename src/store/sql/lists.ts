@@ -122,6 +122,7 @@ export class SqlLists implements ListRepository {
       await releaseContent(s, list);
       await s.db.deleteFrom('views').where('list_row_id', '=', list.rowId).execute();
       await s.db.deleteFrom('content_types').where('scope', '=', `list:${list.rowId}`).execute();
+      await s.db.deleteFrom('user_custom_actions').where('holder', '=', `list:${list.rowId}`).execute();
       await s.db.deleteFrom('fields').where('list_row_id', '=', list.rowId).execute();
       await s.db.deleteFrom('lists').where('row_id', '=', list.rowId).execute();
       await s.db.schema.dropTable(list.tableName).ifExists().execute();

@@ -21,6 +21,7 @@ import { SqlViews } from './views.ts';
 import { SqlContentTypes } from './content-types.ts';
 import { SqlNavigation } from './navigation.ts';
 import { SqlFeatures } from './features.ts';
+import { SqlCustomActions } from './custom-actions.ts';
 
 /** What a repository may keep beyond its session: memory that outlives one transaction. */
 export interface RepositoryMemory {
@@ -46,6 +47,7 @@ export const REPOSITORIES: { [K in keyof Repositories]: (session: SqlSession, me
   contentTypes: (s) => new SqlContentTypes(s),
   navigation: (s) => new SqlNavigation(s),
   features: (s) => new SqlFeatures(s),
+  customActions: (s) => new SqlCustomActions(s),
 };
 
 export function buildRepositories(session: SqlSession, memory: RepositoryMemory): Repositories {

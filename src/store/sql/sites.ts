@@ -91,6 +91,7 @@ export class SqlSites implements SiteRepository {
       await db.deleteFrom('content_types').where('scope', '=', `web:${web.id}`).execute();
       await db.deleteFrom('navigation_nodes').where('web_id', '=', web.id).execute();
       await db.deleteFrom('feature_states').where('holder', '=', `web:${web.id}`).execute();
+      await db.deleteFrom('user_custom_actions').where('holder', '=', `web:${web.id}`).execute();
       await db.deleteFrom('webs').where('id', '=', web.id).execute();
     });
   }

@@ -18,7 +18,7 @@ const NOT_YET: ReadonlySet<string> = new Set([
   // Files and folders not served yet (issue #11): SharePoint has them, so 501 rather than 404.
   'publish', 'unpublish', 'approve', 'deny', 'recyclebyid', 'recyclebylabel',
   'properties',
-  'usercustomactions', 'recyclebin', 'projectdata', 'sp.apps.appcatalog', 'getchanges', 'getitems',
+  'recyclebin', 'projectdata', 'sp.apps.appcatalog', 'getchanges', 'getitems',
   'renderlistdataasstream',
   'breakroleinheritance', 'resetroleinheritance', 'addroleassignment', 'removeroleassignment',
   'firstuniqueancestorsecurableobject', 'getparentinfos', 'adddependentlookupfield', 'deletewithparameters', 'fileversion', 'fields', 'files', 'folders',

@@ -4,6 +4,7 @@
 
 import type { View } from '../../../domain/views.ts';
 import type { FeatureHolder } from '../../../store/features.ts';
+import type { CustomActionHolder, StoredCustomAction } from '../../../store/custom-actions.ts';
 import type { NavigationMenu, NavigationNode } from '../../../domain/navigation.ts';
 import type { ContentType } from '../../../domain/content-types.ts';
 import type { Field, Item, List, SiteColumn, Web } from '../../../domain/model.ts';
@@ -51,6 +52,8 @@ export type Resource =
   | { kind: 'navigationNode'; web: Web; node: NavigationNode }
   | { kind: 'navigationService' }
   | { kind: 'features'; holder: FeatureHolder }
+  | { kind: 'customActions'; holder: CustomActionHolder; link: string }
+  | { kind: 'customAction'; holder: CustomActionHolder; link: string; action: StoredCustomAction }
   | { kind: 'contentTypes'; web: Web; list?: List | undefined }
   | { kind: 'contentType'; type: ContentType; web: Web; list?: List | undefined }
   | { kind: 'view'; list: List; view: View }

@@ -21,6 +21,7 @@ import { viewFieldsType, viewsType, viewType } from './views.ts';
 import { contentTypesType, contentTypeType } from './content-types.ts';
 import { navigationNodesType, navigationNodeType, navigationServiceType, navigationType } from './navigation.ts';
 import { featuresType } from './features.ts';
+import { customActionsType, customActionType } from './custom-actions.ts';
 
 export const RESOURCE_TYPES: ResourceTypes = {
   site: siteType,
@@ -53,6 +54,8 @@ export const RESOURCE_TYPES: ResourceTypes = {
   contentTypes: contentTypesType,
   navigation: navigationType,
   features: featuresType,
+  customActions: customActionsType,
+  customAction: customActionType,
   navigationNodes: navigationNodesType,
   navigationNode: navigationNodeType,
   navigationService: navigationServiceType,

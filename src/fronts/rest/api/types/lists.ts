@@ -13,6 +13,7 @@ import { getUserEffectivePermissions, securableNavigation, withSecurableProperti
 import type { ResourceType } from '../resource.ts';
 import { listViewMethods, listViewNavigation, viewEntity } from './views.ts';
 import { addValidateUpdateItemUsingPath } from './form-updates.ts';
+import { listCustomActions } from './custom-actions.ts';
 import { emptyOk, entityCollection, guidText, stringArgument } from './shared.ts';
 import { urlPrefix } from '../../../../domain/names.ts';
 import { argumentLiteral } from '../../../../odata/path.ts';
@@ -133,6 +134,7 @@ export const listType: ResourceType<ListResource> = {
     parentweb: async (_r, ctx) => ({ kind: 'web', web: ctx.web }),
     ...listViewNavigation,
     contenttypes: async (r, ctx) => ({ kind: 'contentTypes', web: ctx.web, list: r.list }),
+    usercustomactions: async (r) => listCustomActions(r.list),
     ...securableNavigation<ListResource>(async (r) => listEditLink(r.list)),
   },
   methods: {

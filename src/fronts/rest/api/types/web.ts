@@ -15,11 +15,13 @@ import type { ApiContext } from '../context.ts';
 import { projectEntity } from '../expand.ts';
 import { ok, type Outcome } from '../outcome.ts';
 import { openWebById, subwebMethods, webInformationEntity } from './webs.ts';
+import { siteCustomActions, webCustomActions } from './custom-actions.ts';
 
 export const siteType: ResourceType<{ kind: 'site' }> = {
   navigation: {
     rootweb: async (_r, ctx) => ({ kind: 'web', web: (await ctx.store.sites.web(ctx.site.rootWebId)) ?? ctx.web }),
     features: async (_r, ctx) => ({ kind: 'features', holder: { kind: 'site', siteId: ctx.site.id } }),
+    usercustomactions: async (_r, ctx) => siteCustomActions(ctx.site.id),
   },
   methods: { openwebbyid: openWebById },
   get: async (_r, ctx) => singleEntity(siteEntity(ctx.site, ctx), 'SP.Site', ctx),
@@ -42,6 +44,7 @@ export const webType: ResourceType<WebResource> = {
     contenttypes: async (r) => ({ kind: 'contentTypes', web: r.web }),
     navigation: async (r) => ({ kind: 'navigation', web: r.web }),
     features: async (r) => ({ kind: 'features', holder: { kind: 'web', webId: r.web.id } }),
+    usercustomactions: async (r) => webCustomActions(r.web.id),
     availablecontenttypes: async (r) => ({ kind: 'contentTypes', web: r.web }),
     /** SP.WebInformation of the parent; null for a site collection's root web. */
     parentweb: async (r) => ({ kind: 'readOnly', read: async (ctx) => parentWebOutcome(r.web, ctx) }),
