@@ -85,6 +85,13 @@ export const fail = {
   moveIntoItself: failure('invalid', 'moveIntoItself', (path: string) => `The folder ${path} cannot be moved or copied into itself.`),
   /** A move or copy whose destination is in another site collection. */
   crossSiteTransfer: failure('invalid', 'crossSiteTransfer', () => 'Moving or copying to another site collection is not supported.'),
+  /** A file or folder whose server-relative URL, decoded, would be longer than SharePoint Online allows (400). */
+  pathTooLong: failure('invalid', 'pathTooLong', (serverRelativeUrl: string, limit: number) =>
+    `The path ${serverRelativeUrl} is longer than ${limit} characters.`),
+  /** Publish or UnPublish in a library that keeps major versions only. */
+  publishNeedsMinorVersions: failure('invalid', 'publishNeedsMinorVersions', () => 'Publishing needs a library with minor versions.'),
+  /** Approve or Deny in a library without content approval. */
+  approvalNotEnabled: failure('invalid', 'approvalNotEnabled', () => 'Content approval is not enabled for this list.'),
   /** Check-in or undo of a file nobody holds. */
   fileNotCheckedOut: failure('invalid', 'fileNotCheckedOut', (serverRelativeUrl: string) => `The file ${serverRelativeUrl} is not checked out.`),
   serviceUnavailable: failure('unavailable', 'serviceUnavailable', (_retryAfterSeconds: number) => 'The server is busy. Try again later.'),

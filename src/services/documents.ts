@@ -4,7 +4,7 @@
 // names it is written after, in one unit of work, so a failed upload leaves no file and its
 // bytes are collected.
 
-import { checkName, joinPath, placePath, segments, splitPath, urlInList, webRelativeUrl } from '../domain/documents.ts';
+import { checkName, checkPathLength, joinPath, placePath, segments, splitPath, urlInList, webRelativeUrl } from '../domain/documents.ts';
 import { fail } from '../domain/errors.ts';
 import type { Field, Item, List, StoredValue } from '../domain/model.ts';
 import { userInfoList } from '../identity/site-users.ts';
@@ -39,6 +39,7 @@ export class DocumentService {
   async createFolder(list: List, path: string): Promise<Item> {
     const { dir, name } = splitPath(path);
     checkName(name);
+    checkPathLength(urlInList(list.serverRelativeUrl, path));
     const fields = await this.store.fields.of(list);
     return this.store.documents.createFolder(list, fields, { dir, name, actorId: this.actor.userId, now: this.actor.now() });
   }
@@ -61,6 +62,20 @@ export class DocumentService {
   /** UndoCheckOut: the actor's hold ends and nothing else changes. */
   async undoCheckOut(list: List, item: Item): Promise<void> {
     await this.endHold(list, item, undefined);
+  }
+
+  // ---- publishing and content approval. spemu's libraries keep major versions only and have no
+  // content approval (SharePoint's defaults), where SharePoint refuses all four: every version
+  // is published, and nothing waits for approval.
+
+  /** Publish / UnPublish: only a library with minor versions has drafts to publish or a major version to take back. */
+  async publish(_list: List, _item: Item, _comment: string): Promise<void> {
+    throw fail.publishNeedsMinorVersions();
+  }
+
+  /** Approve / Deny: only a library with content approval has files waiting for a decision. */
+  async moderate(_list: List, _item: Item, _decision: 'approve' | 'deny', _comment: string): Promise<void> {
+    throw fail.approvalNotEnabled();
   }
 
   /** Refuses a change to a file someone else holds checked out. */
@@ -109,6 +124,7 @@ export class DocumentService {
     checkName(name);
     if (kind === 'move') await this.requireWritable(list, item);
     const source = { list, fields: await this.store.fields.of(list) };
+    await this.requireShortEnough(source, item, to);
     const target = { list: to.list, fields: await this.store.fields.of(to.list) };
     const free = options.keepBoth && !options.overwrite ? await this.freeName(target.list, target.fields, dir, name, item) : name;
     const transfer = { overwrite: options.overwrite, actorId: this.actor.userId, now: this.actor.now() };
@@ -130,6 +146,22 @@ export class DocumentService {
       blob: { id: version.file.blobId, size: version.file.size }, overwrite: true,
     });
     return restored;
+  }
+
+  /**
+   * Refuses a move or copy that would make a path longer than SharePoint allows: the new place
+   * itself, and for a folder the deepest path below it (everything in it moves along).
+   */
+  private async requireShortEnough(source: { list: List; fields: Field[] }, item: Item, to: { list: List; path: string }): Promise<void> {
+    const from = placePath(item.place);
+    let deepest = '';
+    if (item.place.folder) {
+      for (const below of await this.store.documents.below(source.list, source.fields, from)) {
+        const rest = placePath(below.place).slice(from.length);
+        if (rest.length > deepest.length) deepest = rest;
+      }
+    }
+    checkPathLength(urlInList(to.list.serverRelativeUrl, to.path) + deepest);
   }
 
   /** `name`, or the first of `stem 1.ext`, `stem 2.ext`, … not taken in `dir` (the item itself does not count). */
@@ -263,6 +295,7 @@ export class DocumentService {
   async placeFile(list: List, path: string, blob: BlobRef, options: { overwrite: boolean; values?: Record<string, StoredValue>; authorId?: number; created?: string }): Promise<{ item: Item; created: boolean }> {
     const { dir, name } = splitPath(path);
     checkName(name);
+    checkPathLength(urlInList(list.serverRelativeUrl, path));
     const fields = await this.store.fields.of(list);
     const existing = await this.store.documents.at(list, fields, dir, name);
     if (existing) await this.requireWritable(list, existing);
@@ -278,6 +311,7 @@ export class DocumentService {
   async putFile(list: List, path: string, content: AsyncIterable<Uint8Array>, options: { overwrite: boolean; limit?: number }): Promise<{ item: Item; created: boolean }> {
     const { dir, name } = splitPath(path);
     checkName(name);
+    checkPathLength(urlInList(list.serverRelativeUrl, path));
     const fields = await this.store.fields.of(list);
     // Refused before a byte is stored: the name taken (overwrite off), or the folder missing.
     const existing = await this.store.documents.at(list, fields, dir, name);

@@ -20,6 +20,8 @@ import type { TenantFile, TenantSite } from './types.ts';
 import { loadProjectDataSection } from './projectdata.ts';
 import { loadDocuments, putContents, type Contents } from './documents.ts';
 import { directoryPrincipal, ensureSiteUser, SYSTEM_ACCOUNT_ID, userLogin } from '../identity/site-users.ts';
+import { HOME_PAGE } from '../domain/page-templates.ts';
+import type { BlobRef } from '../store/blobs.ts';
 
 
 
@@ -87,15 +89,17 @@ function siteRoles(tenant: TenantFile, site: TenantSite): SiteRole[] {
 }
 
 /** Site Assets and Site Pages (template 119), which a new team site has besides Documents. */
+const SITE_PAGES_TEMPLATE = 119;
 const STANDARD_LIBRARIES = [
   { title: 'Site Assets', baseTemplate: 101, relativeUrl: 'SiteAssets' },
-  { title: 'Site Pages', baseTemplate: 119, relativeUrl: 'SitePages' },
+  { title: 'Site Pages', baseTemplate: SITE_PAGES_TEMPLATE, relativeUrl: 'SitePages' },
 ];
 
 /** `baseDir` is where relative paths in the file (pictures, file contents) are resolved. */
 export async function loadTenant(store: Store, tenant: TenantFile, now: string, baseDir = process.cwd()): Promise<void> {
   // Files' bytes first: blobs are put outside the unit of work that names them.
   const contents = await putContents(store, tenant, baseDir);
+  const homePage = await store.blobs.put(once(Buffer.from(HOME_PAGE.content, 'utf8')), { limit: HOME_PAGE.content.length * 4, tooLarge: () => new Error('home page') });
   await store.transaction(async (tx) => {
     await tx.settings.set(TENANT_NAME_KEY, tenant.tenant.name);
     await tx.settings.set(TENANT_HASH_KEY, tenantHash(tenant));
@@ -103,7 +107,7 @@ export async function loadTenant(store: Store, tenant: TenantFile, now: string, 
     await tx.settings.set(TENANT_FILE_KEY, JSON.stringify(tenant));
     await loadDirectory(tx, tenant, baseDir, now);
     for (const site of tenant.sites) {
-      const created = await loadSite(tx, site, now, contents);
+      const created = await loadSite(tx, site, now, contents, homePage);
       await tx.directory.setSiteRoles(created.id, siteRoles(tenant, site));
       const projectData = Object.entries(tenant.projectData ?? {}).find(([url]) => url.toLowerCase() === site.url.toLowerCase());
       if (projectData) await loadProjectDataSection(tx, created, projectData[1]);
@@ -111,7 +115,12 @@ export async function loadTenant(store: Store, tenant: TenantFile, now: string, 
   });
 }
 
-async function loadSite(store: Store, def: TenantSite, now: string, contents: Contents): Promise<Site> {
+async function* once(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
+  yield bytes;
+}
+
+/** `homePage`: the blob of Site Pages' Home.aspx, put before the load's unit of work. */
+async function loadSite(store: Store, def: TenantSite, now: string, contents: Contents, homePage: BlobRef): Promise<Site> {
   const { site, web } = await store.sites.create({ url: def.url, title: def.title, description: def.description ?? '', now });
   await createListWithFields(store, web, { title: 'User Information List', description: '', baseTemplate: USER_INFO_LIST_TEMPLATE, hidden: true, enableVersioning: false }, now);
   const users = new SiteUsers(store, site, now);
@@ -133,7 +142,11 @@ async function loadSite(store: Store, def: TenantSite, now: string, contents: Co
   const declared = (def.lists ?? []).flatMap((l) => [l.title.toLowerCase(), (l.url ?? '').toLowerCase()]);
   for (const standard of STANDARD_LIBRARIES) {
     if (declared.includes(standard.title.toLowerCase()) || declared.includes(standard.relativeUrl.toLowerCase())) continue;
-    await createListWithFields(store, web, { ...standard, description: '' }, now);
+    const library = await createListWithFields(store, web, { ...standard, description: '' }, now);
+    // A new SharePoint site's Site Pages holds its home page, item 1.
+    if (standard.baseTemplate === SITE_PAGES_TEMPLATE) {
+      await store.documents.putFile(library, await store.fields.of(library), { dir: '', name: HOME_PAGE.name, actorId: actor, now, blob: homePage, overwrite: false, values: { Title: HOME_PAGE.title } });
+    }
   }
   const lists = new Map<string, List>();
   for (const l of def.lists ?? []) {

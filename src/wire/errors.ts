@@ -101,6 +101,19 @@ export const errors = {
   /** (spemu's limit, docs/compatibility.md) SharePoint Online moves across site collections; spemu does not yet. */
   crossSiteTransfer: () =>
     new SpError(501, '-1, Microsoft.SharePoint.Client.NotSupportedException', 'Moving or copying to another site collection is not supported by spemu.'),
+  /**
+   * (inference, docs/compatibility.md) SharePoint's PathTooLongException, its older text with SharePoint
+   * Online's limits (400 for the path, 255 for a name); the HRESULT is .NET's for that exception.
+   */
+  pathTooLong: (_serverRelativeUrl: string, limit: number) =>
+    new SpError(400, '-2147024690, System.IO.PathTooLongException',
+      `The specified file or folder name is too long. The URL path for all files and folders must be ${limit} characters or less (and no more than 255 characters for any single file or folder name in the URL). Please type a shorter file or folder name.`),
+  /** Text CONFIRMED (SharePoint's SPException, two spaces and all, as CSOM clients report it); status and HRESULT INFERRED. */
+  publishNeedsMinorVersions: () =>
+    new SpError(400, `-2146232832, ${SP_EXCEPTION}`, 'You can only publish, unpublish  documents in a minor version enabled list'),
+  /** (inference, docs/compatibility.md) Approve or Deny where the list has no content approval. */
+  approvalNotEnabled: () =>
+    new SpError(400, `-2146232832, ${SP_EXCEPTION}`, 'Content approval is not enabled for this list.'),
   fileNotFoundById: () =>
     new SpError(404, '-2147024894, System.IO.FileNotFoundException', 'File Not Found.'),
   folderNotFound: (_serverRelativeUrl: string) =>

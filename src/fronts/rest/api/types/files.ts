@@ -3,7 +3,8 @@
 // bytes stream both ways: an upload is the request itself (`body: 'stream'`), a download a
 // stream of the blob.
 
-import { fileEtag, splitPath, webRelativeUrl } from '../../../../domain/documents.ts';
+import { decodeUrlText, fileEtag, splitPath, webRelativeUrl } from '../../../../domain/documents.ts';
+import { isTemplateFileType, pageTemplate } from '../../../../domain/page-templates.ts';
 import { documentAt, documentById } from '../../../../services/document-paths.ts';
 import { fail } from '../../../../domain/errors.ts';
 import type { Item, List, Web } from '../../../../domain/model.ts';
@@ -14,7 +15,7 @@ import { noContent, ok, type Outcome } from '../outcome.ts';
 import type { ResourceType } from '../resource.ts';
 import { argument, emptyOk, entityCollection, guidText, integerArgument, singleEntity, stringArgument } from './shared.ts';
 import type { Argument } from '../../../../odata/path.ts';
-import { bodyOf, booleanArgument, nothing, pathLink, pathOf, target, urlArgument, urlOf, voidAction, voidResult } from './documents-shared.ts';
+import { bodyOf, booleanArgument, nothing, pathLink, pathOf, propertyBag, target, urlArgument, urlOf, voidAction, voidResult } from './documents-shared.ts';
 import { folderAt, webFolderById } from './folders.ts';
 import { destinationOf, moveFlagsOverwrite } from './move-copy.ts';
 import { siteUserById } from './principals.ts';
@@ -100,6 +101,20 @@ async function addFile(r: FilesResource, args: Argument[], ctx: ApiContext, deco
   return fileOutcome(found.list, item, ctx);
 }
 
+/**
+ * `addTemplateFile(urloffile='…',templatefiletype=n)`: a new page made from a template
+ * (StandardPage 0, WikiPage 1, FormPage 2, ClientSidePage 3), at a path below the folder or a
+ * server-relative URL (PnPjs's test puts it in Site Pages through the Documents' files).
+ */
+async function addTemplateFile(r: FilesResource, args: Argument[], ctx: ApiContext): Promise<Outcome> {
+  const type = integerArgument(args, 'templatefiletype');
+  if (!isTemplateFileType(type)) throw fail.badArgument(`The template file type ${type} is not valid.`);
+  const found = await target(r, decodeUrlText(stringArgument(args, 'urloffile')), ctx);
+  const content = Buffer.from(pageTemplate(type), 'utf8');
+  const { item } = await ctx.services.documents.putFile(found.list, found.path, (async function* () { yield content; })(), { overwrite: false });
+  return fileOutcome(found.list, item, ctx);
+}
+
 export const filesType: ResourceType<FilesResource> = {
   async key(r, args, ctx) {
     const name = stringArgument(args, 'url');
@@ -114,6 +129,7 @@ export const filesType: ResourceType<FilesResource> = {
   methods: {
     add: { kind: 'action', permission: 'AddListItems', body: 'stream', invoke: (r, args, ctx) => addFile(r, args, ctx, false) },
     addusingpath: { kind: 'action', permission: 'AddListItems', body: 'stream', invoke: (r, args, ctx) => addFile(r, args, ctx, true) },
+    addtemplatefile: { kind: 'action', permission: 'AddListItems', body: 'none', invoke: addTemplateFile },
     /**
      * The file of that name, or a stub for it: CLI for Microsoft 365 starts chunked uploads with
      * `GetByPathOrAddStub(…)/StartUpload(…)`. Resolving writes nothing (a GET never does); the
@@ -142,6 +158,8 @@ export const fileType: ResourceType<FileResource> = {
     checkedoutbyuser: async (r, ctx) => (r.item.file?.checkedOutBy != null
       ? { kind: 'siteUser', user: await siteUserById(ctx, r.item.file.checkedOutBy) }
       : { kind: 'readOnly', read: async () => voidResult('CheckedOutByUser') }),
+    /** The file's property bag: spemu keeps no properties of a file, so it is empty. */
+    properties: async (r) => ({ kind: 'readOnly', read: async (ctx) => propertyBag(`${pathLink('File', urlOf(r.list, pathOf(r.item)))}/Properties`, ctx, []) }),
     /** Who holds a co-authoring lock: nobody ever (spemu keeps no such locks), so null, as SharePoint answers an unlocked file. */
     lockedbyuser: async () => ({ kind: 'readOnly', read: async () => voidResult('LockedByUser') }),
   },
@@ -169,9 +187,12 @@ export const fileType: ResourceType<FileResource> = {
     },
     cancelupload: voidAction('CancelUpload', 'EditListItems', (_r, args, ctx) => ctx.services.documents.cancelUpload(uploadIdOf(args))),
     checkout: voidAction('CheckOut', 'EditListItems', (r, _args, ctx) => ctx.services.documents.checkOut(r.list, r.item)),
-    checkin: voidAction('CheckIn', 'EditListItems', (r, args, ctx) =>
-      ctx.services.documents.checkIn(r.list, r.item, argument(args, 'comment') === undefined ? '' : stringArgument(args, 'comment'))),
+    checkin: voidAction('CheckIn', 'EditListItems', (r, args, ctx) => ctx.services.documents.checkIn(r.list, r.item, commentOf(args))),
     undocheckout: voidAction('UndoCheckOut', 'EditListItems', (r, _args, ctx) => ctx.services.documents.undoCheckOut(r.list, r.item)),
+    publish: voidAction('Publish', 'EditListItems', (r, args, ctx) => ctx.services.documents.publish(r.list, r.item, commentOf(args))),
+    unpublish: voidAction('UnPublish', 'EditListItems', (r, args, ctx) => ctx.services.documents.publish(r.list, r.item, commentOf(args))),
+    approve: voidAction('Approve', 'ApproveItems', (r, args, ctx) => ctx.services.documents.moderate(r.list, r.item, 'approve', commentOf(args))),
+    deny: voidAction('Deny', 'ApproveItems', (r, args, ctx) => ctx.services.documents.moderate(r.list, r.item, 'deny', commentOf(args))),
     moveto: voidAction('MoveTo', 'DeleteListItems', async (r, args, ctx) => {
       const to = await destinationOf(urlArgument(args.filter((a) => a.name?.toLowerCase() !== 'flags'), false), ctx);
       await ctx.services.documents.transfer('move', r.list, r.item, to, { overwrite: moveFlagsOverwrite(args) });
@@ -201,6 +222,8 @@ export const fileType: ResourceType<FileResource> = {
   },
 };
 
+/** A `comment='…'` argument, '' when it is not given. */
+const commentOf = (args: Argument[]): string => (argument(args, 'comment') === undefined ? '' : stringArgument(args, 'comment'));
 const uploadIdOf = (args: Argument[]): string => guidText(stringArgument(args, 'uploadid'));
 /** An offset as SharePoint answers it: Edm.Int64, written as a string. */
 const int64 = (methodName: string, value: number): Outcome => ok({ kind: 'primitive', methodName, edmType: 'Edm.Int64', value: String(value) });
@@ -261,6 +284,16 @@ export const fileVersionsType: ResourceType<{ kind: 'fileVersions'; list: List; 
       await ctx.services.versions.delete(r.list, r.item.id, uiVersion);
     }),
     deletebylabel: voidAction('DeleteByLabel', 'DeleteVersions', async (r, args, ctx) => {
+      await ctx.services.versions.delete(r.list, r.item.id, labelArgument(args));
+    }),
+    // RecycleByID / RecycleByLabel: spemu's recycle bin holds items, not versions, so the version
+    // is deleted as DeleteById does (docs/compatibility.md).
+    recyclebyid: voidAction('RecycleByID', 'DeleteVersions', async (r, args, ctx) => {
+      const uiVersion = uiVersionOf(integerArgument(args, 'vid'));
+      if (uiVersion === undefined) throw fail.versionNotFound();
+      await ctx.services.versions.delete(r.list, r.item.id, uiVersion);
+    }),
+    recyclebylabel: voidAction('RecycleByLabel', 'DeleteVersions', async (r, args, ctx) => {
       await ctx.services.versions.delete(r.list, r.item.id, labelArgument(args));
     }),
     deleteall: voidAction('DeleteAll', 'DeleteVersions', async (r, _args, ctx) => {
