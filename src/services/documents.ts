@@ -135,6 +135,12 @@ export class DocumentService {
     return moved;
   }
 
+  /** A new name for `item` in its own folder: a name, never a path (a `/` in it is refused as SharePoint refuses it). */
+  async rename(list: List, item: Item, name: string): Promise<Item> {
+    checkName(name);
+    return this.transfer('move', list, item, { list, path: joinPath(item.place.dir, name) }, { overwrite: false });
+  }
+
   /** RestoreByLabel: the content the file had at `uiVersion` becomes its content again, as a new version. */
   async restoreVersion(list: List, item: Item, uiVersion: number): Promise<Item> {
     await this.requireWritable(list, item);

@@ -142,7 +142,7 @@ export const folderType: ResourceType<FolderResource> = {
     }
     const item = await folderItem(r, ctx);
     if (name !== undefined && name !== item.place.name) {
-      await ctx.services.documents.transfer('move', r.list, item, { list: r.list, path: joinPath(item.place.dir, name) }, { overwrite: false });
+      await ctx.services.documents.rename(r.list, item, name);
     }
     return noContent();
   },
