@@ -90,6 +90,8 @@ export const fail = {
     `The path ${serverRelativeUrl} is longer than ${limit} characters.`),
   /** Publish or UnPublish in a library that keeps major versions only. */
   publishNeedsMinorVersions: failure('invalid', 'publishNeedsMinorVersions', () => 'Publishing needs a library with minor versions.'),
+  /** EnableModeration on a list that is no library: spemu approves files, not list items. */
+  moderationOfListItems: failure('invalid', 'moderationOfListItems', () => 'Content approval of list items is not supported.'),
   /** Approve or Deny in a library without content approval. */
   approvalNotEnabled: failure('invalid', 'approvalNotEnabled', () => 'Content approval is not enabled for this list.'),
   /** Check-in or undo of a file nobody holds. */

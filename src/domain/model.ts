@@ -47,6 +47,8 @@ export interface List {
   /** Bumped on every change to the list's own properties: the list's etag. */
   version: number;
   enableVersioning: boolean;
+  /** Content approval: new content waits for Approve or Deny (`_ModerationStatus`). */
+  enableModeration: boolean;
   /** The per-list item table. */
   tableName: string;
 }

@@ -9,6 +9,7 @@ import { fail } from '../domain/errors.ts';
 import type { Field, Item, List, StoredValue } from '../domain/model.ts';
 import { userInfoList } from '../identity/site-users.ts';
 import type { BlobRef } from '../store/blobs.ts';
+import { MODERATION_STATUS, moderationValues } from '../domain/moderation.ts';
 import type { Store } from '../store/store.ts';
 import type { Actor } from './actor.ts';
 
@@ -64,9 +65,10 @@ export class DocumentService {
     await this.endHold(list, item, undefined);
   }
 
-  // ---- publishing and content approval. spemu's libraries keep major versions only and have no
-  // content approval (SharePoint's defaults), where SharePoint refuses all four: every version
-  // is published, and nothing waits for approval.
+  // ---- publishing and content approval. spemu's libraries keep major versions only (SharePoint's
+  // default), where every version is published: Publish and UnPublish are always refused.
+  // Content approval (EnableModeration) is a library's choice: off, Approve and Deny are refused;
+  // on, each new file and each new content waits (pending) until Approve or Deny decides.
 
   /** Publish / UnPublish: only a library with minor versions has drafts to publish or a major version to take back. */
   async publish(_list: List, _item: Item, _comment: string): Promise<void> {
@@ -74,8 +76,16 @@ export class DocumentService {
   }
 
   /** Approve / Deny: only a library with content approval has files waiting for a decision. */
-  async moderate(_list: List, _item: Item, _decision: 'approve' | 'deny', _comment: string): Promise<void> {
-    throw fail.approvalNotEnabled();
+  async moderate(list: List, item: Item, decision: 'approve' | 'deny', comment: string): Promise<void> {
+    if (!list.enableModeration) throw fail.approvalNotEnabled();
+    const status = decision === 'approve' ? MODERATION_STATUS.approved : MODERATION_STATUS.denied;
+    const written = await this.store.documents.setModeration(list, await this.store.fields.of(list), item.id, moderationValues(status, comment));
+    if (written === 0) throw fail.fileNotFound(this.urlOf(list, item));
+  }
+
+  /** What new content sets on a file's item: in a library with content approval it waits for a decision, its last comment gone. */
+  private submitted(list: List): Record<string, StoredValue> {
+    return list.enableModeration ? moderationValues(MODERATION_STATUS.pending, null) : {};
   }
 
   /** Refuses a change to a file someone else holds checked out. */
@@ -149,7 +159,7 @@ export class DocumentService {
     const fields = await this.store.fields.of(list);
     const { item: restored } = await this.store.documents.putFile(list, fields, {
       dir: item.place.dir, name: item.place.name!, actorId: this.actor.userId, now: this.actor.now(),
-      blob: { id: version.file.blobId, size: version.file.size }, overwrite: true,
+      blob: { id: version.file.blobId, size: version.file.size }, overwrite: true, values: this.submitted(list),
     });
     return restored;
   }
@@ -252,7 +262,7 @@ export class DocumentService {
     const blob = await this.store.blobs.put(joined(), { limit: CHUNKED_UPLOAD_LIMIT, tooLarge: () => fail.bodyTooLarge(CHUNKED_UPLOAD_LIMIT) });
     const fields = await this.store.fields.of(list);
     const { item: updated } = await this.store.documents.putFile(list, fields, {
-      dir: item.place.dir, name: item.place.name!, actorId: this.actor.userId, now: this.actor.now(), blob, overwrite: true,
+      dir: item.place.dir, name: item.place.name!, actorId: this.actor.userId, now: this.actor.now(), blob, overwrite: true, values: this.submitted(list),
     });
     await this.store.uploads.end(uploadId);
     return updated;
@@ -307,7 +317,7 @@ export class DocumentService {
     if (existing) await this.requireWritable(list, existing);
     return this.store.documents.putFile(list, fields, {
       dir, name, actorId: this.actor.userId, now: this.actor.now(), blob, overwrite: options.overwrite,
-      ...(options.values ? { values: options.values } : {}),
+      values: { ...this.submitted(list), ...(options.values ?? {}) },
       ...(options.authorId !== undefined ? { authorId: options.authorId } : {}),
       ...(options.created !== undefined ? { created: options.created } : {}),
     });
@@ -325,6 +335,6 @@ export class DocumentService {
     if (existing) await this.requireWritable(list, existing);
     const limit = options.limit ?? this.limits.maxFileSize;
     const blob = await this.store.blobs.put(content, { limit, tooLarge: () => fail.bodyTooLarge(limit) });
-    return this.store.documents.putFile(list, fields, { dir, name, actorId: this.actor.userId, now: this.actor.now(), blob, overwrite: options.overwrite });
+    return this.store.documents.putFile(list, fields, { dir, name, actorId: this.actor.userId, now: this.actor.now(), blob, overwrite: options.overwrite, values: this.submitted(list) });
   }
 }

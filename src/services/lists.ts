@@ -5,6 +5,7 @@
 import { fail } from '../domain/errors.ts';
 import type { List, Web } from '../domain/model.ts';
 import { urlPrefix } from '../domain/names.ts';
+import { MODERATION_STATUS, MODERATION_STATUS_FIELD, moderationFields } from '../domain/moderation.ts';
 import { builtInFields, entityTypeNameForUrl, isKnownTemplate, newListLocation, templateFields, USER_INFO_LIST_TEMPLATE } from '../domain/templates.ts';
 import type { Store } from '../store/store.ts';
 import { requireCurrent, type Conditions } from './conditions.ts';
@@ -16,6 +17,8 @@ export interface ListInput {
   baseTemplate: number;
   hidden?: boolean | undefined;
   enableVersioning?: boolean | undefined;
+  /** Content approval (document libraries only). */
+  enableModeration?: boolean | undefined;
   /** Root folder relative to the web; derived from the title when absent. */
   relativeUrl?: string;
 }
@@ -25,6 +28,7 @@ export interface ListChanges {
   description?: string | undefined;
   hidden?: boolean | undefined;
   enableVersioning?: boolean | undefined;
+  enableModeration?: boolean | undefined;
 }
 
 /** A library a site makes on first use, at a fixed URL (Site Assets, Site Pages). */
@@ -43,7 +47,12 @@ export class ListService {
       throw fail.badArgument(`The list template ${input.baseTemplate} is not supported by spemu.`);
     }
     if (await this.store.lists.byTitle(web.id, title)) throw fail.listAlreadyExists();
-    return createListWithFields(this.store, web, { ...input, title }, this.actor.now());
+    return this.store.transaction(async (tx) => {
+      const list = await createListWithFields(tx, web, { ...input, title }, this.actor.now());
+      if (!input.enableModeration) return list;
+      requireLibrary(list);
+      return withModerationFields(tx, await tx.lists.update(list, { enableModeration: true }, this.actor.now()));
+    });
   }
 
   async update(list: List, changes: ListChanges, conditions: Conditions): Promise<List> {
@@ -52,7 +61,12 @@ export class ListService {
     if (title !== undefined && title.toLowerCase() !== list.title.toLowerCase()) {
       if (await this.store.lists.byTitle(list.webId, title)) throw fail.listAlreadyExists();
     }
-    return this.store.lists.update(list, { ...changes, title }, this.actor.now());
+    const turningOn = changes.enableModeration === true && !list.enableModeration;
+    if (turningOn) requireLibrary(list);
+    return this.store.transaction(async (tx) => {
+      const updated = await tx.lists.update(list, { ...changes, title }, this.actor.now());
+      return turningOn ? withModerationFields(tx, updated) : updated;
+    });
   }
 
   async delete(list: List, conditions: Conditions): Promise<void> {
@@ -82,6 +96,25 @@ function checkTitle(title: string | undefined): string {
   if (title === undefined || title.trim() === '') throw fail.badArgument('The list title must not be empty.');
   if (title.length > 255) throw fail.badArgument('The list title must not be longer than 255 characters.');
   return title;
+}
+
+/** Content approval is built for files: a list that is no document library cannot have it here. */
+function requireLibrary(list: List): void {
+  if (list.baseType !== 1) throw fail.moderationOfListItems();
+}
+
+/**
+ * Content approval turned on: the list gains its two fields (once: turned off and on again, it
+ * keeps them) and what is in it counts as approved, as SharePoint treats content that was there.
+ */
+async function withModerationFields(store: Store, list: List): Promise<List> {
+  const fields = await store.fields.of(list);
+  for (const field of moderationFields()) {
+    if (!fields.some((f) => f.internalName === field.internalName)) await store.fields.add(list, field);
+  }
+  const withNew = await store.fields.of(list);
+  await store.documents.setModeration(list, withNew, 'undecided', { [MODERATION_STATUS_FIELD]: MODERATION_STATUS.approved });
+  return (await store.lists.byRowId(list.rowId))!;
 }
 
 /** The list, its built-in fields and its template's fields, in one transaction (also how the tenant loader makes lists). */

@@ -7,6 +7,7 @@ export interface ListPatch {
   description?: string;
   hidden?: boolean;
   enableVersioning?: boolean;
+  enableModeration?: boolean;
 }
 
 export interface ListRepository {

@@ -111,6 +111,9 @@ export const errors = {
   /** Text CONFIRMED (SharePoint's SPException, two spaces and all, as CSOM clients report it); status and HRESULT INFERRED. */
   publishNeedsMinorVersions: () =>
     new SpError(400, `-2146232832, ${SP_EXCEPTION}`, 'You can only publish, unpublish  documents in a minor version enabled list'),
+  /** (spemu's limit, docs/compatibility.md) SharePoint has content approval of list items too; spemu only of files. */
+  moderationOfListItems: () =>
+    new SpError(501, '-1, Microsoft.SharePoint.Client.NotSupportedException', 'Content approval of list items is not supported by spemu.'),
   /** (inference, docs/compatibility.md) Approve or Deny where the list has no content approval. */
   approvalNotEnabled: () =>
     new SpError(400, `-2146232832, ${SP_EXCEPTION}`, 'Content approval is not enabled for this list.'),

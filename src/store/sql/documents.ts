@@ -8,7 +8,8 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { fail } from '../../domain/errors.ts';
 import { joinPath, placePath, splitPath, urlInList, webRelativeUrl } from '../../domain/documents.ts';
-import type { Field, Item, List } from '../../domain/model.ts';
+import type { Field, Item, List, StoredValue } from '../../domain/model.ts';
+import { MODERATION_STATUS_FIELD } from '../../domain/moderation.ts';
 import { listContentTypeId } from '../../domain/templates.ts';
 import type { DocumentRepository, NewPlacedItem, PlaceTarget, TransferOptions } from '../documents.ts';
 import { SqlDocumentMoves } from './document-moves.ts';
@@ -120,6 +121,18 @@ export class SqlDocuments implements DocumentRepository {
       if (change.expected === null) update = update.where('checkout_user_id', 'is', null);
       else if (change.expected !== undefined) update = update.where('checkout_user_id', '=', change.expected);
       return Number((await update.executeTakeFirst()).numUpdatedRows) === 1;
+    });
+  }
+
+  setModeration(list: List, fields: Field[], target: number | 'undecided', values: Record<string, StoredValue>): Promise<number> {
+    return this.s.write([listEntry(list)], async (s) => {
+      const columns = valuesToColumns(fields, values);
+      const status = fields.find((f) => f.internalName === MODERATION_STATUS_FIELD);
+      if (!status) return 0;
+      const update = target === 'undecided'
+        ? s.db.updateTable(list.tableName).set(columns).where(status.column, 'is', null)
+        : s.db.updateTable(list.tableName).set({ ...columns, version: sql`version + 1` }).where('id', '=', target).where('blob_id', 'is not', null);
+      return Number((await update.executeTakeFirst()).numUpdatedRows);
     });
   }
 

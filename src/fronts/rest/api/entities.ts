@@ -88,7 +88,7 @@ export function listEntity(list: List, web: Web, ctx: ApiContext): Entity {
       ['DefaultItemOpenUseListSetting', false], ['Description', list.description], ['Direction', 'none'],
       ['DisableGridEditing', false], ['DocumentTemplateUrl', null], ['DraftVersionVisibility', 0],
       ['EnableAttachments', list.baseType === 0], ['EnableFolderCreation', list.baseType === 1], ['EnableMinorVersions', false],
-      ['EnableModeration', false], ['EnableRequestSignOff', true], ['EnableVersioning', list.enableVersioning],
+      ['EnableModeration', list.enableModeration], ['EnableRequestSignOff', true], ['EnableVersioning', list.enableVersioning],
       ['EntityTypeName', list.entityTypeName], ['ExemptFromBlockDownloadOfNonViewableFiles', false],
       ['FileSavePostProcessingEnabled', false], ['ForceCheckout', false], ['HasExternalDataSource', false],
       ['Hidden', list.hidden], ['Id', list.id], ['ImagePath', resourcePath('/_layouts/15/images/itgen.png?rev=47')],
