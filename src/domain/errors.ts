@@ -92,6 +92,14 @@ export const fail = {
   publishNeedsMinorVersions: failure('invalid', 'publishNeedsMinorVersions', () => 'Publishing needs a library with minor versions.'),
   /** EnableModeration on a list that is no library: spemu approves files, not list items. */
   moderationOfListItems: failure('invalid', 'moderationOfListItems', () => 'Content approval of list items is not supported.'),
+  /** Publish of a file whose current version is a major one already. */
+  alreadyPublished: failure('invalid', 'alreadyPublished', (serverRelativeUrl: string) => `The file ${serverRelativeUrl} is already published.`),
+  /** UnPublish of a file whose current version is a draft (or that was never published). */
+  notPublished: failure('invalid', 'notPublished', (serverRelativeUrl: string) => `The file ${serverRelativeUrl} has no published version to unpublish.`),
+  /** A version change that lost a race: the file's version moved meanwhile. */
+  fileChangedMeanwhile: failure('conflict', 'fileChangedMeanwhile', (serverRelativeUrl: string) => `The file ${serverRelativeUrl} was changed meanwhile.`),
+  /** EnableMinorVersions on a list that is no library. */
+  minorVersionsNotSupported: failure('invalid', 'minorVersionsNotSupported', () => 'The list does not support minor versioning.'),
   /** Approve or Deny in a library without content approval. */
   approvalNotEnabled: failure('invalid', 'approvalNotEnabled', () => 'Content approval is not enabled for this list.'),
   /** Check-in or undo of a file nobody holds. */

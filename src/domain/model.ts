@@ -49,6 +49,8 @@ export interface List {
   enableVersioning: boolean;
   /** Content approval: new content waits for Approve or Deny (`_ModerationStatus`). */
   enableModeration: boolean;
+  /** Minor versions (drafts) besides major ones: document libraries only. */
+  enableMinorVersions: boolean;
   /** The per-list item table. */
   tableName: string;
 }
@@ -100,6 +102,8 @@ export interface Item {
   version: number;
   /** Major version shown in _UIVersionString. */
   uiVersion: number;
+  /** Minor version (a draft), in a library with minor versions; else 0. */
+  minorVersion: number;
   /** Field values keyed by field internal name, in stored form. */
   values: Record<string, StoredValue>;
   /** Where the item is in its list's folder tree. */

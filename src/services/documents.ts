@@ -10,6 +10,8 @@ import type { Field, Item, List, StoredValue } from '../domain/model.ts';
 import { userInfoList } from '../identity/site-users.ts';
 import type { BlobRef } from '../store/blobs.ts';
 import { MODERATION_STATUS, moderationValues } from '../domain/moderation.ts';
+import { makesMinorVersions, versionIdOf } from '../domain/versions.ts';
+import { MODERATION_STATUS_FIELD } from '../domain/moderation.ts';
 import type { Store } from '../store/store.ts';
 import type { Actor } from './actor.ts';
 
@@ -26,6 +28,10 @@ export interface TransferChoices {
   keepAuthor?: boolean;
   keepEditor?: boolean;
 }
+
+/** SP.CheckinType: a minor (draft) check-in 0, a major one 1, an overwrite of the version 2. */
+export const CHECK_IN_TYPE = { minor: 0, major: 1, overwrite: 2 } as const;
+export type CheckInType = (typeof CHECK_IN_TYPE)[keyof typeof CHECK_IN_TYPE];
 
 /** What one request may upload (`--max-file-size`). */
 export interface UploadLimits {
@@ -56,8 +62,20 @@ export class DocumentService {
   }
 
   /** CheckIn: the actor's hold ends with a comment, and the file's version moves. */
-  async checkIn(list: List, item: Item, comment: string): Promise<void> {
-    await this.endHold(list, item, comment);
+  /**
+   * CheckIn: the actor's hold ends with a comment. In a library with minor versions a major
+   * check-in (CheckinType 1, PnPjs's default) of a draft publishes it, in the same unit of work;
+   * a minor (0) or overwrite (2) check-in keeps the number the content writes gave it.
+   */
+  async checkIn(list: List, item: Item, comment: string, type: CheckInType = CHECK_IN_TYPE.major): Promise<void> {
+    if (type !== CHECK_IN_TYPE.major || !makesMinorVersions(list) || item.minorVersion === 0) {
+      await this.endHold(list, item, comment);
+      return;
+    }
+    await this.store.transaction(async (tx) => {
+      await new DocumentService(tx, this.actor, this.limits).endHold(list, item, comment);
+      await new DocumentService(tx, this.actor, this.limits).publish(list, item, comment);
+    });
   }
 
   /** UndoCheckOut: the actor's hold ends and nothing else changes. */
@@ -71,21 +89,71 @@ export class DocumentService {
   // on, each new file and each new content waits (pending) until Approve or Deny decides.
 
   /** Publish / UnPublish: only a library with minor versions has drafts to publish or a major version to take back. */
-  async publish(_list: List, _item: Item, _comment: string): Promise<void> {
-    throw fail.publishNeedsMinorVersions();
+  /**
+   * Publish: the draft x.y becomes the major version x+1.0, with the comment as its check-in
+   * comment. With content approval it is submitted instead: pending (2), its number kept until
+   * Approve gives it the major one.
+   */
+  async publish(list: List, item: Item, comment: string): Promise<void> {
+    if (!makesMinorVersions(list)) throw fail.publishNeedsMinorVersions();
+    await this.requireWritable(list, item);
+    if (item.minorVersion === 0) throw fail.alreadyPublished(this.urlOf(list, item));
+    const fields = await this.store.fields.of(list);
+    if (list.enableModeration) {
+      if (await this.store.documents.setModeration(list, fields, item.id, moderationValues(MODERATION_STATUS.pending, null)) === 0) throw fail.fileNotFound(this.urlOf(list, item));
+      return;
+    }
+    await this.renumber(list, fields, item, item.uiVersion + 1, 0, { comment });
   }
 
-  /** Approve / Deny: only a library with content approval has files waiting for a decision. */
+  /**
+   * UnPublish: a file waiting for approval goes back to draft (3); a major version x.0 becomes
+   * the draft x.1, the major one kept in its history.
+   */
+  async unpublish(list: List, item: Item, comment: string): Promise<void> {
+    if (!makesMinorVersions(list)) throw fail.publishNeedsMinorVersions();
+    await this.requireWritable(list, item);
+    const fields = await this.store.fields.of(list);
+    if (list.enableModeration && Number(item.values[MODERATION_STATUS_FIELD]) === MODERATION_STATUS.pending) {
+      await this.store.documents.setModeration(list, fields, item.id, moderationValues(MODERATION_STATUS.draft, comment || null));
+      return;
+    }
+    if (item.minorVersion !== 0 || item.uiVersion === 0) throw fail.notPublished(this.urlOf(list, item));
+    await this.renumber(list, fields, item, item.uiVersion, 1, {
+      comment, ...(list.enableModeration ? { values: moderationValues(MODERATION_STATUS.draft, null) } : {}),
+    });
+  }
+
+  /**
+   * Approve / Deny: only a library with content approval has files waiting for a decision.
+   * Approving a draft in a library with minor versions gives it its major number (0.1 → 1.0).
+   */
   async moderate(list: List, item: Item, decision: 'approve' | 'deny', comment: string): Promise<void> {
     if (!list.enableModeration) throw fail.approvalNotEnabled();
+    const fields = await this.store.fields.of(list);
     const status = decision === 'approve' ? MODERATION_STATUS.approved : MODERATION_STATUS.denied;
-    const written = await this.store.documents.setModeration(list, await this.store.fields.of(list), item.id, moderationValues(status, comment));
+    if (decision === 'approve' && makesMinorVersions(list) && item.minorVersion > 0) {
+      await this.renumber(list, fields, item, item.uiVersion + 1, 0, { values: moderationValues(status, comment) });
+      return;
+    }
+    const written = await this.store.documents.setModeration(list, fields, item.id, moderationValues(status, comment));
     if (written === 0) throw fail.fileNotFound(this.urlOf(list, item));
   }
 
-  /** What new content sets on a file's item: in a library with content approval it waits for a decision, its last comment gone. */
+  /** The file's new version number, if nobody moved it meanwhile (else SharePoint's version conflict). */
+  private async renumber(list: List, fields: Field[], item: Item, major: number, minor: number, write: { comment?: string; values?: Record<string, StoredValue> }): Promise<void> {
+    const done = await this.store.documents.renumber(list, fields, item.id, { major: item.uiVersion, minor: item.minorVersion }, { major, minor },
+      { actorId: this.actor.userId, now: this.actor.now(), ...write });
+    if (!done) throw fail.fileChangedMeanwhile(this.urlOf(list, item));
+  }
+
+  /**
+   * What new content sets on a file's item with content approval: it waits for a decision
+   * (pending, 2), or is a draft (3) where the library has minor versions; its last comment gone.
+   */
   private submitted(list: List): Record<string, StoredValue> {
-    return list.enableModeration ? moderationValues(MODERATION_STATUS.pending, null) : {};
+    if (!list.enableModeration) return {};
+    return moderationValues(makesMinorVersions(list) ? MODERATION_STATUS.draft : MODERATION_STATUS.pending, null);
   }
 
   /** Refuses a change to a file someone else holds checked out. */
@@ -94,7 +162,8 @@ export class DocumentService {
     if (holder != null && holder !== this.actor.userId) throw await this.checkedOut(list, item);
   }
 
-  private async endHold(list: List, item: Item, comment: string | undefined): Promise<void> {
+  /** (Not private: a check-in that publishes runs it on the transaction's store.) */
+  async endHold(list: List, item: Item, comment: string | undefined): Promise<void> {
     if (item.file?.checkedOutBy == null) throw fail.fileNotCheckedOut(this.urlOf(list, item));
     const ended = await this.store.documents.setCheckOut(list, item.id, {
       holder: null, expected: this.actor.userId, now: this.actor.now(), actorId: this.actor.userId, ...(comment !== undefined ? { comment } : {}),
@@ -151,10 +220,10 @@ export class DocumentService {
     return this.transfer('move', list, item, { list, path: joinPath(item.place.dir, name) }, { overwrite: false });
   }
 
-  /** RestoreByLabel: the content the file had at `uiVersion` becomes its content again, as a new version. */
-  async restoreVersion(list: List, item: Item, uiVersion: number): Promise<Item> {
+  /** RestoreByLabel: the content the file had at the version `versionId` becomes its content again, as a new version. */
+  async restoreVersion(list: List, item: Item, versionId: number): Promise<Item> {
     await this.requireWritable(list, item);
-    const version = (await this.store.versions.of(list, item.id)).find((v) => v.uiVersion === uiVersion && v.file);
+    const version = (await this.store.versions.of(list, item.id)).find((v) => versionIdOf(v) === versionId && v.file);
     if (!version?.file) throw fail.versionNotFound();
     const fields = await this.store.fields.of(list);
     const { item: restored } = await this.store.documents.putFile(list, fields, {

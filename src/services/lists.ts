@@ -19,6 +19,8 @@ export interface ListInput {
   enableVersioning?: boolean | undefined;
   /** Content approval (document libraries only). */
   enableModeration?: boolean | undefined;
+  /** Minor versions (document libraries only; they turn versioning on). */
+  enableMinorVersions?: boolean | undefined;
   /** Root folder relative to the web; derived from the title when absent. */
   relativeUrl?: string;
 }
@@ -29,6 +31,7 @@ export interface ListChanges {
   hidden?: boolean | undefined;
   enableVersioning?: boolean | undefined;
   enableModeration?: boolean | undefined;
+  enableMinorVersions?: boolean | undefined;
 }
 
 /** A library a site makes on first use, at a fixed URL (Site Assets, Site Pages). */
@@ -49,9 +52,8 @@ export class ListService {
     if (await this.store.lists.byTitle(web.id, title)) throw fail.listAlreadyExists();
     return this.store.transaction(async (tx) => {
       const list = await createListWithFields(tx, web, { ...input, title }, this.actor.now());
-      if (!input.enableModeration) return list;
-      requireLibrary(list);
-      return withModerationFields(tx, await tx.lists.update(list, { enableModeration: true }, this.actor.now()));
+      if (!input.enableModeration && !input.enableMinorVersions) return list;
+      return applySettings(tx, list, { enableModeration: input.enableModeration, enableMinorVersions: input.enableMinorVersions }, this.actor.now());
     });
   }
 
@@ -61,12 +63,7 @@ export class ListService {
     if (title !== undefined && title.toLowerCase() !== list.title.toLowerCase()) {
       if (await this.store.lists.byTitle(list.webId, title)) throw fail.listAlreadyExists();
     }
-    const turningOn = changes.enableModeration === true && !list.enableModeration;
-    if (turningOn) requireLibrary(list);
-    return this.store.transaction(async (tx) => {
-      const updated = await tx.lists.update(list, { ...changes, title }, this.actor.now());
-      return turningOn ? withModerationFields(tx, updated) : updated;
-    });
+    return this.store.transaction(async (tx) => applySettings(tx, list, { ...changes, title }, this.actor.now()));
   }
 
   async delete(list: List, conditions: Conditions): Promise<void> {
@@ -98,9 +95,22 @@ function checkTitle(title: string | undefined): string {
   return title;
 }
 
-/** Content approval is built for files: a list that is no document library cannot have it here. */
-function requireLibrary(list: List): void {
-  if (list.baseType !== 1) throw fail.moderationOfListItems();
+/**
+ * A list's settings changed, inside the caller's transaction. Minor versions are a library's
+ * (SharePoint refuses them elsewhere) and need versioning: turning them on turns versioning on,
+ * turning versioning off turns them off. Content approval is built for files: a list that is
+ * no library cannot have it here; turned on, the list gains its fields.
+ */
+async function applySettings(tx: Store, list: List, changes: ListChanges, now: string): Promise<List> {
+  const library = list.baseType === 1;
+  if (changes.enableMinorVersions === true && !library) throw fail.minorVersionsNotSupported();
+  const moderationOn = changes.enableModeration === true && !list.enableModeration;
+  if (moderationOn && !library) throw fail.moderationOfListItems();
+  const patch = { ...changes };
+  if (changes.enableMinorVersions === true) patch.enableVersioning = true;
+  if (changes.enableVersioning === false) patch.enableMinorVersions = false;
+  const updated = await tx.lists.update(list, patch, now);
+  return moderationOn ? withModerationFields(tx, updated) : updated;
 }
 
 /**

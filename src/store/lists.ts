@@ -8,6 +8,7 @@ export interface ListPatch {
   hidden?: boolean;
   enableVersioning?: boolean;
   enableModeration?: boolean;
+  enableMinorVersions?: boolean;
 }
 
 export interface ListRepository {

@@ -111,6 +111,18 @@ export const errors = {
   /** Text CONFIRMED (SharePoint's SPException, two spaces and all, as CSOM clients report it); status and HRESULT INFERRED. */
   publishNeedsMinorVersions: () =>
     new SpError(400, `-2146232832, ${SP_EXCEPTION}`, 'You can only publish, unpublish  documents in a minor version enabled list'),
+  /** (inference, docs/compatibility.md) Publish of a file that is a major version already. */
+  alreadyPublished: (serverRelativeUrl: string) =>
+    new SpError(400, `-2146232832, ${SP_EXCEPTION}`, `The file "${serverRelativeUrl.replace(/^\//, '')}" is already published.`),
+  /** (inference, docs/compatibility.md) UnPublish of a file whose current version is a draft. */
+  notPublished: (serverRelativeUrl: string) =>
+    new SpError(400, `-2146232832, ${SP_EXCEPTION}`, `The file "${serverRelativeUrl.replace(/^\//, '')}" has no published version to unpublish.`),
+  /** (inference, docs/compatibility.md) SharePoint's version conflict, for a version change that lost a race; status INFERRED. */
+  fileChangedMeanwhile: (_serverRelativeUrl: string) =>
+    new SpError(409, `-2130575305, ${SP_EXCEPTION}`, 'Version conflict.'),
+  /** Text CONFIRMED (SharePoint's answer to CSOM setting EnableMinorVersions on a list, PnP-PowerShell #81); status and HRESULT INFERRED. */
+  minorVersionsNotSupported: () =>
+    new SpError(400, `-2146232832, ${SP_EXCEPTION}`, 'The list does not support minor versioning.'),
   /** (spemu's limit, docs/compatibility.md) SharePoint has content approval of list items too; spemu only of files. */
   moderationOfListItems: () =>
     new SpError(501, '-1, Microsoft.SharePoint.Client.NotSupportedException', 'Content approval of list items is not supported by spemu.'),

@@ -17,6 +17,7 @@ import { itemGuidIndex } from './migrations/0010-item-guid-index.ts';
 import { uploadSessions } from './migrations/0011-upload-sessions.ts';
 import { attachments } from './migrations/0012-attachments.ts';
 import { listModeration } from './migrations/0013-list-moderation.ts';
+import { minorVersions } from './migrations/0014-minor-versions.ts';
 import type { SqlFlavour } from './flavour.ts';
 
 /** Every migration, by name (Kysely applies them in name order); exported for `spemu migrate` and import. */
@@ -34,6 +35,7 @@ export const migrations = (flavour: SqlFlavour): Record<string, Migration> => ({
   '0011-upload-sessions': uploadSessions(flavour),
   '0012-attachments': attachments(flavour),
   '0013-list-moderation': listModeration(flavour),
+  '0014-minor-versions': minorVersions(flavour),
 });
 
 export async function migrateToLatest(db: Kysely<any>, flavour: SqlFlavour): Promise<void> {

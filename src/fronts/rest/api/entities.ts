@@ -87,7 +87,7 @@ export function listEntity(list: List, web: Web, ctx: ApiContext): Entity {
       ['CurrentChangeToken', changeToken(list.id, list.version)], ['DefaultContentApprovalWorkflowId', '00000000-0000-0000-0000-000000000000'],
       ['DefaultItemOpenUseListSetting', false], ['Description', list.description], ['Direction', 'none'],
       ['DisableGridEditing', false], ['DocumentTemplateUrl', null], ['DraftVersionVisibility', 0],
-      ['EnableAttachments', list.baseType === 0], ['EnableFolderCreation', list.baseType === 1], ['EnableMinorVersions', false],
+      ['EnableAttachments', list.baseType === 0], ['EnableFolderCreation', list.baseType === 1], ['EnableMinorVersions', list.enableMinorVersions],
       ['EnableModeration', list.enableModeration], ['EnableRequestSignOff', true], ['EnableVersioning', list.enableVersioning],
       ['EntityTypeName', list.entityTypeName], ['ExemptFromBlockDownloadOfNonViewableFiles', false],
       ['FileSavePostProcessingEnabled', false], ['ForceCheckout', false], ['HasExternalDataSource', false],

@@ -3,6 +3,7 @@
 
 import { FIELD_KINDS } from '../../../domain/field-kinds.ts';
 import { fileType } from '../../../domain/documents.ts';
+import { versionLabelOf } from '../../../domain/versions.ts';
 import type { Field, Item, List, StoredValue } from '../../../domain/model.ts';
 import { odataPropertyName } from '../../../domain/names.ts';
 import { storedArray } from '../../../domain/values.ts';
@@ -84,7 +85,7 @@ function buildDefaultWireProps(fields: Field[]): WireProp[] {
     { name: 'Created', get: (i) => i.created },
     { name: 'AuthorId', get: (i) => i.authorId },
     { name: 'EditorId', get: (i) => i.editorId },
-    { name: 'OData__UIVersionString', get: (i) => `${i.uiVersion}.0` },
+    { name: 'OData__UIVersionString', get: (i) => versionLabelOf(i) },
     { name: 'Attachments', get: (i) => (i.attachments ?? 0) > 0 },
     { name: 'GUID', get: (i) => i.guid },
   ];

@@ -5,6 +5,7 @@
 
 import { decodeUrlText, fileEtag, splitPath, webRelativeUrl } from '../../../../domain/documents.ts';
 import { isTemplateFileType, pageTemplate } from '../../../../domain/page-templates.ts';
+import { CHECK_IN_TYPE, type CheckInType } from '../../../../services/documents.ts';
 import { documentAt, documentById } from '../../../../services/document-paths.ts';
 import { fail } from '../../../../domain/errors.ts';
 import type { Item, List, Web } from '../../../../domain/model.ts';
@@ -19,7 +20,7 @@ import { bodyOf, booleanArgument, nothing, pathLink, pathOf, propertyBag, target
 import { folderAt, webFolderById } from './folders.ts';
 import { destinationOf, moveFlagsOverwrite } from './move-copy.ts';
 import { siteUserById } from './principals.ts';
-import { uiVersionOf, versionId, versionLabel } from '../../../../domain/versions.ts';
+import { isVersionId, versionIdOf, versionIdOfLabel, versionLabelOf } from '../../../../domain/versions.ts';
 
 type FilesResource = { kind: 'files'; list: List; dir: string };
 type FileResource = { kind: 'file'; list: List; item: Item };
@@ -83,9 +84,9 @@ export function fileEntity(list: List, item: Item, ctx: ApiContext): Entity {
       ['ContentTag', `{${item.guid.toUpperCase()}},${item.version},${item.version}`], ['CustomizedPageStatus', 0], ['ETag', etag],
       ['Exists', true], ['ExistsAllowThrowForPolicyFailures', true], ['ExistsWithException', true], ['IrmEnabled', false],
       ['Length', String(item.file?.size ?? 0)], ['Level', item.file?.checkedOutBy ? 255 : 1], ['LinkingUri', null], ['LinkingUrl', ''],
-      ['MajorVersion', item.uiVersion], ['MinorVersion', 0], ['Name', item.place.name ?? ''], ['ServerRelativePath', resourcePathValue(url)],
+      ['MajorVersion', item.uiVersion], ['MinorVersion', item.minorVersion], ['Name', item.place.name ?? ''], ['ServerRelativePath', resourcePathValue(url)],
       ['ServerRelativeUrl', url], ['TimeCreated', item.created], ['TimeLastModified', item.modified], ['Title', item.values.Title ?? null],
-      ['UIVersion', item.uiVersion * 512], ['UIVersionLabel', versionLabel(item.uiVersion)], ['UniqueId', item.guid],
+      ['UIVersion', versionIdOf(item)], ['UIVersionLabel', versionLabelOf(item)], ['UniqueId', item.guid],
     ],
   };
 }
@@ -187,10 +188,10 @@ export const fileType: ResourceType<FileResource> = {
     },
     cancelupload: voidAction('CancelUpload', 'EditListItems', (_r, args, ctx) => ctx.services.documents.cancelUpload(uploadIdOf(args))),
     checkout: voidAction('CheckOut', 'EditListItems', (r, _args, ctx) => ctx.services.documents.checkOut(r.list, r.item)),
-    checkin: voidAction('CheckIn', 'EditListItems', (r, args, ctx) => ctx.services.documents.checkIn(r.list, r.item, commentOf(args))),
+    checkin: voidAction('CheckIn', 'EditListItems', (r, args, ctx) => ctx.services.documents.checkIn(r.list, r.item, commentOf(args), checkInTypeOf(args))),
     undocheckout: voidAction('UndoCheckOut', 'EditListItems', (r, _args, ctx) => ctx.services.documents.undoCheckOut(r.list, r.item)),
     publish: voidAction('Publish', 'EditListItems', (r, args, ctx) => ctx.services.documents.publish(r.list, r.item, commentOf(args))),
-    unpublish: voidAction('UnPublish', 'EditListItems', (r, args, ctx) => ctx.services.documents.publish(r.list, r.item, commentOf(args))),
+    unpublish: voidAction('UnPublish', 'EditListItems', (r, args, ctx) => ctx.services.documents.unpublish(r.list, r.item, commentOf(args))),
     approve: voidAction('Approve', 'ApproveItems', (r, args, ctx) => ctx.services.documents.moderate(r.list, r.item, 'approve', commentOf(args))),
     deny: voidAction('Deny', 'ApproveItems', (r, args, ctx) => ctx.services.documents.moderate(r.list, r.item, 'deny', commentOf(args))),
     moveto: voidAction('MoveTo', 'DeleteListItems', async (r, args, ctx) => {
@@ -222,6 +223,14 @@ export const fileType: ResourceType<FileResource> = {
   },
 };
 
+/** `checkintype=n` (SP.CheckinType: minor 0, major 1, overwrite 2); major when it is not given, as PnPjs defaults. */
+function checkInTypeOf(args: Argument[]): CheckInType {
+  if (argument(args, 'checkintype') === undefined) return CHECK_IN_TYPE.major;
+  const type = integerArgument(args, 'checkintype');
+  if (type !== 0 && type !== 1 && type !== 2) throw fail.badArgument(`The check-in type ${type} is not valid.`);
+  return type;
+}
+
 /** A `comment='…'` argument, '' when it is not given. */
 const commentOf = (args: Argument[]): string => (argument(args, 'comment') === undefined ? '' : stringArgument(args, 'comment'));
 const uploadIdOf = (args: Argument[]): string => guidText(stringArgument(args, 'uploadid'));
@@ -244,7 +253,7 @@ export const fileStubType: ResourceType<{ kind: 'fileStub'; list: List; path: st
 // ---- file versions: the past versions the library kept, each with the content it had
 
 function fileVersionEntity(r: { list: List; item: Item }, version: Item, ctx: ApiContext): Entity {
-  const id = versionId(version.uiVersion);
+  const id = versionIdOf(version);
   const link = `${pathLink('File', urlOf(r.list, pathOf(r.item)))}/Versions(${id})`;
   const size = version.file?.size ?? 0;
   return {
@@ -254,7 +263,7 @@ function fileVersionEntity(r: { list: List; item: Item }, version: Item, ctx: Ap
       ['Length', String(size)], ['Size', size],
       // Relative to the web, as SharePoint gives it: `_vti_history/512/Shared Documents/a.txt`.
       ['Url', `_vti_history/${id}/${webRelativeUrl(ctx.web.serverRelativeUrl, urlOf(r.list, pathOf(r.item)))}`],
-      ['VersionLabel', versionLabel(version.uiVersion)],
+      ['VersionLabel', versionLabelOf(version)],
     ],
   };
 }
@@ -262,26 +271,31 @@ function fileVersionEntity(r: { list: List; item: Item }, version: Item, ctx: Ap
 const pastVersions = async (r: { list: List; item: Item }, ctx: ApiContext): Promise<Item[]> =>
   (await ctx.store.versions.of(r.list, r.item.id)).filter((v) => v.file !== undefined);
 
-/** `versionlabel='2.0'`: a major version's number (spemu keeps major versions only). */
+/** `versionlabel='2.0'` (or `'1.3'`, a draft): the VersionId it names. */
 function labelArgument(args: Argument[]): number {
-  const m = /^(\d+)\.0$/.exec(stringArgument(args, 'versionlabel', 'label').trim());
-  if (!m || Number(m[1]) < 1) throw fail.versionNotFound();
-  return Number(m[1]);
+  const id = versionIdOfLabel(stringArgument(args, 'versionlabel', 'label'));
+  if (id === undefined) throw fail.versionNotFound();
+  return id;
+}
+
+/** `vid=513`: a VersionId. */
+function versionIdArgument(args: Argument[], ...names: string[]): number {
+  const id = integerArgument(args, ...names);
+  if (!isVersionId(id)) throw fail.versionNotFound();
+  return id;
 }
 
 export const fileVersionsType: ResourceType<{ kind: 'fileVersions'; list: List; item: Item }> = {
   async key(r, args, ctx) {
-    const uiVersion = uiVersionOf(integerArgument(args, 'id', 'versionid'));
-    const version = (await pastVersions(r, ctx)).find((v) => v.uiVersion === uiVersion);
+    const id = versionIdArgument(args, 'id', 'versionid');
+    const version = (await pastVersions(r, ctx)).find((v) => versionIdOf(v) === id);
     if (!version) throw fail.versionNotFound();
     return { kind: 'fileVersion', list: r.list, item: r.item, version };
   },
   get: async (r, ctx) => entityCollection((await pastVersions(r, ctx)).map((v) => fileVersionEntity(r, v, ctx)), 'SP.ApiData.FileVersions', ctx),
   methods: {
     deletebyid: voidAction('DeleteById', 'DeleteVersions', async (r, args, ctx) => {
-      const uiVersion = uiVersionOf(integerArgument(args, 'vid'));
-      if (uiVersion === undefined) throw fail.versionNotFound();
-      await ctx.services.versions.delete(r.list, r.item.id, uiVersion);
+      await ctx.services.versions.delete(r.list, r.item.id, versionIdArgument(args, 'vid'));
     }),
     deletebylabel: voidAction('DeleteByLabel', 'DeleteVersions', async (r, args, ctx) => {
       await ctx.services.versions.delete(r.list, r.item.id, labelArgument(args));
@@ -289,15 +303,13 @@ export const fileVersionsType: ResourceType<{ kind: 'fileVersions'; list: List; 
     // RecycleByID / RecycleByLabel: spemu's recycle bin holds items, not versions, so the version
     // is deleted as DeleteById does (docs/compatibility.md).
     recyclebyid: voidAction('RecycleByID', 'DeleteVersions', async (r, args, ctx) => {
-      const uiVersion = uiVersionOf(integerArgument(args, 'vid'));
-      if (uiVersion === undefined) throw fail.versionNotFound();
-      await ctx.services.versions.delete(r.list, r.item.id, uiVersion);
+      await ctx.services.versions.delete(r.list, r.item.id, versionIdArgument(args, 'vid'));
     }),
     recyclebylabel: voidAction('RecycleByLabel', 'DeleteVersions', async (r, args, ctx) => {
       await ctx.services.versions.delete(r.list, r.item.id, labelArgument(args));
     }),
     deleteall: voidAction('DeleteAll', 'DeleteVersions', async (r, _args, ctx) => {
-      for (const v of await pastVersions(r, ctx)) await ctx.services.versions.delete(r.list, r.item.id, v.uiVersion);
+      for (const v of await pastVersions(r, ctx)) await ctx.services.versions.delete(r.list, r.item.id, versionIdOf(v));
     }),
     restorebylabel: voidAction('RestoreByLabel', 'EditListItems', async (r, args, ctx) => {
       await ctx.services.documents.restoreVersion(r.list, r.item, labelArgument(args));
@@ -312,7 +324,7 @@ export const fileVersionType: ResourceType<{ kind: 'fileVersion'; list: List; it
   },
   get: async (r, ctx) => singleEntity(fileVersionEntity(r, r.version, ctx), 'SP.FileVersion', ctx),
   async delete(r, ctx) {
-    await ctx.services.versions.delete(r.list, r.item.id, r.version.uiVersion);
+    await ctx.services.versions.delete(r.list, r.item.id, versionIdOf(r.version));
     return emptyOk();
   },
 };

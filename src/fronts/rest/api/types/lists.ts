@@ -102,7 +102,7 @@ export const listsType: ResourceType<{ kind: 'lists'; web: Web }> = {
       title: stringProp(props, 'Title') ?? '', description: stringProp(props, 'Description') ?? '',
       baseTemplate: intProp(props, 'BaseTemplate') ?? 100,
       hidden: boolProp(props, 'Hidden'), enableVersioning: boolProp(props, 'EnableVersioning'),
-      enableModeration: boolProp(props, 'EnableModeration'),
+      enableModeration: boolProp(props, 'EnableModeration'), enableMinorVersions: boolProp(props, 'EnableMinorVersions'),
     });
     return listOutcome(list, r.web, ctx, 201);
   },
@@ -153,6 +153,7 @@ export const listType: ResourceType<ListResource> = {
     const updated = await ctx.services.lists.update(r.list, {
       title, description: stringProp(props, 'Description'), hidden: boolProp(props, 'Hidden'),
       enableVersioning: boolProp(props, 'EnableVersioning'), enableModeration: boolProp(props, 'EnableModeration'),
+      enableMinorVersions: boolProp(props, 'EnableMinorVersions'),
     }, ctx.conditions);
     return noContent({ ETag: `"${updated.version}"` });
   },
