@@ -9,9 +9,8 @@ import { fail } from '../domain/errors.ts';
 import type { Field, Item, List, StoredValue } from '../domain/model.ts';
 import { userInfoList } from '../identity/site-users.ts';
 import type { BlobRef } from '../store/blobs.ts';
-import { MODERATION_STATUS, moderationValues } from '../domain/moderation.ts';
-import { makesMinorVersions, versionIdOf } from '../domain/versions.ts';
-import { MODERATION_STATUS_FIELD } from '../domain/moderation.ts';
+import { newContentModeration } from '../domain/moderation.ts';
+import { versionIdOf } from '../domain/versions.ts';
 import type { Store } from '../store/store.ts';
 import type { Actor } from './actor.ts';
 
@@ -28,10 +27,6 @@ export interface TransferChoices {
   keepAuthor?: boolean;
   keepEditor?: boolean;
 }
-
-/** SP.CheckinType: a minor (draft) check-in 0, a major one 1, an overwrite of the version 2. */
-export const CHECK_IN_TYPE = { minor: 0, major: 1, overwrite: 2 } as const;
-export type CheckInType = (typeof CHECK_IN_TYPE)[keyof typeof CHECK_IN_TYPE];
 
 /** What one request may upload (`--max-file-size`). */
 export interface UploadLimits {
@@ -62,98 +57,14 @@ export class DocumentService {
   }
 
   /** CheckIn: the actor's hold ends with a comment, and the file's version moves. */
-  /**
-   * CheckIn: the actor's hold ends with a comment. In a library with minor versions a major
-   * check-in (CheckinType 1, PnPjs's default) of a draft publishes it, in the same unit of work;
-   * a minor (0) or overwrite (2) check-in keeps the number the content writes gave it.
-   */
-  async checkIn(list: List, item: Item, comment: string, type: CheckInType = CHECK_IN_TYPE.major): Promise<void> {
-    if (type !== CHECK_IN_TYPE.major || !makesMinorVersions(list) || item.minorVersion === 0) {
-      await this.endHold(list, item, comment);
-      return;
-    }
-    await this.store.transaction(async (tx) => {
-      await new DocumentService(tx, this.actor, this.limits).endHold(list, item, comment);
-      await new DocumentService(tx, this.actor, this.limits).publish(list, item, comment);
-    });
+  /** CheckIn: the actor's hold ends with a comment (PublishingService.checkIn also publishes a draft on a major check-in). */
+  async checkIn(list: List, item: Item, comment: string): Promise<void> {
+    await this.endHold(list, item, comment);
   }
 
   /** UndoCheckOut: the actor's hold ends and nothing else changes. */
   async undoCheckOut(list: List, item: Item): Promise<void> {
     await this.endHold(list, item, undefined);
-  }
-
-  // ---- publishing and content approval. spemu's libraries keep major versions only (SharePoint's
-  // default), where every version is published: Publish and UnPublish are always refused.
-  // Content approval (EnableModeration) is a library's choice: off, Approve and Deny are refused;
-  // on, each new file and each new content waits (pending) until Approve or Deny decides.
-
-  /** Publish / UnPublish: only a library with minor versions has drafts to publish or a major version to take back. */
-  /**
-   * Publish: the draft x.y becomes the major version x+1.0, with the comment as its check-in
-   * comment. With content approval it is submitted instead: pending (2), its number kept until
-   * Approve gives it the major one.
-   */
-  async publish(list: List, item: Item, comment: string): Promise<void> {
-    if (!makesMinorVersions(list)) throw fail.publishNeedsMinorVersions();
-    await this.requireWritable(list, item);
-    if (item.minorVersion === 0) throw fail.alreadyPublished(this.urlOf(list, item));
-    const fields = await this.store.fields.of(list);
-    if (list.enableModeration) {
-      if (await this.store.documents.setModeration(list, fields, item.id, moderationValues(MODERATION_STATUS.pending, null)) === 0) throw fail.fileNotFound(this.urlOf(list, item));
-      return;
-    }
-    await this.renumber(list, fields, item, item.uiVersion + 1, 0, { comment });
-  }
-
-  /**
-   * UnPublish: a file waiting for approval goes back to draft (3); a major version x.0 becomes
-   * the draft x.1, the major one kept in its history.
-   */
-  async unpublish(list: List, item: Item, comment: string): Promise<void> {
-    if (!makesMinorVersions(list)) throw fail.publishNeedsMinorVersions();
-    await this.requireWritable(list, item);
-    const fields = await this.store.fields.of(list);
-    if (list.enableModeration && Number(item.values[MODERATION_STATUS_FIELD]) === MODERATION_STATUS.pending) {
-      await this.store.documents.setModeration(list, fields, item.id, moderationValues(MODERATION_STATUS.draft, comment || null));
-      return;
-    }
-    if (item.minorVersion !== 0 || item.uiVersion === 0) throw fail.notPublished(this.urlOf(list, item));
-    await this.renumber(list, fields, item, item.uiVersion, 1, {
-      comment, ...(list.enableModeration ? { values: moderationValues(MODERATION_STATUS.draft, null) } : {}),
-    });
-  }
-
-  /**
-   * Approve / Deny: only a library with content approval has files waiting for a decision.
-   * Approving a draft in a library with minor versions gives it its major number (0.1 → 1.0).
-   */
-  async moderate(list: List, item: Item, decision: 'approve' | 'deny', comment: string): Promise<void> {
-    if (!list.enableModeration) throw fail.approvalNotEnabled();
-    const fields = await this.store.fields.of(list);
-    const status = decision === 'approve' ? MODERATION_STATUS.approved : MODERATION_STATUS.denied;
-    if (decision === 'approve' && makesMinorVersions(list) && item.minorVersion > 0) {
-      await this.renumber(list, fields, item, item.uiVersion + 1, 0, { values: moderationValues(status, comment) });
-      return;
-    }
-    const written = await this.store.documents.setModeration(list, fields, item.id, moderationValues(status, comment));
-    if (written === 0) throw fail.fileNotFound(this.urlOf(list, item));
-  }
-
-  /** The file's new version number, if nobody moved it meanwhile (else SharePoint's version conflict). */
-  private async renumber(list: List, fields: Field[], item: Item, major: number, minor: number, write: { comment?: string; values?: Record<string, StoredValue> }): Promise<void> {
-    const done = await this.store.documents.renumber(list, fields, item.id, { major: item.uiVersion, minor: item.minorVersion }, { major, minor },
-      { actorId: this.actor.userId, now: this.actor.now(), ...write });
-    if (!done) throw fail.fileChangedMeanwhile(this.urlOf(list, item));
-  }
-
-  /**
-   * What new content sets on a file's item with content approval: it waits for a decision
-   * (pending, 2), or is a draft (3) where the library has minor versions; its last comment gone.
-   */
-  private submitted(list: List): Record<string, StoredValue> {
-    if (!list.enableModeration) return {};
-    return moderationValues(makesMinorVersions(list) ? MODERATION_STATUS.draft : MODERATION_STATUS.pending, null);
   }
 
   /** Refuses a change to a file someone else holds checked out. */
@@ -162,8 +73,7 @@ export class DocumentService {
     if (holder != null && holder !== this.actor.userId) throw await this.checkedOut(list, item);
   }
 
-  /** (Not private: a check-in that publishes runs it on the transaction's store.) */
-  async endHold(list: List, item: Item, comment: string | undefined): Promise<void> {
+  private async endHold(list: List, item: Item, comment: string | undefined): Promise<void> {
     if (item.file?.checkedOutBy == null) throw fail.fileNotCheckedOut(this.urlOf(list, item));
     const ended = await this.store.documents.setCheckOut(list, item.id, {
       holder: null, expected: this.actor.userId, now: this.actor.now(), actorId: this.actor.userId, ...(comment !== undefined ? { comment } : {}),
@@ -228,7 +138,7 @@ export class DocumentService {
     const fields = await this.store.fields.of(list);
     const { item: restored } = await this.store.documents.putFile(list, fields, {
       dir: item.place.dir, name: item.place.name!, actorId: this.actor.userId, now: this.actor.now(),
-      blob: { id: version.file.blobId, size: version.file.size }, overwrite: true, values: this.submitted(list),
+      blob: { id: version.file.blobId, size: version.file.size }, overwrite: true, values: newContentModeration(list),
     });
     return restored;
   }
@@ -331,7 +241,7 @@ export class DocumentService {
     const blob = await this.store.blobs.put(joined(), { limit: CHUNKED_UPLOAD_LIMIT, tooLarge: () => fail.bodyTooLarge(CHUNKED_UPLOAD_LIMIT) });
     const fields = await this.store.fields.of(list);
     const { item: updated } = await this.store.documents.putFile(list, fields, {
-      dir: item.place.dir, name: item.place.name!, actorId: this.actor.userId, now: this.actor.now(), blob, overwrite: true, values: this.submitted(list),
+      dir: item.place.dir, name: item.place.name!, actorId: this.actor.userId, now: this.actor.now(), blob, overwrite: true, values: newContentModeration(list),
     });
     await this.store.uploads.end(uploadId);
     return updated;
@@ -386,7 +296,7 @@ export class DocumentService {
     if (existing) await this.requireWritable(list, existing);
     return this.store.documents.putFile(list, fields, {
       dir, name, actorId: this.actor.userId, now: this.actor.now(), blob, overwrite: options.overwrite,
-      values: { ...this.submitted(list), ...(options.values ?? {}) },
+      values: { ...newContentModeration(list), ...(options.values ?? {}) },
       ...(options.authorId !== undefined ? { authorId: options.authorId } : {}),
       ...(options.created !== undefined ? { created: options.created } : {}),
     });
@@ -404,6 +314,6 @@ export class DocumentService {
     if (existing) await this.requireWritable(list, existing);
     const limit = options.limit ?? this.limits.maxFileSize;
     const blob = await this.store.blobs.put(content, { limit, tooLarge: () => fail.bodyTooLarge(limit) });
-    return this.store.documents.putFile(list, fields, { dir, name, actorId: this.actor.userId, now: this.actor.now(), blob, overwrite: options.overwrite, values: this.submitted(list) });
+    return this.store.documents.putFile(list, fields, { dir, name, actorId: this.actor.userId, now: this.actor.now(), blob, overwrite: options.overwrite, values: newContentModeration(list) });
   }
 }

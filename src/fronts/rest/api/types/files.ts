@@ -5,7 +5,7 @@
 
 import { decodeUrlText, fileEtag, splitPath, webRelativeUrl } from '../../../../domain/documents.ts';
 import { isTemplateFileType, pageTemplate } from '../../../../domain/page-templates.ts';
-import { CHECK_IN_TYPE, type CheckInType } from '../../../../services/documents.ts';
+import { CHECK_IN_TYPE, type CheckInType } from '../../../../services/publishing.ts';
 import { documentAt, documentById } from '../../../../services/document-paths.ts';
 import { fail } from '../../../../domain/errors.ts';
 import type { Item, List, Web } from '../../../../domain/model.ts';
@@ -188,12 +188,12 @@ export const fileType: ResourceType<FileResource> = {
     },
     cancelupload: voidAction('CancelUpload', 'EditListItems', (_r, args, ctx) => ctx.services.documents.cancelUpload(uploadIdOf(args))),
     checkout: voidAction('CheckOut', 'EditListItems', (r, _args, ctx) => ctx.services.documents.checkOut(r.list, r.item)),
-    checkin: voidAction('CheckIn', 'EditListItems', (r, args, ctx) => ctx.services.documents.checkIn(r.list, r.item, commentOf(args), checkInTypeOf(args))),
+    checkin: voidAction('CheckIn', 'EditListItems', (r, args, ctx) => ctx.services.publishing.checkIn(r.list, r.item, commentOf(args), checkInTypeOf(args))),
     undocheckout: voidAction('UndoCheckOut', 'EditListItems', (r, _args, ctx) => ctx.services.documents.undoCheckOut(r.list, r.item)),
-    publish: voidAction('Publish', 'EditListItems', (r, args, ctx) => ctx.services.documents.publish(r.list, r.item, commentOf(args))),
-    unpublish: voidAction('UnPublish', 'EditListItems', (r, args, ctx) => ctx.services.documents.unpublish(r.list, r.item, commentOf(args))),
-    approve: voidAction('Approve', 'ApproveItems', (r, args, ctx) => ctx.services.documents.moderate(r.list, r.item, 'approve', commentOf(args))),
-    deny: voidAction('Deny', 'ApproveItems', (r, args, ctx) => ctx.services.documents.moderate(r.list, r.item, 'deny', commentOf(args))),
+    publish: voidAction('Publish', 'EditListItems', (r, args, ctx) => ctx.services.publishing.publish(r.list, r.item, commentOf(args))),
+    unpublish: voidAction('UnPublish', 'EditListItems', (r, args, ctx) => ctx.services.publishing.unpublish(r.list, r.item, commentOf(args))),
+    approve: voidAction('Approve', 'ApproveItems', (r, args, ctx) => ctx.services.publishing.moderate(r.list, r.item, 'approve', commentOf(args))),
+    deny: voidAction('Deny', 'ApproveItems', (r, args, ctx) => ctx.services.publishing.moderate(r.list, r.item, 'deny', commentOf(args))),
     moveto: voidAction('MoveTo', 'DeleteListItems', async (r, args, ctx) => {
       const to = await destinationOf(urlArgument(args.filter((a) => a.name?.toLowerCase() !== 'flags'), false), ctx);
       await ctx.services.documents.transfer('move', r.list, r.item, to, { overwrite: moveFlagsOverwrite(args) });
