@@ -56,7 +56,6 @@ export class DocumentService {
     }
   }
 
-  /** CheckIn: the actor's hold ends with a comment, and the file's version moves. */
   /** CheckIn: the actor's hold ends with a comment (PublishingService.checkIn also publishes a draft on a major check-in). */
   async checkIn(list: List, item: Item, comment: string): Promise<void> {
     await this.endHold(list, item, comment);
