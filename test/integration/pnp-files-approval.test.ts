@@ -61,6 +61,10 @@ describe('PnPjs: content approval in a library against spemu', () => {
     await file.approve('looks right');
     assert.deepEqual(await approval('new.txt'), [0, 'looks right']);
     assert.equal((await file()).UIVersionLabel, '1.0', 'approving makes no version');
+    // A change of the item's fields sends it back for approval too.
+    await (await file.getItem()).update({ Title: 'New title' });
+    assert.deepEqual(await approval('new.txt'), [2, null], 'an edited item waits again');
+    await file.approve('title is fine');
 
     await file.setContent('v2');
     assert.deepEqual(await approval('new.txt'), [2, null], 'new content waits again, the comment cleared');
