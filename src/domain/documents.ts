@@ -34,6 +34,14 @@ export function checkName(name: string): void {
   if (problem) throw fail.invalidFileName(name, problem);
 }
 
+/**
+ * Throws SharePoint's path-too-long failure for a decoded server-relative URL longer than
+ * SharePoint Online allows (counted in UTF-16 units, as SharePoint counts).
+ */
+export function checkPathLength(serverRelativeUrl: string): void {
+  if (serverRelativeUrl.length > MAX_PATH_LENGTH) throw fail.pathTooLong(serverRelativeUrl, MAX_PATH_LENGTH);
+}
+
 /** The segments of a path inside a list ('' → []). Empty segments (`a//b`, a trailing '/') are dropped. */
 export const segments = (path: string): string[] => path.split('/').filter((s) => s.length > 0);
 

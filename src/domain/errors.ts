@@ -87,6 +87,23 @@ export const fail = {
   moveIntoItself: failure('invalid', 'moveIntoItself', (path: string) => `The folder ${path} cannot be moved or copied into itself.`),
   /** A move or copy whose destination is in another site collection. */
   crossSiteTransfer: failure('invalid', 'crossSiteTransfer', () => 'Moving or copying to another site collection is not supported.'),
+  /** A file or folder whose server-relative URL, decoded, would be longer than SharePoint Online allows (400). */
+  pathTooLong: failure('invalid', 'pathTooLong', (serverRelativeUrl: string, limit: number) =>
+    `The path ${serverRelativeUrl} is longer than ${limit} characters.`),
+  /** Publish or UnPublish in a library that keeps major versions only. */
+  publishNeedsMinorVersions: failure('invalid', 'publishNeedsMinorVersions', () => 'Publishing needs a library with minor versions.'),
+  /** EnableModeration on a list that is no library: spemu approves files, not list items. */
+  moderationOfListItems: failure('invalid', 'moderationOfListItems', () => 'Content approval of list items is not supported.'),
+  /** Publish of a file whose current version is a major one already. */
+  alreadyPublished: failure('invalid', 'alreadyPublished', (serverRelativeUrl: string) => `The file ${serverRelativeUrl} is already published.`),
+  /** UnPublish of a file whose current version is a draft (or that was never published). */
+  notPublished: failure('invalid', 'notPublished', (serverRelativeUrl: string) => `The file ${serverRelativeUrl} has no published version to unpublish.`),
+  /** A version change that lost a race: the file's version moved meanwhile. */
+  fileChangedMeanwhile: failure('conflict', 'fileChangedMeanwhile', (serverRelativeUrl: string) => `The file ${serverRelativeUrl} was changed meanwhile.`),
+  /** EnableMinorVersions on a list that is no library. */
+  minorVersionsNotSupported: failure('invalid', 'minorVersionsNotSupported', () => 'The list does not support minor versioning.'),
+  /** Approve or Deny in a library without content approval. */
+  approvalNotEnabled: failure('invalid', 'approvalNotEnabled', () => 'Content approval is not enabled for this list.'),
   /** Check-in or undo of a file nobody holds. */
   fileNotCheckedOut: failure('invalid', 'fileNotCheckedOut', (serverRelativeUrl: string) => `The file ${serverRelativeUrl} is not checked out.`),
   contentTypeNotFound: failure('notFound', 'contentTypeNotFound', () => 'The content type does not exist.'),

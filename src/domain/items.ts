@@ -3,7 +3,7 @@
 // version), so each reader asks here rather than knowing which is which.
 
 import type { Field, Item, StoredValue } from './model.ts';
-import { versionLabel } from './versions.ts';
+import { versionLabelOf } from './versions.ts';
 
 /** The system fields an item carries as its own columns, by internal name. */
 const COLUMNS: Record<string, (item: Item) => StoredValue> = {
@@ -15,7 +15,7 @@ const COLUMNS: Record<string, (item: Item) => StoredValue> = {
   Author: (i) => i.authorId,
   Editor: (i) => i.editorId,
   owshiddenversion: (i) => i.version,
-  _UIVersionString: (i) => versionLabel(i.uiVersion),
+  _UIVersionString: (i) => versionLabelOf(i),
   // spemu keeps no attachments on list items (yet): the flag is stored false.
   Attachments: () => 0,
 };

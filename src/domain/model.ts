@@ -47,6 +47,10 @@ export interface List {
   /** Bumped on every change to the list's own properties: the list's etag. */
   version: number;
   enableVersioning: boolean;
+  /** Content approval: new content waits for Approve or Deny (`_ModerationStatus`). */
+  enableModeration: boolean;
+  /** Minor versions (drafts) besides major ones: document libraries only. */
+  enableMinorVersions: boolean;
   /** The per-list item table. */
   tableName: string;
 }
@@ -126,6 +130,8 @@ export interface Item {
   version: number;
   /** Major version shown in _UIVersionString. */
   uiVersion: number;
+  /** Minor version (a draft), in a library with minor versions; else 0. */
+  minorVersion: number;
   /** Field values keyed by field internal name, in stored form. */
   values: Record<string, StoredValue>;
   /** Where the item is in its list's folder tree. */

@@ -6,13 +6,15 @@ import { entityTypeNameFor, listUrlNameFromTitle } from './names.ts';
 
 export const USER_INFO_LIST_TEMPLATE = 112;
 export const DOCUMENT_LIBRARY_TEMPLATE = 101;
+/** Site Pages: a library of pages. */
+export const SITE_PAGES_TEMPLATE = 119;
 /** The library every site is born with. */
 export const DEFAULT_LIBRARY = { title: 'Documents', relativeUrl: 'Shared Documents' } as const;
 /** The libraries a new team site (and a new subweb) starts with: Documents, Site Assets, Site Pages (template 119). */
 export const TEAM_SITE_LIBRARIES: ReadonlyArray<{ title: string; relativeUrl: string; baseTemplate: number }> = [
   { title: DEFAULT_LIBRARY.title, relativeUrl: DEFAULT_LIBRARY.relativeUrl, baseTemplate: DOCUMENT_LIBRARY_TEMPLATE },
   { title: 'Site Assets', relativeUrl: 'SiteAssets', baseTemplate: DOCUMENT_LIBRARY_TEMPLATE },
-  { title: 'Site Pages', relativeUrl: 'SitePages', baseTemplate: 119 },
+  { title: 'Site Pages', relativeUrl: 'SitePages', baseTemplate: SITE_PAGES_TEMPLATE },
 ];
 
 export interface TemplateInfo {

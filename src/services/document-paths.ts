@@ -5,7 +5,7 @@
 import { decodeUrlText, placePath, segments, splitPath } from '../domain/documents.ts';
 import { fail } from '../domain/errors.ts';
 import type { Item, List, Site, Web } from '../domain/model.ts';
-import { uiVersionOf } from '../domain/versions.ts';
+import { isVersionId, versionIdOf } from '../domain/versions.ts';
 import type { StoreReader } from '../store/store.ts';
 
 type Reader = Pick<StoreReader, 'lists' | 'fields' | 'documents'>;
@@ -103,9 +103,9 @@ export async function fileAt(store: Reader & Pick<StoreReader, 'versions'>, web:
   const found = await documentAt(store, web, history ? history[2]! : url);
   if (!found?.item || found.item.place.folder) return undefined;
   if (!history) return { list: found.list, item: found.item };
-  const uiVersion = uiVersionOf(Number(history[1]));
-  const version = uiVersion === undefined ? undefined
-    : (await store.versions.of(found.list, found.item.id)).find((v) => v.uiVersion === uiVersion && v.file !== undefined);
+  const id = Number(history[1]);
+  const version = !isVersionId(id) ? undefined
+    : (await store.versions.of(found.list, found.item.id)).find((v) => versionIdOf(v) === id && v.file !== undefined);
   return version ? { list: found.list, item: found.item, version } : undefined;
 }
 

@@ -4,11 +4,13 @@
 // names it is written after, in one unit of work, so a failed upload leaves no file and its
 // bytes are collected.
 
-import { checkName, joinPath, placePath, segments, splitPath, urlInList, webRelativeUrl } from '../domain/documents.ts';
+import { checkName, checkPathLength, joinPath, placePath, segments, splitPath, urlInList, webRelativeUrl } from '../domain/documents.ts';
 import { fail } from '../domain/errors.ts';
 import type { Field, Item, List, StoredValue } from '../domain/model.ts';
 import { userInfoList } from '../identity/site-users.ts';
 import type { BlobRef } from '../store/blobs.ts';
+import { newContentModeration } from '../domain/moderation.ts';
+import { versionIdOf } from '../domain/versions.ts';
 import type { Store } from '../store/store.ts';
 import type { Actor } from './actor.ts';
 
@@ -39,6 +41,7 @@ export class DocumentService {
   async createFolder(list: List, path: string): Promise<Item> {
     const { dir, name } = splitPath(path);
     checkName(name);
+    checkPathLength(urlInList(list.serverRelativeUrl, path));
     const fields = await this.store.fields.of(list);
     return this.store.documents.createFolder(list, fields, { dir, name, actorId: this.actor.userId, now: this.actor.now() });
   }
@@ -53,7 +56,7 @@ export class DocumentService {
     }
   }
 
-  /** CheckIn: the actor's hold ends with a comment, and the file's version moves. */
+  /** CheckIn: the actor's hold ends with a comment (PublishingService.checkIn also publishes a draft on a major check-in). */
   async checkIn(list: List, item: Item, comment: string): Promise<void> {
     await this.endHold(list, item, comment);
   }
@@ -109,6 +112,7 @@ export class DocumentService {
     checkName(name);
     if (kind === 'move') await this.requireWritable(list, item);
     const source = { list, fields: await this.store.fields.of(list) };
+    await this.requireShortEnough(source, item, to);
     const target = { list: to.list, fields: await this.store.fields.of(to.list) };
     const free = options.keepBoth && !options.overwrite ? await this.freeName(target.list, target.fields, dir, name, item) : name;
     const transfer = { overwrite: options.overwrite, actorId: this.actor.userId, now: this.actor.now() };
@@ -119,17 +123,39 @@ export class DocumentService {
     return moved;
   }
 
-  /** RestoreByLabel: the content the file had at `uiVersion` becomes its content again, as a new version. */
-  async restoreVersion(list: List, item: Item, uiVersion: number): Promise<Item> {
+  /** A new name for `item` in its own folder: a name, never a path (a `/` in it is refused as SharePoint refuses it). */
+  async rename(list: List, item: Item, name: string): Promise<Item> {
+    checkName(name);
+    return this.transfer('move', list, item, { list, path: joinPath(item.place.dir, name) }, { overwrite: false });
+  }
+
+  /** RestoreByLabel: the content the file had at the version `versionId` becomes its content again, as a new version. */
+  async restoreVersion(list: List, item: Item, versionId: number): Promise<Item> {
     await this.requireWritable(list, item);
-    const version = (await this.store.versions.of(list, item.id)).find((v) => v.uiVersion === uiVersion && v.file);
+    const version = (await this.store.versions.of(list, item.id)).find((v) => versionIdOf(v) === versionId && v.file);
     if (!version?.file) throw fail.versionNotFound();
     const fields = await this.store.fields.of(list);
     const { item: restored } = await this.store.documents.putFile(list, fields, {
       dir: item.place.dir, name: item.place.name!, actorId: this.actor.userId, now: this.actor.now(),
-      blob: { id: version.file.blobId, size: version.file.size }, overwrite: true,
+      blob: { id: version.file.blobId, size: version.file.size }, overwrite: true, values: newContentModeration(list),
     });
     return restored;
+  }
+
+  /**
+   * Refuses a move or copy that would make a path longer than SharePoint allows: the new place
+   * itself, and for a folder the deepest path below it (everything in it moves along).
+   */
+  private async requireShortEnough(source: { list: List; fields: Field[] }, item: Item, to: { list: List; path: string }): Promise<void> {
+    const from = placePath(item.place);
+    let deepest = '';
+    if (item.place.folder) {
+      for (const below of await this.store.documents.below(source.list, source.fields, from)) {
+        const rest = placePath(below.place).slice(from.length);
+        if (rest.length > deepest.length) deepest = rest;
+      }
+    }
+    checkPathLength(urlInList(to.list.serverRelativeUrl, to.path) + deepest);
   }
 
   /** `name`, or the first of `stem 1.ext`, `stem 2.ext`, … not taken in `dir` (the item itself does not count). */
@@ -214,7 +240,7 @@ export class DocumentService {
     const blob = await this.store.blobs.put(joined(), { limit: CHUNKED_UPLOAD_LIMIT, tooLarge: () => fail.bodyTooLarge(CHUNKED_UPLOAD_LIMIT) });
     const fields = await this.store.fields.of(list);
     const { item: updated } = await this.store.documents.putFile(list, fields, {
-      dir: item.place.dir, name: item.place.name!, actorId: this.actor.userId, now: this.actor.now(), blob, overwrite: true,
+      dir: item.place.dir, name: item.place.name!, actorId: this.actor.userId, now: this.actor.now(), blob, overwrite: true, values: newContentModeration(list),
     });
     await this.store.uploads.end(uploadId);
     return updated;
@@ -263,12 +289,13 @@ export class DocumentService {
   async placeFile(list: List, path: string, blob: BlobRef, options: { overwrite: boolean; values?: Record<string, StoredValue>; authorId?: number; created?: string }): Promise<{ item: Item; created: boolean }> {
     const { dir, name } = splitPath(path);
     checkName(name);
+    checkPathLength(urlInList(list.serverRelativeUrl, path));
     const fields = await this.store.fields.of(list);
     const existing = await this.store.documents.at(list, fields, dir, name);
     if (existing) await this.requireWritable(list, existing);
     return this.store.documents.putFile(list, fields, {
       dir, name, actorId: this.actor.userId, now: this.actor.now(), blob, overwrite: options.overwrite,
-      ...(options.values ? { values: options.values } : {}),
+      values: { ...newContentModeration(list), ...(options.values ?? {}) },
       ...(options.authorId !== undefined ? { authorId: options.authorId } : {}),
       ...(options.created !== undefined ? { created: options.created } : {}),
     });
@@ -278,6 +305,7 @@ export class DocumentService {
   async putFile(list: List, path: string, content: AsyncIterable<Uint8Array>, options: { overwrite: boolean; limit?: number }): Promise<{ item: Item; created: boolean }> {
     const { dir, name } = splitPath(path);
     checkName(name);
+    checkPathLength(urlInList(list.serverRelativeUrl, path));
     const fields = await this.store.fields.of(list);
     // Refused before a byte is stored: the name taken (overwrite off), or the folder missing.
     const existing = await this.store.documents.at(list, fields, dir, name);
@@ -285,6 +313,6 @@ export class DocumentService {
     if (existing) await this.requireWritable(list, existing);
     const limit = options.limit ?? this.limits.maxFileSize;
     const blob = await this.store.blobs.put(content, { limit, tooLarge: () => fail.bodyTooLarge(limit) });
-    return this.store.documents.putFile(list, fields, { dir, name, actorId: this.actor.userId, now: this.actor.now(), blob, overwrite: options.overwrite });
+    return this.store.documents.putFile(list, fields, { dir, name, actorId: this.actor.userId, now: this.actor.now(), blob, overwrite: options.overwrite, values: newContentModeration(list) });
   }
 }

@@ -2,6 +2,7 @@
 // an If-Match applies only to the version it names (checked by the store in the write's own
 // statement, so two racing writers cannot both win); a gone item is `notFound`.
 
+import { newContentModeration } from '../domain/moderation.ts';
 import { fail } from '../domain/errors.ts';
 import type { Field, Item, List, StoredValue } from '../domain/model.ts';
 import type { Store } from '../store/store.ts';
@@ -21,7 +22,8 @@ export class ItemService {
   /** Applies `values`; the item as it was becomes a past version (with versioning on) in the same transaction. */
   async update(list: List, fields: Field[], id: number, values: ItemValues, conditions: Conditions): Promise<Item> {
     checkRequired(fields, values, false);
-    const write = { values, actorId: this.actor.userId, now: this.actor.now() };
+    // In a library with content approval a changed item waits for approval again, as new content does.
+    const write = { values: { ...values, ...newContentModeration(list) }, actorId: this.actor.userId, now: this.actor.now() };
     const result = await this.store.items.update(list, fields, id, write, expectedVersion(conditions));
     if (result === undefined) throw fail.itemNotFound();
     if (result === 'conflict') throw await this.conflict(list, fields, id, conditions);

@@ -5,6 +5,7 @@
 import { fail } from '../domain/errors.ts';
 import type { List, Web } from '../domain/model.ts';
 import { urlPrefix } from '../domain/names.ts';
+import { MODERATION_STATUS, MODERATION_STATUS_FIELD, moderationFields } from '../domain/moderation.ts';
 import { builtInFields, entityTypeNameForUrl, isKnownTemplate, newListLocation, templateFields, USER_INFO_LIST_TEMPLATE } from '../domain/templates.ts';
 import type { Store } from '../store/store.ts';
 import { defaultViewOf } from '../domain/views.ts';
@@ -17,6 +18,10 @@ export interface ListInput {
   baseTemplate: number;
   hidden?: boolean | undefined;
   enableVersioning?: boolean | undefined;
+  /** Content approval (document libraries only). */
+  enableModeration?: boolean | undefined;
+  /** Minor versions (document libraries only; they turn versioning on). */
+  enableMinorVersions?: boolean | undefined;
   /** Root folder relative to the web; derived from the title when absent. */
   relativeUrl?: string;
 }
@@ -26,6 +31,8 @@ export interface ListChanges {
   description?: string | undefined;
   hidden?: boolean | undefined;
   enableVersioning?: boolean | undefined;
+  enableModeration?: boolean | undefined;
+  enableMinorVersions?: boolean | undefined;
 }
 
 /** A library a site makes on first use, at a fixed URL (Site Assets, Site Pages). */
@@ -44,7 +51,11 @@ export class ListService {
       throw fail.badArgument(`The list template ${input.baseTemplate} is not supported by spemu.`);
     }
     if (await this.store.lists.byTitle(web.id, title)) throw fail.listAlreadyExists();
-    return createListWithFields(this.store, web, { ...input, title }, this.actor.now());
+    return this.store.transaction(async (tx) => {
+      const list = await createListWithFields(tx, web, { ...input, title }, this.actor.now());
+      if (!input.enableModeration && !input.enableMinorVersions) return list;
+      return applySettings(tx, list, { enableModeration: input.enableModeration, enableMinorVersions: input.enableMinorVersions }, this.actor.now());
+    });
   }
 
   async update(list: List, changes: ListChanges, conditions: Conditions): Promise<List> {
@@ -53,7 +64,7 @@ export class ListService {
     if (title !== undefined && title.toLowerCase() !== list.title.toLowerCase()) {
       if (await this.store.lists.byTitle(list.webId, title)) throw fail.listAlreadyExists();
     }
-    return this.store.lists.update(list, { ...changes, title }, this.actor.now());
+    return this.store.transaction(async (tx) => applySettings(tx, list, { ...changes, title }, this.actor.now()));
   }
 
   async delete(list: List, conditions: Conditions): Promise<void> {
@@ -83,6 +94,38 @@ function checkTitle(title: string | undefined): string {
   if (title === undefined || title.trim() === '') throw fail.badArgument('The list title must not be empty.');
   if (title.length > 255) throw fail.badArgument('The list title must not be longer than 255 characters.');
   return title;
+}
+
+/**
+ * A list's settings changed, inside the caller's transaction. Minor versions are a library's
+ * (SharePoint refuses them elsewhere) and need versioning: turning them on turns versioning on,
+ * turning versioning off turns them off. Content approval is built for files: a list that is
+ * no library cannot have it here; turned on, the list gains its fields.
+ */
+async function applySettings(tx: Store, list: List, changes: ListChanges, now: string): Promise<List> {
+  const library = list.baseType === 1;
+  if (changes.enableMinorVersions === true && !library) throw fail.minorVersionsNotSupported();
+  const moderationOn = changes.enableModeration === true && !list.enableModeration;
+  if (moderationOn && !library) throw fail.moderationOfListItems();
+  const patch = { ...changes };
+  if (changes.enableMinorVersions === true) patch.enableVersioning = true;
+  if (changes.enableVersioning === false) patch.enableMinorVersions = false;
+  const updated = await tx.lists.update(list, patch, now);
+  return moderationOn ? withModerationFields(tx, updated) : updated;
+}
+
+/**
+ * Content approval turned on: the list gains its two fields (once: turned off and on again, it
+ * keeps them) and what is in it counts as approved, as SharePoint treats content that was there.
+ */
+async function withModerationFields(store: Store, list: List): Promise<List> {
+  const fields = await store.fields.of(list);
+  for (const field of moderationFields()) {
+    if (!fields.some((f) => f.internalName === field.internalName)) await store.fields.add(list, field);
+  }
+  const withNew = await store.fields.of(list);
+  await store.documents.setModeration(list, withNew, 'undecided', { [MODERATION_STATUS_FIELD]: MODERATION_STATUS.approved });
+  return (await store.lists.byRowId(list.rowId))!;
 }
 
 /** The list, its built-in fields and its template's fields, in one transaction (also how the tenant loader makes lists). */

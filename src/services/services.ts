@@ -14,6 +14,7 @@ import { ItemService } from './items.ts';
 import { ListService } from './lists.ts';
 import { PrincipalService } from './principals.ts';
 import { ProfileService } from './profiles.ts';
+import { PublishingService } from './publishing.ts';
 import { VersionService } from './versions.ts';
 import { WebService } from './webs.ts';
 import { ViewService } from './views.ts';
@@ -52,5 +53,6 @@ export class Services {
   get principals(): PrincipalService { return new PrincipalService(this.#store, this.#actor); }
   get profiles(): ProfileService { return new ProfileService(this.#store, this.#actor); }
   get documents(): DocumentService { return new DocumentService(this.#store, this.#actor, this.#limits); }
+  get publishing(): PublishingService { return new PublishingService(this.#store, this.#actor); }
   get attachments(): AttachmentService { return new AttachmentService(this.#store, this.#actor, this.#limits); }
 }

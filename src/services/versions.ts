@@ -3,16 +3,18 @@
 
 import { fail } from '../domain/errors.ts';
 import type { List } from '../domain/model.ts';
+import { versionIdOf } from '../domain/versions.ts';
 import type { Store } from '../store/store.ts';
 
 export class VersionService {
   constructor(private readonly store: Store) {}
 
-  async delete(list: List, id: number, uiVersion: number): Promise<void> {
+  /** Deletes the past version `versionId` (512 × major + minor) of the item; never the current one. */
+  async delete(list: List, id: number, versionId: number): Promise<void> {
     const fields = await this.store.fields.of(list);
     const current = await this.store.items.get(list, fields, id);
     if (!current) throw fail.itemNotFound();
-    if (uiVersion === current.uiVersion) throw fail.currentVersionDelete();
-    if (!(await this.store.versions.delete(list, id, uiVersion))) throw fail.versionNotFound();
+    if (versionId === versionIdOf(current)) throw fail.currentVersionDelete();
+    if (!(await this.store.versions.delete(list, id, versionId))) throw fail.versionNotFound();
   }
 }

@@ -8,11 +8,12 @@ import { nameProblem } from '../domain/documents.ts';
 import { fail } from '../domain/errors.ts';
 import type { Web } from '../domain/model.ts';
 import { urlPrefix } from '../domain/names.ts';
-import { TEAM_SITE_LIBRARIES } from '../domain/templates.ts';
+import { SITE_PAGES_TEMPLATE, TEAM_SITE_LIBRARIES } from '../domain/templates.ts';
 import type { Store } from '../store/store.ts';
 import type { Actor } from './actor.ts';
 import { createListWithFields } from './lists.ts';
 import { seedQuickLaunch } from './navigation.ts';
+import { HOME_PAGE } from '../domain/page-templates.ts';
 
 export interface WebInput {
   /** The new web's URL segment below its parent (`project-x`). */
@@ -48,6 +49,8 @@ export class WebService {
     if (!input.useSamePermissionsAsParentSite) throw fail.webTemplateNotSupported('A subweb with unique permissions (UseSamePermissionsAsParentSite=false)');
     const url = `${urlPrefix(parent.serverRelativeUrl)}/${leaf}`;
     const now = this.actor.now();
+    // Site Pages' Home.aspx: its bytes are put before the unit of work that names them.
+    const homePage = await this.store.blobs.put(once(Buffer.from(HOME_PAGE.content, 'utf8')), { limit: 1 << 20, tooLarge: () => new Error('home page') });
     return this.store.transaction(async (tx) => {
       const taken = (await tx.sites.websOf(parent.siteId)).some((w) => w.serverRelativeUrl.toLowerCase() === url.toLowerCase())
         // A list's folders and the web's URL may not overlap: either would hide the other.
@@ -57,7 +60,12 @@ export class WebService {
         siteId: parent.siteId, parentId: parent.id, serverRelativeUrl: url, title: input.title, description: input.description,
         webTemplate: input.webTemplate.split('#')[0]!.toUpperCase(), language: input.language, now,
       });
-      for (const library of TEAM_SITE_LIBRARIES) await createListWithFields(tx, web, { ...library, description: '' }, now);
+      for (const library of TEAM_SITE_LIBRARIES) {
+        const list = await createListWithFields(tx, web, { ...library, description: '' }, now);
+        if (library.baseTemplate === SITE_PAGES_TEMPLATE) {
+          await tx.documents.putFile(list, await tx.fields.of(list), { dir: '', name: HOME_PAGE.name, actorId: this.actor.userId, now, blob: homePage, overwrite: false, values: { Title: HOME_PAGE.title } });
+        }
+      }
       await seedQuickLaunch(tx.navigation, web);
       return web;
     });
@@ -84,4 +92,8 @@ function isWithinUrl(url: string, container: string): boolean {
   const u = url.toLowerCase();
   const c = container.toLowerCase();
   return u === c || u.startsWith(`${c}/`);
+}
+
+async function* once(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
+  yield bytes;
 }

@@ -65,6 +65,20 @@ export interface DocumentRepository {
    */
   setCheckOut(list: List, id: number, change: { holder: number | null; expected?: number | null; comment?: string; now: string; actorId: number }): Promise<boolean>;
   /**
+   * Writes content approval's fields (`values`: _ModerationStatus and _ModerationComments) of the
+   * file `id`, bumping its etag but not its version (a decision is no new version); or, with
+   * 'undecided', of every item whose status is not set, without bumping. The rows written.
+   */
+  setModeration(list: List, fields: Field[], target: number | 'undecided', values: Record<string, StoredValue>): Promise<number>;
+  /**
+   * Gives the file `id` a new version number `to` (Publish, UnPublish, a major check-in, an
+   * approval that publishes), if its number is `from` now: the file as it was becomes a past
+   * version (where the list keeps versions), and the new one records `comment` (when given) and
+   * `values`, by `actorId` at `now`. The file as it is now, or undefined if its number was not `from`.
+   */
+  renumber(list: List, fields: Field[], id: number, from: { major: number; minor: number }, to: { major: number; minor: number },
+    write: { actorId: number; now: string; comment?: string; values?: Record<string, StoredValue> }): Promise<Item | undefined>;
+  /**
    * Moves the file or folder at `from` in the source list to `to` in the target list (maybe the
    * same), a folder with everything below it, in one unit of work; the moved item, undefined if
    * there is nothing at `from`. fileExists if the destination is taken (unless `overwrite` and

@@ -7,6 +7,8 @@ export interface ListPatch {
   description?: string;
   hidden?: boolean;
   enableVersioning?: boolean;
+  enableModeration?: boolean;
+  enableMinorVersions?: boolean;
 }
 
 export interface ListRepository {

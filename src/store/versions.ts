@@ -10,6 +10,6 @@ export interface VersionRepository {
    * it to a new version. The current version is the item itself.
    */
   of(list: List, id: number): Promise<Item[]>;
-  /** Deletes one past version; false if there is none with that major version number. */
-  delete(list: List, id: number, uiVersion: number): Promise<boolean>;
+  /** Deletes one past version; false if there is none with that VersionId (512 × major + minor). */
+  delete(list: List, id: number, versionId: number): Promise<boolean>;
 }

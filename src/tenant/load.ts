@@ -13,7 +13,7 @@ import { urlPrefix } from '../domain/names.ts';
 import { createListWithFields } from '../services/lists.ts';
 import { kindFromTypeName } from '../domain/field-kinds.ts';
 import { normaliseDateTime, toStoredValue } from '../domain/values.ts';
-import { DEFAULT_LIBRARY, DOCUMENT_LIBRARY_TEMPLATE, USER_INFO_LIST_TEMPLATE } from '../domain/templates.ts';
+import { DEFAULT_LIBRARY, DOCUMENT_LIBRARY_TEMPLATE, SITE_PAGES_TEMPLATE, USER_INFO_LIST_TEMPLATE } from '../domain/templates.ts';
 import type { Store } from '../store/store.ts';
 import type { ItemWrite } from '../store/items.ts';
 import { siteDefaultUserKey, TENANT_FILE_KEY, TENANT_HASH_KEY, TENANT_ID_KEY, TENANT_NAME_KEY } from '../domain/settings.ts';
@@ -24,6 +24,8 @@ import { seedQuickLaunch } from '../services/navigation.ts';
 import { loadProjectDataSection } from './projectdata.ts';
 import { loadDocuments, putContents, type Contents } from './documents.ts';
 import { directoryPrincipal, ensureSiteUser, SYSTEM_ACCOUNT_ID, userLogin } from '../identity/site-users.ts';
+import { HOME_PAGE } from '../domain/page-templates.ts';
+import type { BlobRef } from '../store/blobs.ts';
 
 
 
@@ -93,13 +95,14 @@ function siteRoles(tenant: TenantFile, site: TenantSite): SiteRole[] {
 /** Site Assets and Site Pages (template 119), which a new team site has besides Documents. */
 const STANDARD_LIBRARIES = [
   { title: 'Site Assets', baseTemplate: 101, relativeUrl: 'SiteAssets' },
-  { title: 'Site Pages', baseTemplate: 119, relativeUrl: 'SitePages' },
+  { title: 'Site Pages', baseTemplate: SITE_PAGES_TEMPLATE, relativeUrl: 'SitePages' },
 ];
 
 /** `baseDir` is where relative paths in the file (pictures, file contents) are resolved. */
 export async function loadTenant(store: Store, tenant: TenantFile, now: string, baseDir = process.cwd()): Promise<void> {
   // Files' bytes first: blobs are put outside the unit of work that names them.
   const contents = await putContents(store, tenant, baseDir);
+  const homePage = await store.blobs.put(once(Buffer.from(HOME_PAGE.content, 'utf8')), { limit: HOME_PAGE.content.length * 4, tooLarge: () => new Error('home page') });
   await store.transaction(async (tx) => {
     await tx.settings.set(TENANT_NAME_KEY, tenant.tenant.name);
     await tx.settings.set(TENANT_HASH_KEY, tenantHash(tenant));
@@ -107,7 +110,7 @@ export async function loadTenant(store: Store, tenant: TenantFile, now: string, 
     await tx.settings.set(TENANT_FILE_KEY, JSON.stringify(tenant));
     await loadDirectory(tx, tenant, baseDir, now);
     for (const site of tenant.sites) {
-      const created = await loadSite(tx, site, now, contents);
+      const created = await loadSite(tx, site, now, contents, homePage);
       await tx.directory.setSiteRoles(created.id, siteRoles(tenant, site));
       const projectData = Object.entries(tenant.projectData ?? {}).find(([url]) => url.toLowerCase() === site.url.toLowerCase());
       if (projectData) await loadProjectDataSection(tx, created, projectData[1]);
@@ -115,7 +118,12 @@ export async function loadTenant(store: Store, tenant: TenantFile, now: string, 
   });
 }
 
-async function loadSite(store: Store, def: TenantSite, now: string, contents: Contents): Promise<Site> {
+async function* once(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
+  yield bytes;
+}
+
+/** `homePage`: the blob of Site Pages' Home.aspx, put before the load's unit of work. */
+async function loadSite(store: Store, def: TenantSite, now: string, contents: Contents, homePage: BlobRef): Promise<Site> {
   const { site, web } = await store.sites.create({ url: def.url, title: def.title, description: def.description ?? '', now });
   await createListWithFields(store, web, { title: 'User Information List', description: '', baseTemplate: USER_INFO_LIST_TEMPLATE, hidden: true, enableVersioning: false }, now);
   const users = new SiteUsers(store, site, now);
@@ -125,7 +133,7 @@ async function loadSite(store: Store, def: TenantSite, now: string, contents: Co
   for (const name of [...(def.members ?? []), ...(def.visitors ?? [])]) await users.ensure(name);
   const actor = owners[0] ? await users.ensure(owners[0], true) : SYSTEM_ACCOUNT_ID;
   await store.settings.set(siteDefaultUserKey(site.id), JSON.stringify({ userId: actor, loginName: owners[0] ? userLogin(owners[0]) : 'SHAREPOINT\\system' }));
-  await loadWeb(store, web, def, { now, contents, users, actor });
+  await loadWeb(store, web, def, { now, contents, users, actor, homePage });
   return site;
 }
 
@@ -135,11 +143,13 @@ interface WebLoad {
   users: SiteUsers;
   /** Who the file's items were made by when they name nobody: the site's first owner. */
   actor: number;
+  /** The blob of Site Pages' Home.aspx, which every web's Site Pages holds. */
+  homePage: BlobRef;
 }
 
 /** A web's libraries and lists (with fields, items, folders and files), then its subwebs, each the same way. */
 async function loadWeb(store: Store, web: Web, def: { lists?: TenantList[]; webs?: TenantWeb[]; contentTypes?: TenantContentType[] }, load: WebLoad): Promise<void> {
-  const { now, contents, users, actor } = load;
+  const { now, contents, users, actor, homePage } = load;
   await seedQuickLaunch(store.navigation, web);
   // The web's own content types first: its lists may bind them.
   const contentTypes = new ContentTypeService(store);
@@ -157,7 +167,11 @@ async function loadWeb(store: Store, web: Web, def: { lists?: TenantList[]; webs
   const declared = (def.lists ?? []).flatMap((l) => [l.title.toLowerCase(), (l.url ?? '').toLowerCase()]);
   for (const standard of STANDARD_LIBRARIES) {
     if (declared.includes(standard.title.toLowerCase()) || declared.includes(standard.relativeUrl.toLowerCase())) continue;
-    await createListWithFields(store, web, { ...standard, description: '' }, now);
+    const library = await createListWithFields(store, web, { ...standard, description: '' }, now);
+    // A new SharePoint site's Site Pages holds its home page, item 1.
+    if (standard.baseTemplate === SITE_PAGES_TEMPLATE) {
+      await store.documents.putFile(library, await store.fields.of(library), { dir: '', name: HOME_PAGE.name, actorId: actor, now, blob: homePage, overwrite: false, values: { Title: HOME_PAGE.title } });
+    }
   }
   const lists = new Map<string, List>();
   for (const l of def.lists ?? []) {

@@ -141,6 +141,34 @@ export const errors = {
   /** (spemu's limit, docs/compatibility.md) */
   webTemplateNotSupported: (what: string) =>
     new SpError(501, '-1, Microsoft.SharePoint.Client.NotSupportedException', `${what} is not supported by spemu.`),
+  /**
+   * (inference, docs/compatibility.md) SharePoint's PathTooLongException, its older text with SharePoint
+   * Online's limits (400 for the path, 255 for a name); the HRESULT is .NET's for that exception.
+   */
+  pathTooLong: (_serverRelativeUrl: string, limit: number) =>
+    new SpError(400, '-2147024690, System.IO.PathTooLongException',
+      `The specified file or folder name is too long. The URL path for all files and folders must be ${limit} characters or less (and no more than 255 characters for any single file or folder name in the URL). Please type a shorter file or folder name.`),
+  /** Text CONFIRMED (SharePoint's SPException, two spaces and all, as CSOM clients report it); status and HRESULT INFERRED. */
+  publishNeedsMinorVersions: () =>
+    new SpError(400, `-2146232832, ${SP_EXCEPTION}`, 'You can only publish, unpublish  documents in a minor version enabled list'),
+  /** (inference, docs/compatibility.md) Publish of a file that is a major version already. */
+  alreadyPublished: (serverRelativeUrl: string) =>
+    new SpError(400, `-2146232832, ${SP_EXCEPTION}`, `The file "${serverRelativeUrl.replace(/^\//, '')}" is already published.`),
+  /** (inference, docs/compatibility.md) UnPublish of a file whose current version is a draft. */
+  notPublished: (serverRelativeUrl: string) =>
+    new SpError(400, `-2146232832, ${SP_EXCEPTION}`, `The file "${serverRelativeUrl.replace(/^\//, '')}" has no published version to unpublish.`),
+  /** (inference, docs/compatibility.md) SharePoint's version conflict, for a version change that lost a race; status INFERRED. */
+  fileChangedMeanwhile: (_serverRelativeUrl: string) =>
+    new SpError(409, `-2130575305, ${SP_EXCEPTION}`, 'Version conflict.'),
+  /** Text CONFIRMED (SharePoint's answer to CSOM setting EnableMinorVersions on a list, PnP-PowerShell #81); status and HRESULT INFERRED. */
+  minorVersionsNotSupported: () =>
+    new SpError(400, `-2146232832, ${SP_EXCEPTION}`, 'The list does not support minor versioning.'),
+  /** (spemu's limit, docs/compatibility.md) SharePoint has content approval of list items too; spemu only of files. */
+  moderationOfListItems: () =>
+    new SpError(501, '-1, Microsoft.SharePoint.Client.NotSupportedException', 'Content approval of list items is not supported by spemu.'),
+  /** (inference, docs/compatibility.md) Approve or Deny where the list has no content approval. */
+  approvalNotEnabled: () =>
+    new SpError(400, `-2146232832, ${SP_EXCEPTION}`, 'Content approval is not enabled for this list.'),
   fileNotFoundById: () =>
     new SpError(404, '-2147024894, System.IO.FileNotFoundException', 'File Not Found.'),
   folderNotFound: (_serverRelativeUrl: string) =>

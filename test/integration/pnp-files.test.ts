@@ -109,14 +109,10 @@ describe('PnPjs files and folders against spemu', () => {
     assert.deepEqual([absent.status, await absent.json()], [200, { Exists: false }]);
     assert.deepEqual(await (await probe(LIB)).json(), { Exists: true });
     assert.equal((await failure(sp.web.getFolderByServerRelativePath(`${LIB}/No Such Folder`)())).status, 404, 'without the probe, a 404');
-    // What SharePoint has and spemu does not serve yet answers 501, never a 404 or a fake success.
-    for (const path of [`web/GetFileByServerRelativePath(decodedurl='${encodeURIComponent(`${LIB}/once.txt`)}')/Properties`]) {
-      const r = await fetch(`${site}/_api/${path}`, { headers: { Accept: 'application/json;odata=nometadata' } });
-      assert.equal(r.status, 501, path);
-    }
+    // Content approval is off in a default library: SharePoint refuses Approve (pnp-files-surface.test.ts has more).
     const approve = await fetch(`${site}/_api/web/GetFileByServerRelativePath(decodedurl='${encodeURIComponent(`${LIB}/once.txt`)}')/approve(comment='ok')`,
       { method: 'POST', headers: { Accept: 'application/json;odata=nometadata' } });
-    assert.equal(approve.status, 501);
+    assert.equal(approve.status, 400);
     assert.equal(await sp.web.getFileByServerRelativePath(`${LIB}/once.txt`).getText(), 'first', 'nothing changed');
     const elsewhere = await failure(sp.web.getFileByServerRelativePath('/sites/other/Shared Documents/a.txt')());
     assert.deepEqual([elsewhere.status, elsewhere.code, elsewhere.message],

@@ -3,6 +3,7 @@
 // refused write leaves nothing behind. The REST front's tests see the same rules as SharePoint's
 // errors; these show that they live below any front.
 
+import { versionIdOf } from '../../src/domain/versions.ts';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DomainError, type FailureKind } from '../../src/domain/errors.ts';
@@ -112,10 +113,12 @@ describe('fields and items', () => {
   test('the current version cannot be deleted through the versions; a past one can', async () => {
     const item = await services.items.create(list, fields, { Title: 'one', Owner: 'cy' });
     const now = await services.items.update(list, fields, item.id, { Title: 'two' }, {});
-    await refused(() => services.versions.delete(list, item.id, now.uiVersion), 'invalid', 'currentVersionDelete');
+    // Versions are named by VersionId (512 × major + minor), as SharePoint's endpoints name them.
+    await refused(() => services.versions.delete(list, item.id, versionIdOf(now)), 'invalid', 'currentVersionDelete');
     assert.deepEqual((await b.store.versions.of(list, item.id)).map((v) => v.uiVersion), [item.uiVersion], 'the past version is kept');
-    await services.versions.delete(list, item.id, item.uiVersion);
     await refused(() => services.versions.delete(list, item.id, item.uiVersion), 'notFound', 'versionNotFound');
+    await services.versions.delete(list, item.id, versionIdOf(item));
+    await refused(() => services.versions.delete(list, item.id, versionIdOf(item)), 'notFound', 'versionNotFound');
     assert.deepEqual(await b.store.versions.of(list, item.id), []);
     assert.equal((await b.store.items.get(list, fields, item.id))?.values.Title, 'two', 'the item itself stays');
   });

@@ -71,7 +71,7 @@ describe('a unit of work', () => {
     assert.deepEqual(versions.map((v) => v.values.Title), ['v1']);
     // Stored in the numbered snapshot format, not as the in-memory record.
     const [row] = await rows<{ data: string }>(b.db, sql`select data from item_versions where list_row_id = ${tasks.rowId} and item_id = ${item.id}`);
-    assert.equal(JSON.parse(row!.data).format, 2);
+    assert.equal(JSON.parse(row!.data).format, 3);
   });
 
   test('runs its after-commit work once committed, never after a rollback', async () => {

@@ -8,7 +8,10 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { fail } from '../../domain/errors.ts';
 import { joinPath, placePath, splitPath, urlInList, webRelativeUrl } from '../../domain/documents.ts';
-import type { Field, Item, List } from '../../domain/model.ts';
+import type { Field, Item, List, StoredValue } from '../../domain/model.ts';
+import { MODERATION_STATUS_FIELD } from '../../domain/moderation.ts';
+import { makesMinorVersions } from '../../domain/versions.ts';
+import { nextVersion } from './items.ts';
 import { listContentTypeId } from '../../domain/templates.ts';
 import type { DocumentRepository, NewPlacedItem, PlaceTarget, TransferOptions } from '../documents.ts';
 import { SqlDocumentMoves } from './document-moves.ts';
@@ -95,6 +98,8 @@ export class SqlDocuments implements DocumentRepository {
         const dir = await here.checkFolder(list, fields, file.dir);
         const id = await here.insert(list, fields, { ...file, dir }, {
           fs_obj_type: 0, content_type_id: listContentTypeId(list.baseTemplate, list.id), blob_id: file.blob.id, file_size: file.blob.size,
+          // A new file in a library with minor versions is the draft 0.1.
+          ...(makesMinorVersions(list) ? { ui_version: 0, minor_version: 1 } : {}),
         });
         return { item: (await new SqlItems(s).get(list, fields, id))!, created: true };
       }
@@ -103,7 +108,7 @@ export class SqlDocuments implements DocumentRepository {
       else if (existing.file) await blobs.release(existing.file.blobId);
       await s.db.updateTable(list.tableName).set({
         blob_id: file.blob.id, file_size: file.blob.size, modified: file.now, editor_id: file.actorId,
-        version: sql`version + 1`, ui_version: list.enableVersioning ? sql`ui_version + 1` : sql`ui_version`,
+        version: sql`version + 1`, ...nextVersion(list),
         ...valuesToColumns(fields, file.values ?? {}),
       }).where('id', '=', existing.id).execute();
       await s.db.updateTable('lists').set({ last_item_modified: file.now }).where('row_id', '=', list.rowId).execute();
@@ -120,6 +125,35 @@ export class SqlDocuments implements DocumentRepository {
       if (change.expected === null) update = update.where('checkout_user_id', 'is', null);
       else if (change.expected !== undefined) update = update.where('checkout_user_id', '=', change.expected);
       return Number((await update.executeTakeFirst()).numUpdatedRows) === 1;
+    });
+  }
+
+  setModeration(list: List, fields: Field[], target: number | 'undecided', values: Record<string, StoredValue>): Promise<number> {
+    return this.s.write([listEntry(list)], async (s) => {
+      const columns = valuesToColumns(fields, values);
+      const status = fields.find((f) => f.internalName === MODERATION_STATUS_FIELD);
+      if (!status) return 0;
+      const update = target === 'undecided'
+        ? s.db.updateTable(list.tableName).set(columns).where(status.column, 'is', null)
+        : s.db.updateTable(list.tableName).set({ ...columns, version: sql`version + 1` }).where('id', '=', target).where('blob_id', 'is not', null);
+      return Number((await update.executeTakeFirst()).numUpdatedRows);
+    });
+  }
+
+  renumber(list: List, fields: Field[], id: number, from: { major: number; minor: number }, to: { major: number; minor: number },
+    write: { actorId: number; now: string; comment?: string; values?: Record<string, StoredValue> }): Promise<Item | undefined> {
+    return this.s.write([listEntry(list)], async (s) => {
+      const items = new SqlItems(s);
+      await new SqlDocuments(s).lockList(list);
+      const before = await items.get(list, fields, id);
+      if (!before?.file || before.uiVersion !== from.major || before.minorVersion !== from.minor) return undefined;
+      if (list.enableVersioning) await new SqlVersions(s).keep(list, before);
+      await s.db.updateTable(list.tableName).set({
+        ui_version: to.major, minor_version: to.minor, version: sql`version + 1`, modified: write.now, editor_id: write.actorId,
+        ...(write.comment !== undefined ? { checkin_comment: write.comment } : {}), ...valuesToColumns(fields, write.values ?? {}),
+      }).where('id', '=', id).execute();
+      await s.db.updateTable('lists').set({ last_item_modified: write.now }).where('row_id', '=', list.rowId).execute();
+      return items.get(list, fields, id);
     });
   }
 

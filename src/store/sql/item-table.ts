@@ -9,6 +9,7 @@ import { binaryCollation, columnType, nullsFirst, type SqlFlavour } from './flav
 import { addDocumentColumns } from './migrations/0009-documents.ts';
 import { addGuidIndex } from './migrations/0010-item-guid-index.ts';
 import { addAttachmentCount } from './migrations/0012-attachments.ts';
+import { addMinorVersion } from './migrations/0014-minor-versions.ts';
 
 export const itemTableName = (listRowId: number) => `items_${listRowId}`;
 export const fieldColumnName = (fieldRowId: number) => `c${fieldRowId}`;
@@ -27,7 +28,7 @@ export const SYSTEM_COLUMNS: Record<string, string> = {
   Title: 'title',
 };
 
-const FIXED_SELECT = ['id', 'guid', 'content_type_id', 'created', 'modified', 'author_id', 'editor_id', 'version', 'ui_version',
+const FIXED_SELECT = ['id', 'guid', 'content_type_id', 'created', 'modified', 'author_id', 'editor_id', 'version', 'ui_version', 'minor_version',
   'fs_obj_type', 'leaf_name', 'dir_path', 'blob_id', 'file_size', 'checkout_user_id', 'checkin_comment', 'attachment_count'];
 
 export async function createItemTable(db: Kysely<any>, flavour: SqlFlavour, table: string): Promise<void> {
@@ -47,6 +48,7 @@ export async function createItemTable(db: Kysely<any>, flavour: SqlFlavour, tabl
   await addDocumentColumns(db, flavour, table);
   await addGuidIndex(db, flavour, table);
   await addAttachmentCount(db, flavour, table);
+  await addMinorVersion(db, flavour, table);
   await createModifiedIndex(db, flavour, table);
 }
 
@@ -126,6 +128,7 @@ export function rowToItem(row: Record<string, unknown>, fields: Field[]): Item {
     editorId: Number(row.editor_id),
     version: Number(row.version),
     uiVersion: Number(row.ui_version),
+    minorVersion: Number(row.minor_version ?? 0),
     values,
     ...(Number(row.attachment_count ?? 0) > 0 ? { attachments: Number(row.attachment_count) } : {}),
     place: { folder: Number(row.fs_obj_type ?? 0) === 1, name: row.leaf_name == null ? null : String(row.leaf_name), dir: String(row.dir_path ?? '') },

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { sql, type RawBuilder } from 'kysely';
 import type { Field, Item, List } from '../../domain/model.ts';
 import { listContentTypeId } from '../../domain/templates.ts';
+import { makesMinorVersions } from '../../domain/versions.ts';
 import type { ItemPage, ItemQuery, ItemRepository, ItemWrite } from '../items.ts';
 import { compileFilter } from './filter-compiler.ts';
 import { columnList, rowToItem, selectColumns, sortExpression, valuesToColumns } from './item-table.ts';
@@ -21,6 +22,15 @@ import { SqlAttachments } from './attachments.ts';
 
 /** Bound parameters per multi-row insert: under SQLite's 32,766 and PostgreSQL's 65,535. */
 const BULK_PARAMETERS = 30_000;
+
+/**
+ * The version number a write moves an item to: the next minor one (a draft) in a library with
+ * minor versions, else the next major one (minor 0) while versioning is on, else the same.
+ */
+export function nextVersion(list: List): Record<string, unknown> {
+  if (makesMinorVersions(list)) return { minor_version: sql`minor_version + 1` };
+  return list.enableVersioning ? { ui_version: sql`ui_version + 1`, minor_version: 0 } : {};
+}
 
 export class SqlItems implements ItemRepository {
   constructor(private readonly s: SqlSession) {}
@@ -161,7 +171,8 @@ export class SqlItems implements ItemRepository {
         ...valuesToColumns(fields, write.values),
         modified: write.modified ?? write.now, editor_id: write.actorId,
         ...(write.created !== undefined ? { created: write.created } : {}), ...(write.authorId !== undefined ? { author_id: write.authorId } : {}),
-        version: sql`version + 1`, ui_version: newVersion ? sql`ui_version + 1` : sql`ui_version`,
+        // An in-place update (bNewDocumentUpdate) keeps the version it changes.
+        version: sql`version + 1`, ...(write.inPlace ? {} : nextVersion(list)),
       };
       await new SqlLists(s).lock(list);
       // With versioning on, the item as it was becomes a past version, in this same unit of work.

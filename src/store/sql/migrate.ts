@@ -16,6 +16,8 @@ import { documents } from './migrations/0009-documents.ts';
 import { itemGuidIndex } from './migrations/0010-item-guid-index.ts';
 import { uploadSessions } from './migrations/0011-upload-sessions.ts';
 import { attachments } from './migrations/0012-attachments.ts';
+import { listModeration } from './migrations/0013-list-moderation.ts';
+import { minorVersions } from './migrations/0014-minor-versions.ts';
 import { siteColumns } from './migrations/0015-site-columns.ts';
 import { views } from './migrations/0017-views.ts';
 import { navigation } from './migrations/0018-navigation.ts';
@@ -38,6 +40,8 @@ export const migrations = (flavour: SqlFlavour): Record<string, Migration> => ({
   '0010-item-guid-index': itemGuidIndex(flavour),
   '0011-upload-sessions': uploadSessions(flavour),
   '0012-attachments': attachments(flavour),
+  '0013-list-moderation': listModeration(flavour),
+  '0014-minor-versions': minorVersions(flavour),
   '0015-site-columns': siteColumns(flavour),
   '0016-content-types': contentTypes(flavour),
   '0017-views': views(flavour),

@@ -24,6 +24,7 @@ export function rowToList(r: any): List {
     rowId: Number(r.row_id), id: r.id, webId: r.web_id, title: r.title, description: r.description,
     baseTemplate: Number(r.base_template), baseType: Number(r.base_type), serverRelativeUrl: r.server_relative_url,
     entityTypeName: r.entity_type_name, hidden: bool(r.hidden), enableVersioning: bool(r.enable_versioning),
+    enableModeration: bool(r.enable_moderation), enableMinorVersions: bool(r.enable_minor_versions),
     created: r.created, lastItemModifiedDate: r.last_item_modified, lastItemDeletedDate: r.last_item_deleted,
     itemCount: Number(r.item_count), version: Number(r.version), tableName: r.table_name,
   };

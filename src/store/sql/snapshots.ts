@@ -3,6 +3,7 @@
 // numbered, and written field by field, so that a change to the in-memory Item record never
 // changes what is on disk, and rows written by any earlier spemu still read.
 //
+//   format 3: format 2 and "minorVersion" (0 for a major version; format 1 and 2 rows read as 0)
 //   format 2: format 1 and "place": { "folder", "name", "dir" }, and for a file
 //             "file": { "blobId", "size", "checkInComment" } (its content as of that version)
 //   format 1: { "format": 1, "id", "guid", "contentTypeId", "created", "modified",
@@ -14,10 +15,10 @@
 
 import type { Item, ItemPlace, StoredValue } from '../../domain/model.ts';
 
-export const SNAPSHOT_FORMAT = 2;
+export const SNAPSHOT_FORMAT = 3;
 
 interface ItemSnapshot {
-  format: 2;
+  format: 3;
   id: number;
   guid: string;
   contentTypeId: string;
@@ -27,6 +28,7 @@ interface ItemSnapshot {
   editorId: number;
   version: number;
   uiVersion: number;
+  minorVersion: number;
   values: Record<string, StoredValue>;
   place: ItemPlace;
   file?: { blobId: string; size: number; checkInComment: string };
@@ -34,9 +36,9 @@ interface ItemSnapshot {
 
 function toSnapshot(item: Item): ItemSnapshot {
   return {
-    format: 2, id: item.id, guid: item.guid, contentTypeId: item.contentTypeId, created: item.created,
+    format: 3, id: item.id, guid: item.guid, contentTypeId: item.contentTypeId, created: item.created,
     modified: item.modified, authorId: item.authorId, editorId: item.editorId, version: item.version,
-    uiVersion: item.uiVersion, values: { ...item.values },
+    uiVersion: item.uiVersion, minorVersion: item.minorVersion, values: { ...item.values },
     place: { folder: item.place.folder, name: item.place.name, dir: item.place.dir },
     ...(item.file ? { file: { blobId: item.file.blobId, size: item.file.size, checkInComment: item.file.checkInComment } } : {}),
   };
@@ -44,14 +46,14 @@ function toSnapshot(item: Item): ItemSnapshot {
 
 const ROOT_PLACE: ItemPlace = { folder: false, name: null, dir: '' };
 
-/** The legacy record, format 1 and format 2 carry these names; any other format is refused, not guessed. */
+/** The legacy record and formats 1 to 3 carry these names; any other format is refused, not guessed. */
 function fromSnapshot(data: any): Item {
-  if (data.format !== undefined && data.format !== 1 && data.format !== 2) throw new Error(`unknown item snapshot format ${String(data.format)}`);
+  if (data.format !== undefined && data.format !== 1 && data.format !== 2 && data.format !== 3) throw new Error(`unknown item snapshot format ${String(data.format)}`);
   const place = data.place ?? ROOT_PLACE;
   return {
     id: Number(data.id), guid: String(data.guid), contentTypeId: String(data.contentTypeId), created: String(data.created),
     modified: String(data.modified), authorId: Number(data.authorId), editorId: Number(data.editorId),
-    version: Number(data.version), uiVersion: Number(data.uiVersion), values: { ...(data.values ?? {}) },
+    version: Number(data.version), uiVersion: Number(data.uiVersion), minorVersion: Number(data.minorVersion ?? 0), values: { ...(data.values ?? {}) },
     place: { folder: place.folder === true, name: place.name == null ? null : String(place.name), dir: String(place.dir ?? '') },
     ...(data.file ? { file: { blobId: String(data.file.blobId), size: Number(data.file.size), checkedOutBy: null, checkInComment: String(data.file.checkInComment ?? '') } } : {}),
   };

@@ -176,7 +176,7 @@ export async function renderItems(plan: ItemPlan, items: Item[], ctx: ApiContext
     if (parent) {
       props.push(['ParentList', { kind: 'expanded', navigationLink: `${listEditLink(plan.list)}/Items(${item.id})/ParentList`, value: parent }]);
     }
-    for (const p of plan.props) props.push([p.name, absolutePhotoLink(p.get(item), ctx)]);
+    for (const p of plan.props) props.push([p.name, absolutePhotoLink(p.get(item, ctx.requestUrl.origin), ctx)]);
     return {
       type: listItemEntityTypeFullName(plan.list.entityTypeName),
       id: freshEntityId(),
@@ -202,7 +202,7 @@ function absolutePhotoLink(value: Value, ctx: ApiContext): Value {
 function expandedEntity(e: Expansion, target: Item, ctx: ApiContext): Entity {
   const known = selectableWireProps(e.target.list, e.target.fields);
   const props: Array<[string, Value]> = e.names.length
-    ? e.names.map((n) => [n, absolutePhotoLink(known.get(n)!.get(target), ctx)])
+    ? e.names.map((n) => [n, absolutePhotoLink(known.get(n)!.get(target, ctx.requestUrl.origin), ctx)])
     : defaultWireProps(e.target.fields).map((p) => [p.name, absolutePhotoLink(p.get(target), ctx)]);
   return { type: listItemEntityTypeFullName(e.target.list.entityTypeName), id: freshEntityId(), props, minimalMetadata: true };
 }

@@ -3,12 +3,14 @@
 
 import { FIELD_KINDS } from '../../../domain/field-kinds.ts';
 import { fileType } from '../../../domain/documents.ts';
+import { versionLabelOf } from '../../../domain/versions.ts';
 import type { Field, Item, List, StoredValue } from '../../../domain/model.ts';
 import { odataPropertyName } from '../../../domain/names.ts';
 import { storedArray } from '../../../domain/values.ts';
 import { EdmDouble, type Value } from '../../../wire/values.ts';
 
-export type WireGetter = (item: Item) => Value;
+/** `origin` is the request's (`https://host:port`), for the few properties that are absolute URLs. */
+export type WireGetter = (item: Item, origin?: string) => Value;
 /** `field` is the field whose stored value the property reads (none for system columns). */
 export interface WireProp { name: string; get: WireGetter; field?: Field }
 
@@ -83,7 +85,7 @@ function buildDefaultWireProps(fields: Field[]): WireProp[] {
     { name: 'Created', get: (i) => i.created },
     { name: 'AuthorId', get: (i) => i.authorId },
     { name: 'EditorId', get: (i) => i.editorId },
-    { name: 'OData__UIVersionString', get: (i) => `${i.uiVersion}.0` },
+    { name: 'OData__UIVersionString', get: (i) => versionLabelOf(i) },
     { name: 'Attachments', get: (i) => (i.attachments ?? 0) > 0 },
     { name: 'GUID', get: (i) => i.guid },
   ];
@@ -94,10 +96,17 @@ const leafRef = (i: Item): string => i.place.name ?? `${i.id}_.000`;
 /** The server-relative URL of the folder the item is in. */
 const dirRef = (list: List, i: Item): string => (i.place.dir ? `${list.serverRelativeUrl}/${i.place.dir}` : list.serverRelativeUrl);
 
+/**
+ * A server-relative URL percent-encoded segment by segment, as SharePoint writes EncodedAbsUrl
+ * (a space is %20, `#` %23, `%` %25, other characters beyond ASCII letters and digits as UTF-8 escapes).
+ */
+const encodedPath = (url: string): string => url.split('/').map(encodeURIComponent).join('/');
+
 /** Properties that exist but appear only when named in `$select`. */
 function hiddenUntilSelected(list: List): WireProp[] {
   return [
     { name: 'FileRef', get: (i) => `${dirRef(list, i)}/${leafRef(i)}` },
+    { name: 'EncodedAbsUrl', get: (i, origin = '') => `${origin}${encodedPath(`${dirRef(list, i)}/${leafRef(i)}`)}` },
     { name: 'FileLeafRef', get: (i) => leafRef(i) },
     { name: 'FileDirRef', get: (i) => dirRef(list, i) },
     { name: 'FSObjType', get: (i) => (i.place.folder ? '1' : '0') },

@@ -15,8 +15,6 @@ import { fail } from '../../../domain/errors.ts';
 const NOT_YET: ReadonlySet<string> = new Set([
   '$metadata', 'search', 'sp.utilities.utility',
   'alerts',
-  // Files and folders not served yet (issue #11): SharePoint has them, so 501 rather than 404.
-  'publish', 'unpublish', 'approve', 'deny', 'recyclebyid', 'recyclebylabel',
   'properties',
   'recyclebin', 'projectdata', 'sp.apps.appcatalog', 'getchanges', 'getitems',
   'renderlistdataasstream',

@@ -35,7 +35,7 @@ export type Resource =
   | { kind: 'siteGroups'; memberOf?: SiteUserRecord | undefined }
   | { kind: 'siteGroup'; group: SiteGroupDef }
   | { kind: 'itemVersions'; list: List; id: number }
-  | { kind: 'itemVersion'; list: List; id: number; uiVersion: number }
+  | { kind: 'itemVersion'; list: List; id: number; versionId: number }
   /** EffectiveBasePermissions(ForUI) of a web, list or item: the caller's permission level. */
   | { kind: 'basePermissions'; name: string }
   /** The role assignments of a securable object (`base`: its edit link); spemu's lists and items inherit the web's. */

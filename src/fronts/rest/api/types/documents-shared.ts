@@ -10,7 +10,7 @@ import { locate as locateDocument } from '../../../../services/document-paths.ts
 import type { ApiContext } from '../context.ts';
 import { ok, type Outcome } from '../outcome.ts';
 import type { BodyKind, MethodDef, Resource } from '../resource.ts';
-import { argument, stringArgument } from './shared.ts';
+import { argument, singleEntity, stringArgument } from './shared.ts';
 
 /** A file's or folder's server-relative URL. */
 export const urlOf = (list: List, path: string): string => urlInList(list.serverRelativeUrl, path);
@@ -43,6 +43,14 @@ export async function target(r: { list: List; dir: string }, url: string, ctx: A
   const found = url.startsWith('/') ? await locate(ctx.web, url, ctx) : { list: r.list, path: joinPath(r.dir, url) };
   if (!found) throw fail.folderNotFound(url);
   return found;
+}
+
+/**
+ * A file's or folder's property bag (SP.PropertyValues) at `link`: spemu stores no properties of
+ * its own, so it holds only what SharePoint always sets (`props`).
+ */
+export function propertyBag(link: string, ctx: ApiContext, props: Array<[string, string]>): Outcome {
+  return singleEntity({ type: 'SP.PropertyValues', id: `${ctx.apiUrl}${link}`, editLink: link, props }, 'SP.PropertyValues', ctx);
 }
 
 /**

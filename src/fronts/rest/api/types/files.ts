@@ -3,7 +3,9 @@
 // bytes stream both ways: an upload is the request itself (`body: 'stream'`), a download a
 // stream of the blob.
 
-import { fileEtag, splitPath, webRelativeUrl } from '../../../../domain/documents.ts';
+import { decodeUrlText, fileEtag, splitPath, webRelativeUrl } from '../../../../domain/documents.ts';
+import { isTemplateFileType, pageTemplate } from '../../../../domain/page-templates.ts';
+import { CHECK_IN_TYPE, type CheckInType } from '../../../../services/publishing.ts';
 import { documentAt, documentById } from '../../../../services/document-paths.ts';
 import { fail } from '../../../../domain/errors.ts';
 import type { Item, List, Web } from '../../../../domain/model.ts';
@@ -14,11 +16,11 @@ import { noContent, ok, type Outcome } from '../outcome.ts';
 import type { ResourceType } from '../resource.ts';
 import { argument, emptyOk, entityCollection, guidText, integerArgument, singleEntity, stringArgument } from './shared.ts';
 import type { Argument } from '../../../../odata/path.ts';
-import { bodyOf, booleanArgument, nothing, pathLink, pathOf, target, urlArgument, urlOf, voidAction, voidResult } from './documents-shared.ts';
+import { bodyOf, booleanArgument, nothing, pathLink, pathOf, propertyBag, target, urlArgument, urlOf, voidAction, voidResult } from './documents-shared.ts';
 import { folderAt, webFolderById } from './folders.ts';
 import { destinationOf, moveFlagsOverwrite } from './move-copy.ts';
 import { siteUserById } from './principals.ts';
-import { uiVersionOf, versionId, versionLabel } from '../../../../domain/versions.ts';
+import { isVersionId, versionIdOf, versionIdOfLabel, versionLabelOf } from '../../../../domain/versions.ts';
 
 type FilesResource = { kind: 'files'; list: List; dir: string };
 type FileResource = { kind: 'file'; list: List; item: Item };
@@ -82,9 +84,9 @@ export function fileEntity(list: List, item: Item, ctx: ApiContext): Entity {
       ['ContentTag', `{${item.guid.toUpperCase()}},${item.version},${item.version}`], ['CustomizedPageStatus', 0], ['ETag', etag],
       ['Exists', true], ['ExistsAllowThrowForPolicyFailures', true], ['ExistsWithException', true], ['IrmEnabled', false],
       ['Length', String(item.file?.size ?? 0)], ['Level', item.file?.checkedOutBy ? 255 : 1], ['LinkingUri', null], ['LinkingUrl', ''],
-      ['MajorVersion', item.uiVersion], ['MinorVersion', 0], ['Name', item.place.name ?? ''], ['ServerRelativePath', resourcePathValue(url)],
+      ['MajorVersion', item.uiVersion], ['MinorVersion', item.minorVersion], ['Name', item.place.name ?? ''], ['ServerRelativePath', resourcePathValue(url)],
       ['ServerRelativeUrl', url], ['TimeCreated', item.created], ['TimeLastModified', item.modified], ['Title', item.values.Title ?? null],
-      ['UIVersion', item.uiVersion * 512], ['UIVersionLabel', versionLabel(item.uiVersion)], ['UniqueId', item.guid],
+      ['UIVersion', versionIdOf(item)], ['UIVersionLabel', versionLabelOf(item)], ['UniqueId', item.guid],
     ],
   };
 }
@@ -97,6 +99,20 @@ async function addFile(r: FilesResource, args: Argument[], ctx: ApiContext, deco
   const overwrite = booleanArgument(args, 'overwrite');
   const found = await target(r, urlArgument(args, decoded), ctx);
   const { item } = await ctx.services.documents.putFile(found.list, found.path, bodyOf(ctx), { overwrite });
+  return fileOutcome(found.list, item, ctx);
+}
+
+/**
+ * `addTemplateFile(urloffile='…',templatefiletype=n)`: a new page made from a template
+ * (StandardPage 0, WikiPage 1, FormPage 2, ClientSidePage 3), at a path below the folder or a
+ * server-relative URL (PnPjs's test puts it in Site Pages through the Documents' files).
+ */
+async function addTemplateFile(r: FilesResource, args: Argument[], ctx: ApiContext): Promise<Outcome> {
+  const type = integerArgument(args, 'templatefiletype');
+  if (!isTemplateFileType(type)) throw fail.badArgument(`The template file type ${type} is not valid.`);
+  const found = await target(r, decodeUrlText(stringArgument(args, 'urloffile')), ctx);
+  const content = Buffer.from(pageTemplate(type), 'utf8');
+  const { item } = await ctx.services.documents.putFile(found.list, found.path, (async function* () { yield content; })(), { overwrite: false });
   return fileOutcome(found.list, item, ctx);
 }
 
@@ -114,6 +130,7 @@ export const filesType: ResourceType<FilesResource> = {
   methods: {
     add: { kind: 'action', permission: 'AddListItems', body: 'stream', invoke: (r, args, ctx) => addFile(r, args, ctx, false) },
     addusingpath: { kind: 'action', permission: 'AddListItems', body: 'stream', invoke: (r, args, ctx) => addFile(r, args, ctx, true) },
+    addtemplatefile: { kind: 'action', permission: 'AddListItems', body: 'none', invoke: addTemplateFile },
     /**
      * The file of that name, or a stub for it: CLI for Microsoft 365 starts chunked uploads with
      * `GetByPathOrAddStub(…)/StartUpload(…)`. Resolving writes nothing (a GET never does); the
@@ -142,6 +159,8 @@ export const fileType: ResourceType<FileResource> = {
     checkedoutbyuser: async (r, ctx) => (r.item.file?.checkedOutBy != null
       ? { kind: 'siteUser', user: await siteUserById(ctx, r.item.file.checkedOutBy) }
       : { kind: 'readOnly', read: async () => voidResult('CheckedOutByUser') }),
+    /** The file's property bag: spemu keeps no properties of a file, so it is empty. */
+    properties: async (r) => ({ kind: 'readOnly', read: async (ctx) => propertyBag(`${pathLink('File', urlOf(r.list, pathOf(r.item)))}/Properties`, ctx, []) }),
     /** Who holds a co-authoring lock: nobody ever (spemu keeps no such locks), so null, as SharePoint answers an unlocked file. */
     lockedbyuser: async () => ({ kind: 'readOnly', read: async () => voidResult('LockedByUser') }),
   },
@@ -169,9 +188,12 @@ export const fileType: ResourceType<FileResource> = {
     },
     cancelupload: voidAction('CancelUpload', 'EditListItems', (_r, args, ctx) => ctx.services.documents.cancelUpload(uploadIdOf(args))),
     checkout: voidAction('CheckOut', 'EditListItems', (r, _args, ctx) => ctx.services.documents.checkOut(r.list, r.item)),
-    checkin: voidAction('CheckIn', 'EditListItems', (r, args, ctx) =>
-      ctx.services.documents.checkIn(r.list, r.item, argument(args, 'comment') === undefined ? '' : stringArgument(args, 'comment'))),
+    checkin: voidAction('CheckIn', 'EditListItems', (r, args, ctx) => ctx.services.publishing.checkIn(r.list, r.item, commentOf(args), checkInTypeOf(args))),
     undocheckout: voidAction('UndoCheckOut', 'EditListItems', (r, _args, ctx) => ctx.services.documents.undoCheckOut(r.list, r.item)),
+    publish: voidAction('Publish', 'EditListItems', (r, args, ctx) => ctx.services.publishing.publish(r.list, r.item, commentOf(args))),
+    unpublish: voidAction('UnPublish', 'EditListItems', (r, args, ctx) => ctx.services.publishing.unpublish(r.list, r.item, commentOf(args))),
+    approve: voidAction('Approve', 'ApproveItems', (r, args, ctx) => ctx.services.publishing.moderate(r.list, r.item, 'approve', commentOf(args))),
+    deny: voidAction('Deny', 'ApproveItems', (r, args, ctx) => ctx.services.publishing.moderate(r.list, r.item, 'deny', commentOf(args))),
     moveto: voidAction('MoveTo', 'DeleteListItems', async (r, args, ctx) => {
       const to = await destinationOf(urlArgument(args.filter((a) => a.name?.toLowerCase() !== 'flags'), false), ctx);
       await ctx.services.documents.transfer('move', r.list, r.item, to, { overwrite: moveFlagsOverwrite(args) });
@@ -201,6 +223,16 @@ export const fileType: ResourceType<FileResource> = {
   },
 };
 
+/** `checkintype=n` (SP.CheckinType: minor 0, major 1, overwrite 2); major when it is not given, as PnPjs defaults. */
+function checkInTypeOf(args: Argument[]): CheckInType {
+  if (argument(args, 'checkintype') === undefined) return CHECK_IN_TYPE.major;
+  const type = integerArgument(args, 'checkintype');
+  if (type !== 0 && type !== 1 && type !== 2) throw fail.badArgument(`The check-in type ${type} is not valid.`);
+  return type;
+}
+
+/** A `comment='…'` argument, '' when it is not given. */
+const commentOf = (args: Argument[]): string => (argument(args, 'comment') === undefined ? '' : stringArgument(args, 'comment'));
 const uploadIdOf = (args: Argument[]): string => guidText(stringArgument(args, 'uploadid'));
 /** An offset as SharePoint answers it: Edm.Int64, written as a string. */
 const int64 = (methodName: string, value: number): Outcome => ok({ kind: 'primitive', methodName, edmType: 'Edm.Int64', value: String(value) });
@@ -221,7 +253,7 @@ export const fileStubType: ResourceType<{ kind: 'fileStub'; list: List; path: st
 // ---- file versions: the past versions the library kept, each with the content it had
 
 function fileVersionEntity(r: { list: List; item: Item }, version: Item, ctx: ApiContext): Entity {
-  const id = versionId(version.uiVersion);
+  const id = versionIdOf(version);
   const link = `${pathLink('File', urlOf(r.list, pathOf(r.item)))}/Versions(${id})`;
   const size = version.file?.size ?? 0;
   return {
@@ -231,7 +263,7 @@ function fileVersionEntity(r: { list: List; item: Item }, version: Item, ctx: Ap
       ['Length', String(size)], ['Size', size],
       // Relative to the web, as SharePoint gives it: `_vti_history/512/Shared Documents/a.txt`.
       ['Url', `_vti_history/${id}/${webRelativeUrl(ctx.web.serverRelativeUrl, urlOf(r.list, pathOf(r.item)))}`],
-      ['VersionLabel', versionLabel(version.uiVersion)],
+      ['VersionLabel', versionLabelOf(version)],
     ],
   };
 }
@@ -239,32 +271,45 @@ function fileVersionEntity(r: { list: List; item: Item }, version: Item, ctx: Ap
 const pastVersions = async (r: { list: List; item: Item }, ctx: ApiContext): Promise<Item[]> =>
   (await ctx.store.versions.of(r.list, r.item.id)).filter((v) => v.file !== undefined);
 
-/** `versionlabel='2.0'`: a major version's number (spemu keeps major versions only). */
+/** `versionlabel='2.0'` (or `'1.3'`, a draft): the VersionId it names. */
 function labelArgument(args: Argument[]): number {
-  const m = /^(\d+)\.0$/.exec(stringArgument(args, 'versionlabel', 'label').trim());
-  if (!m || Number(m[1]) < 1) throw fail.versionNotFound();
-  return Number(m[1]);
+  const id = versionIdOfLabel(stringArgument(args, 'versionlabel', 'label'));
+  if (id === undefined) throw fail.versionNotFound();
+  return id;
+}
+
+/** `vid=513`: a VersionId. */
+function versionIdArgument(args: Argument[], ...names: string[]): number {
+  const id = integerArgument(args, ...names);
+  if (!isVersionId(id)) throw fail.versionNotFound();
+  return id;
 }
 
 export const fileVersionsType: ResourceType<{ kind: 'fileVersions'; list: List; item: Item }> = {
   async key(r, args, ctx) {
-    const uiVersion = uiVersionOf(integerArgument(args, 'id', 'versionid'));
-    const version = (await pastVersions(r, ctx)).find((v) => v.uiVersion === uiVersion);
+    const id = versionIdArgument(args, 'id', 'versionid');
+    const version = (await pastVersions(r, ctx)).find((v) => versionIdOf(v) === id);
     if (!version) throw fail.versionNotFound();
     return { kind: 'fileVersion', list: r.list, item: r.item, version };
   },
   get: async (r, ctx) => entityCollection((await pastVersions(r, ctx)).map((v) => fileVersionEntity(r, v, ctx)), 'SP.ApiData.FileVersions', ctx),
   methods: {
     deletebyid: voidAction('DeleteById', 'DeleteVersions', async (r, args, ctx) => {
-      const uiVersion = uiVersionOf(integerArgument(args, 'vid'));
-      if (uiVersion === undefined) throw fail.versionNotFound();
-      await ctx.services.versions.delete(r.list, r.item.id, uiVersion);
+      await ctx.services.versions.delete(r.list, r.item.id, versionIdArgument(args, 'vid'));
     }),
     deletebylabel: voidAction('DeleteByLabel', 'DeleteVersions', async (r, args, ctx) => {
       await ctx.services.versions.delete(r.list, r.item.id, labelArgument(args));
     }),
+    // RecycleByID / RecycleByLabel: spemu's recycle bin holds items, not versions, so the version
+    // is deleted as DeleteById does (docs/compatibility.md).
+    recyclebyid: voidAction('RecycleByID', 'DeleteVersions', async (r, args, ctx) => {
+      await ctx.services.versions.delete(r.list, r.item.id, versionIdArgument(args, 'vid'));
+    }),
+    recyclebylabel: voidAction('RecycleByLabel', 'DeleteVersions', async (r, args, ctx) => {
+      await ctx.services.versions.delete(r.list, r.item.id, labelArgument(args));
+    }),
     deleteall: voidAction('DeleteAll', 'DeleteVersions', async (r, _args, ctx) => {
-      for (const v of await pastVersions(r, ctx)) await ctx.services.versions.delete(r.list, r.item.id, v.uiVersion);
+      for (const v of await pastVersions(r, ctx)) await ctx.services.versions.delete(r.list, r.item.id, versionIdOf(v));
     }),
     restorebylabel: voidAction('RestoreByLabel', 'EditListItems', async (r, args, ctx) => {
       await ctx.services.documents.restoreVersion(r.list, r.item, labelArgument(args));
@@ -279,7 +324,7 @@ export const fileVersionType: ResourceType<{ kind: 'fileVersion'; list: List; it
   },
   get: async (r, ctx) => singleEntity(fileVersionEntity(r, r.version, ctx), 'SP.FileVersion', ctx),
   async delete(r, ctx) {
-    await ctx.services.versions.delete(r.list, r.item.id, r.version.uiVersion);
+    await ctx.services.versions.delete(r.list, r.item.id, versionIdOf(r.version));
     return emptyOk();
   },
 };

@@ -19,7 +19,7 @@ import type { ApiContext } from '../context.ts';
 import { folderEntity, resourcePathValue } from '../entities.ts';
 import { noContent, ok, type Outcome } from '../outcome.ts';
 import type { Resource, ResourceType } from '../resource.ts';
-import { booleanArgument, locate, pathLink, pathOf, target, urlArgument, urlOf, voidAction, voidResult } from './documents-shared.ts';
+import { booleanArgument, locate, pathLink, pathOf, propertyBag, target, urlArgument, urlOf, voidAction, voidResult } from './documents-shared.ts';
 import { destinationOf, resourcePathProp } from './move-copy.ts';
 import { emptyOk, entityCollection, singleEntity, stringArgument } from './shared.ts';
 import { contentTypeOrder } from './content-types.ts';
@@ -87,8 +87,7 @@ async function storageMetrics(list: List, path: string, ctx: ApiContext): Promis
 
 /** A folder's property bag: spemu keeps none of its own, so it is empty but for what SharePoint always has. */
 async function folderProperties(url: string, ctx: ApiContext): Promise<Outcome> {
-  const link = `${pathLink('Folder', url)}/Properties`;
-  return singleEntity({ type: 'SP.PropertyValues', id: `${ctx.apiUrl}${link}`, editLink: link, props: [['vti_x005f_isbrowsable', '1']] }, 'SP.PropertyValues', ctx);
+  return propertyBag(`${pathLink('Folder', url)}/Properties`, ctx, [['vti_x005f_isbrowsable', '1']]);
 }
 
 export const folderType: ResourceType<FolderResource> = {
@@ -147,7 +146,7 @@ export const folderType: ResourceType<FolderResource> = {
     }
     const item = await folderItem(r, ctx);
     if (name !== undefined && name !== item.place.name) {
-      await ctx.services.documents.transfer('move', r.list, item, { list: r.list, path: joinPath(item.place.dir, name) }, { overwrite: false });
+      await ctx.services.documents.rename(r.list, item, name);
     }
     return noContent();
   },

@@ -22,6 +22,7 @@ import { validateUpdateListItem } from './form-updates.ts';
 import { emptyOk, integerArgument } from './shared.ts';
 import { fieldValuesEntity, type FieldValuesForm } from '../field-values.ts';
 import { getUserEffectivePermissions, securableNavigation } from './security.ts';
+import { voidResult } from './documents-shared.ts';
 
 type ItemsResource = { kind: 'items'; list: List };
 type ItemResource = { kind: 'item'; list: List; id: number };
@@ -143,9 +144,10 @@ export const itemType: ResourceType<ItemResource> = {
       if (!item.file || item.place.folder) throw fail.fileNotFoundById();
       return { kind: 'file', list: r.list, item };
     },
+    /** The folder the item is; a file or an ordinary item is none, and SharePoint answers null (not an error) for it. */
     folder: async (r, ctx) => {
       const { item } = await loadItem(r, ctx);
-      if (!item.place.folder) throw fail.folderNotFound(String(r.id));
+      if (!item.place.folder) return { kind: 'readOnly', read: async () => voidResult('Folder') };
       return { kind: 'folder', list: r.list, path: placePath(item.place) };
     },
     ...securableNavigation<ItemResource>(async (r, ctx) => {

@@ -118,6 +118,7 @@ export const listsType: ResourceType<{ kind: 'lists'; web: Web }> = {
       title: stringProp(props, 'Title') ?? '', description: stringProp(props, 'Description') ?? '',
       baseTemplate: intProp(props, 'BaseTemplate') ?? 100,
       hidden: boolProp(props, 'Hidden'), enableVersioning: boolProp(props, 'EnableVersioning'),
+      enableModeration: boolProp(props, 'EnableModeration'), enableMinorVersions: boolProp(props, 'EnableMinorVersions'),
     });
     return listOutcome(list, r.web, ctx, 201);
   },
@@ -172,7 +173,8 @@ export const listType: ResourceType<ListResource> = {
     const title = props.Title === undefined ? undefined : stringProp(props, 'Title') ?? '';
     const updated = await ctx.services.lists.update(r.list, {
       title, description: stringProp(props, 'Description'), hidden: boolProp(props, 'Hidden'),
-      enableVersioning: boolProp(props, 'EnableVersioning'),
+      enableVersioning: boolProp(props, 'EnableVersioning'), enableModeration: boolProp(props, 'EnableModeration'),
+      enableMinorVersions: boolProp(props, 'EnableMinorVersions'),
     }, ctx.conditions);
     return noContent({ ETag: `"${updated.version}"` });
   },

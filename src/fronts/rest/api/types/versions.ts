@@ -9,7 +9,7 @@ import { FIELD_KINDS } from '../../../../domain/field-kinds.ts';
 import type { Field, Item, List } from '../../../../domain/model.ts';
 import { odataPropertyName } from '../../../../domain/names.ts';
 import { storedArray } from '../../../../domain/values.ts';
-import { uiVersionOf, versionId, versionLabel } from '../../../../domain/versions.ts';
+import { isVersionId, versionIdOf, versionLabelOf } from '../../../../domain/versions.ts';
 import { errors } from '../../../../wire/errors.ts';
 import type { Entity, Value } from '../../../../wire/values.ts';
 import type { ApiContext } from '../context.ts';
@@ -23,7 +23,7 @@ import { emptyOk, integerArgument } from './shared.ts';
 import { siteUserById } from './principals.ts';
 
 type VersionsResource = { kind: 'itemVersions'; list: List; id: number };
-type VersionResource = { kind: 'itemVersion'; list: List; id: number; uiVersion: number };
+type VersionResource = { kind: 'itemVersion'; list: List; id: number; versionId: number };
 
 const METADATA = 'SP.ApiData.ListItemVersions';
 
@@ -45,7 +45,7 @@ function referenceValue(field: Field, id: number, names: Map<number, Shown> | un
 
 function fieldValue(field: Field, item: Item, names: Map<number, Shown> | undefined): Value {
   const info = FIELD_KINDS[field.kind];
-  if (field.internalName === '_UIVersionString') return versionLabel(item.uiVersion);
+  if (field.internalName === '_UIVersionString') return versionLabelOf(item);
   if (field.internalName === 'Attachments') return false;
   const stored = storedValue(field, item);
   if (info.reference) {
@@ -59,12 +59,12 @@ function fieldValue(field: Field, item: Item, names: Map<number, Shown> | undefi
   return wireValue(field, stored);
 }
 
-const versionLink = (list: List, id: number, uiVersion: number) => `${listEditLink(list)}/Items(${id})/Versions(${versionId(uiVersion)})`;
+const versionLink = (list: List, item: Item) => `${listEditLink(list)}/Items(${item.id})/Versions(${versionIdOf(item)})`;
 
 function versionEntity(list: List, fields: Field[], item: Item, current: boolean, names: Map<string, Map<number, Shown>>, ctx: ApiContext): Entity {
-  const link = versionLink(list, item.id, item.uiVersion);
+  const link = versionLink(list, item);
   const props: Array<[string, Value]> = [
-    ['Created', item.modified], ['IsCurrentVersion', current], ['VersionId', versionId(item.uiVersion)], ['VersionLabel', versionLabel(item.uiVersion)],
+    ['Created', item.modified], ['IsCurrentVersion', current], ['VersionId', versionIdOf(item)], ['VersionLabel', versionLabelOf(item)],
   ];
   for (const field of fields) {
     const name = odataPropertyName(field.internalName);
@@ -78,7 +78,7 @@ function versionEntity(list: List, fields: Field[], item: Item, current: boolean
 function navigations(list: List, item: Item, ctx: ApiContext): Record<string, Navigation> {
   return {
     CreatedBy: {
-      link: `${versionLink(list, item.id, item.uiVersion)}/CreatedBy`,
+      link: `${versionLink(list, item)}/CreatedBy`,
       load: async () => {
         try {
           return userEntity(await siteUserById(ctx, item.editorId), ctx);
@@ -95,14 +95,13 @@ async function loadVersions(list: List, id: number, ctx: ApiContext): Promise<{ 
   const fields = await ctx.store.fields.of(list);
   const current = await ctx.store.items.get(list, fields, id);
   if (!current) throw errors.itemNotFound();
-  const past = (await ctx.store.versions.of(list, id)).filter((v) => v.uiVersion < current.uiVersion);
+  const past = (await ctx.store.versions.of(list, id)).filter((v) => versionIdOf(v) < versionIdOf(current));
   return { fields, current, versions: [current, ...past] };
 }
 
 async function versionOf(r: VersionsResource, versionIdArg: number): Promise<VersionResource> {
-  const uiVersion = uiVersionOf(versionIdArg);
-  if (uiVersion === undefined) throw errors.versionNotFound();
-  return { kind: 'itemVersion', list: r.list, id: r.id, uiVersion };
+  if (!isVersionId(versionIdArg)) throw errors.versionNotFound();
+  return { kind: 'itemVersion', list: r.list, id: r.id, versionId: versionIdArg };
 }
 
 export const itemVersionsType: ResourceType<VersionsResource> = {
@@ -114,7 +113,7 @@ export const itemVersionsType: ResourceType<VersionsResource> = {
     const { fields, current, versions } = await loadVersions(r.list, r.id, ctx);
     const names = await referenceNames(r.list, fields, versions, ctx);
     const entities = versions.map((v) => versionEntity(r.list, fields, v, v === current, names, ctx));
-    const byId = new Map(versions.map((v) => [versionId(v.uiVersion), v]));
+    const byId = new Map(versions.map((v) => [versionIdOf(v), v]));
     return projectedCollection(entities,
       (e) => navigations(r.list, byId.get(Number(e.props.find(([k]) => k === 'VersionId')?.[1]))!, ctx), METADATA, ctx);
   },
@@ -125,21 +124,21 @@ export const itemVersionType: ResourceType<VersionResource> = {
   navigation: {
     createdby: async (r, ctx) => {
       const { versions } = await loadVersions(r.list, r.id, ctx);
-      const version = versions.find((v) => v.uiVersion === r.uiVersion);
+      const version = versions.find((v) => versionIdOf(v) === r.versionId);
       if (!version) throw errors.versionNotFound();
       return { kind: 'siteUser', user: await siteUserById(ctx, version.editorId) };
     },
   },
   async get(r, ctx) {
     const { fields, current, versions } = await loadVersions(r.list, r.id, ctx);
-    const version = versions.find((v) => v.uiVersion === r.uiVersion);
+    const version = versions.find((v) => versionIdOf(v) === r.versionId);
     if (!version) throw errors.versionNotFound();
     const names = await referenceNames(r.list, fields, [version], ctx);
     return projectedEntity(versionEntity(r.list, fields, version, version === current, names, ctx), navigations(r.list, version, ctx), METADATA, ctx);
   },
   /** A past version can be deleted (DeleteVersions, which Edit has); the current one only by deleting the item. */
   async delete(r, ctx) {
-    await ctx.services.versions.delete(r.list, r.id, r.uiVersion);
+    await ctx.services.versions.delete(r.list, r.id, r.versionId);
     return emptyOk();
   },
 };
