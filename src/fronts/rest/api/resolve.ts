@@ -18,8 +18,8 @@ const NOT_YET: ReadonlySet<string> = new Set([
   // Files and folders not served yet (issue #11): SharePoint has them, so 501 rather than 404.
   'publish', 'unpublish', 'approve', 'deny', 'recyclebyid', 'recyclebylabel',
   'properties',
-  'features', 'usercustomactions', 'recyclebin', 'projectdata', 'sp.apps.appcatalog', 'getchanges', 'getitems',
-  'renderlistdataasstream', 'addvalidateupdateitemusingpath',
+  'features', 'usercustomactions', 'recyclebin', 'projectdata', 'sp.apps.appcatalog', 'getchanges',
+  'addvalidateupdateitemusingpath',
   'validateupdatelistitem', 'breakroleinheritance', 'resetroleinheritance', 'addroleassignment', 'removeroleassignment',
   'firstuniqueancestorsecurableobject', 'getparentinfos', 'deletewithparameters', 'fileversion', 'fields', 'files', 'folders',
 ]);

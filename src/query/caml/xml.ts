@@ -1,0 +1,71 @@
+// CAML's XML, read into ordered elements: fast-xml-parser checks that the text is well-formed
+// and gives its tree with `preserveOrder` (CAML is order-sensitive: a comparison's FieldRef
+// and Value, OrderBy's keys). The rest of the parser walks these elements, never the text.
+
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { CamlError } from './errors.ts';
+
+export interface CamlElement {
+  name: string;
+  /** Attribute names as written (CAML's are case-sensitive, as its element names are). */
+  attributes: Record<string, string>;
+  children: CamlElement[];
+  /** The element's own text, its text nodes joined (entities decoded). */
+  text: string;
+}
+
+/**
+ * Elements nested deeper than this are refused before the tree is walked: a real query nests
+ * a few dozen `And`/`Or` levels, and a hostile one thousands deep must not overflow the stack.
+ */
+export const MAX_CAML_DEPTH = 200;
+
+const PARSER = new XMLParser({
+  preserveOrder: true,
+  ignoreAttributes: false,
+  attributeNamePrefix: '',
+  parseTagValue: false,
+  parseAttributeValue: false,
+  trimValues: false,
+  processEntities: true,
+  htmlEntities: true,
+});
+
+type OrderedNode = Record<string, unknown> & { ':@'?: Record<string, string> };
+
+/** The one root element of `xml`, or a CamlError when it is not well-formed or nests too deep. */
+export function readCamlXml(xml: string): CamlElement {
+  checkDepth(xml);
+  const valid = XMLValidator.validate(xml);
+  if (valid !== true) throw new CamlError('malformed', valid.err.msg);
+  const nodes = PARSER.parse(xml) as OrderedNode[];
+  const roots = nodes.map(toElement).filter((e): e is CamlElement => e !== undefined);
+  if (roots.length !== 1) throw new CamlError('malformed', 'The XML has no single root element.');
+  return roots[0]!;
+}
+
+function toElement(node: OrderedNode): CamlElement | undefined {
+  const name = Object.keys(node).find((k) => k !== ':@');
+  if (name === undefined || name === '#text' || name.startsWith('?') || name === '#comment') return undefined;
+  const content = (node[name] as OrderedNode[] | undefined) ?? [];
+  const children: CamlElement[] = [];
+  let text = '';
+  for (const child of content) {
+    if ('#text' in child) text += String(child['#text']);
+    else {
+      const element = toElement(child);
+      if (element) children.push(element);
+    }
+  }
+  return { name, attributes: { ...(node[':@'] ?? {}) }, children, text };
+}
+
+/** Refuses nesting beyond MAX_CAML_DEPTH with one pass over the tags (no tree built yet). */
+function checkDepth(xml: string): void {
+  let depth = 0;
+  for (const m of xml.matchAll(/<(\/?)[A-Za-z_][^>]*?(\/?)>/g)) {
+    if (m[1]) depth--;
+    else if (!m[2]) depth++;
+    if (depth > MAX_CAML_DEPTH) throw new CamlError('tooComplex', `The query nests more than ${MAX_CAML_DEPTH} elements deep.`);
+  }
+}
