@@ -31,11 +31,23 @@ const PARSER = new XMLParser({
   htmlEntities: true,
 });
 
+const FORBIDDEN_CHARACTER = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/;
+const CHARACTER_REFERENCE = /&#(x[0-9a-fA-F]+|[0-9]+);/g;
+const forbiddenReference = (m: RegExpMatchArray): boolean => {
+  const code = m[1]!.startsWith('x') ? parseInt(m[1]!.slice(1), 16) : parseInt(m[1]!, 10);
+  return code > 0x10ffff || FORBIDDEN_CHARACTER.test(String.fromCodePoint(Math.min(code, 0x10ffff)));
+};
+
 type OrderedNode = Record<string, unknown> & { ':@'?: Record<string, string> };
 
 /** The one root element of `xml`, or a CamlError when it is not well-formed or nests too deep. */
 export function readCamlXml(xml: string): CamlElement {
   checkDepth(xml);
+  // XML 1.0 has no U+0000 and few control characters, written or referenced (`&#0;`): .NET's
+  // reader refuses them, so they never reach a query (the compiler's U+0000 path is `$filter`'s).
+  if (FORBIDDEN_CHARACTER.test(xml) || [...xml.matchAll(CHARACTER_REFERENCE)].some(forbiddenReference)) {
+    throw new CamlError('malformed', 'The XML holds a character XML 1.0 does not allow.');
+  }
   const valid = XMLValidator.validate(xml);
   if (valid !== true) throw new CamlError('malformed', valid.err.msg);
   const nodes = PARSER.parse(xml) as OrderedNode[];
