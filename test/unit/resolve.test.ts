@@ -95,7 +95,7 @@ it('an unknown name is SharePoint\'s 404 ResourceNotFoundException, wherever it 
 
 it('a name SharePoint has and spemu does not serve yet is a 501 naming it as written', async () => {
   await refused('$metadata', 'GET', 501, NOT_IMPLEMENTED, "The operation '$metadata' is not implemented by spemu.");
-  await refused('web/Views', 'GET', 501, NOT_IMPLEMENTED, "The operation 'Views' is not implemented by spemu.");
+  await refused('web/Alerts', 'GET', 501, NOT_IMPLEMENTED, "The operation 'Alerts' is not implemented by spemu.");
   await refused('web/RecycleBin', 'GET', 501, NOT_IMPLEMENTED, "The operation 'RecycleBin' is not implemented by spemu.");
   // At the root, `search` is known-but-missing; in any case.
   await refused('Search', 'GET', 501, NOT_IMPLEMENTED);
