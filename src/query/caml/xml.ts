@@ -72,12 +72,16 @@ function toElement(node: OrderedNode): CamlElement | undefined {
   return { name, attributes: { ...(node[':@'] ?? {}) }, children, text };
 }
 
-/** Refuses nesting beyond MAX_CAML_DEPTH with one pass over the tags (no tree built yet). */
+/** Refuses nesting beyond MAX_CAML_DEPTH with one linear pass over the tags (no tree built yet). */
 function checkDepth(xml: string): void {
   let depth = 0;
-  for (const m of xml.matchAll(/<(\/?)[A-Za-z_][^>]*?(\/?)>/g)) {
-    if (m[1]) depth--;
-    else if (!m[2]) depth++;
+  for (let open = xml.indexOf('<'); open >= 0; ) {
+    const close = xml.indexOf('>', open);
+    if (close < 0) return; // not well-formed: the validator says so
+    const next = xml[open + 1];
+    if (next === '/') depth--;
+    else if (next !== undefined && /[A-Za-z_]/.test(next) && xml[close - 1] !== '/') depth++;
     if (depth > MAX_CAML_DEPTH) throw new CamlError('tooComplex', `The query nests more than ${MAX_CAML_DEPTH} elements deep.`);
+    open = xml.indexOf('<', close);
   }
 }
