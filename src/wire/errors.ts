@@ -263,6 +263,19 @@ export const errors = {
     new SpError(412, `-1, ${CLIENT_SERVICE}`,
       `The request ETag value '${sent}' does not match the object's ETag value '${current}'.`),
 
+  /**
+   * A CAML query naming a field the list does not have (names are exact: `Id` is not `ID`), or
+   * built wrongly (an `<Or>` with one operand): SharePoint's misleading SPException 0x81020014,
+   * answered with 500 (docs/compatibility.md: CAML).
+   */
+  camlFieldTypes: () =>
+    new SpError(500, `-2130575340, ${SP_EXCEPTION}`,
+      'One or more field types are not installed properly. Go to the list settings page to delete these fields.'),
+
+  /** (inference, docs/compatibility.md) CAML that is not well-formed XML, not a `<View>`, or holds a value its type cannot. */
+  camlMalformed: () =>
+    new SpError(400, `-2147467259, ${SP_EXCEPTION}`, 'Cannot complete this action.\n\nPlease try again.'),
+
   listViewThreshold: () =>
     new SpError(500, '-2147024860, Microsoft.SharePoint.SPQueryThrottledException',
       'The attempted operation is prohibited because it exceeds the list view threshold.'),

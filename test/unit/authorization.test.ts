@@ -17,6 +17,9 @@ const READ = ROLE_LEVEL.visitor.permissions;
 /** Actions a Read-level user may call, each for a reason: they read, or they write only what is the caller's own. */
 const READING_ACTIONS: Record<string, string> = {
   'item.getwopiframeurl': 'answers a URL, changes nothing',
+  'list.getitems': 'a CAML query: reads items (POST only because the query is a body)',
+  'list.renderlistdata': 'as getitems',
+  'list.renderlistdataasstream': 'as getitems',
   'lists.ensuresiteassetslibrary': 'finds the library; making it needs ManageLists, checked when it must be made',
   'lists.ensuresitepageslibrary': 'as ensuresiteassetslibrary',
   'peopleManager.setsinglevalueprofileproperty': "a user's own profile (another's needs ManageWeb, checked by the rule)",

@@ -43,7 +43,7 @@ interface Operand {
   /** Set for `Author/Title`: the predicate runs on the target table and is joined back by id. */
   via?: { column: RawBuilder<unknown>; table: string };
   /** How a text literal becomes what the column holds (FileDirRef: a URL, stored relative to the list). */
-  literal?: (value: string) => string;
+  literal?: (value: string, prefix?: boolean) => string;
 }
 
 /** `Author/Title eq 'x'` → `author_id in (select id from <user list> where lower(title) = lower(?))`. */
@@ -139,7 +139,7 @@ class ItemLeaves implements Leaves {
       if (args.length !== 2 || memberArg?.kind !== 'member' || textArg?.kind !== 'literal' || textArg.type !== 'string') throw this.invalid();
       const operand = this.member(memberArg.path);
       if (operand.storage !== 'text') throw this.invalid();
-      return through(operand, textMatch(operand.sql, operand.literal ? operand.literal(textArg.value) : textArg.value, name === 'startswith' ? 'startswith' : 'contains', this.scope.flavour));
+      return through(operand, textMatch(operand.sql, operand.literal ? operand.literal(textArg.value, name === 'startswith') : textArg.value, name === 'startswith' ? 'startswith' : 'contains', this.scope.flavour));
     }
     throw unsupportedFunction(name);
   }
@@ -198,12 +198,15 @@ class ItemLeaves implements Leaves {
    * made relative to the list (so `FileDirRef eq '…'` uses the place index); FileRef the two joined.
    */
   private documentMember(name: string): Operand | undefined {
-    const relative = (value: string): string => {
+    const relative = (value: string, prefix = false): string => {
       const base = (this.scope.listUrl ?? '').toLowerCase();
-      const lower = value.replace(/\/+$/, '').toLowerCase();
+      const trimmed = value.replace(/\/+$/, '');
+      const lower = trimmed.toLowerCase();
       if (lower === base) return '';
+      // A prefix keeps its final slash: `startswith(FileDirRef, '…/A/')` is below A, not also `…/AB`.
+      const slash = prefix && trimmed !== value ? '/' : '';
       // A URL outside the list becomes a path no row has (stored paths never start with '/').
-      return lower.startsWith(`${base}/`) ? value.replace(/\/+$/, '').slice(base.length + 1) : `/${value}`;
+      return lower.startsWith(`${base}/`) ? trimmed.slice(base.length + 1) + slash : `/${value}`;
     };
     switch (name.toLowerCase()) {
       case 'fileleafref': return { sql: sql.ref('leaf_name'), storage: 'text', kind: 'Text', name };

@@ -25,7 +25,7 @@ const number = new Intl.NumberFormat('en-US', { maximumFractionDigits: 15 });
 const currency = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
 const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
-function text(field: Field, value: StoredValue, names: Map<number, ReferenceName> | undefined): string {
+export function fieldText(field: Field, value: StoredValue, names: Map<number, ReferenceName> | undefined): string {
   if (value === null || value === '') return '';
   switch (field.kind) {
     case 'Boolean': case 'Attachments': return Number(value) === 1 ? 'Yes' : 'No';
@@ -43,7 +43,7 @@ function text(field: Field, value: StoredValue, names: Map<number, ReferenceName
 export async function fieldValuesEntity(list: List, fields: Field[], item: Item, form: FieldValuesForm, link: string, ctx: ApiContext): Promise<Entity> {
   const names = await referenceNames(list, fields, [item], ctx);
   const props: Array<[string, string]> = fields.map((f) => {
-    const value = text(f, storedValue(f, item), names.get(f.internalName));
+    const value = fieldText(f, storedValue(f, item), names.get(f.internalName));
     return [propertyName(f.internalName), form === 'html' ? escapeHtml(value) : value];
   });
   return { type: 'SP.FieldStringValues', id: `${ctx.apiUrl}${link}`, editLink: link, props };

@@ -14,6 +14,7 @@ import type { Entity, Value } from '../../../wire/values.ts';
 import type { ApiContext } from './context.ts';
 import { folderEntity, freshEntityId, listEditLink, listEntity, selectProps, webEntity } from './entities.ts';
 import { defaultWireProps, selectableWireProps, type WireProp } from './item-wire.ts';
+import { roleAssignmentEntities } from './types/security.ts';
 
 /** Navigation properties every item has, written as `__deferred` in verbose full projections. */
 const ITEM_NAVIGATION = ['FirstUniqueAncestorSecurableObject', 'RoleAssignments', 'AttachmentFiles', 'ContentType',
@@ -40,6 +41,8 @@ export interface ItemPlan {
   parentList: boolean;
   /** True without `$select`: verbose then writes the `__deferred` navigation stubs. */
   full: boolean;
+  /** `$expand=RoleAssignments`: each item's (inherited) role assignments. */
+  roleAssignments?: boolean | undefined;
   /** Navigation properties of ParentList expanded below it. */
   parentNested: ReadonlySet<string>;
   /** The list's fields whose values the projection reads; undefined: all. */
@@ -67,6 +70,7 @@ export async function planItemProjection(list: List, fields: Field[], ctx: ApiCo
   const { select, expand } = ctx.query;
   const expansions = new Map<string, Expansion>();
   let parentList = false;
+  let roleAssignments = false;
   /** Second-level expansions below ParentList (`ParentList/RootFolder`, `ParentList/ParentWeb`). */
   const parentNested = new Set<string>();
   for (const path of expand) {
@@ -81,6 +85,10 @@ export async function planItemProjection(list: List, fields: Field[], ctx: ApiCo
       }
       continue;
     }
+    if (head === 'RoleAssignments' && rest.length === 0) {
+      roleAssignments = true;
+      continue;
+    }
     const field = findByWireName(fields, head);
     if (!field || !FIELD_KINDS[field.kind].reference) throw errors.unknownSelectProperty(head);
     if (rest.length) throw errors.unknownSelectProperty(path.join('/'));
@@ -91,7 +99,7 @@ export async function planItemProjection(list: List, fields: Field[], ctx: ApiCo
   }
 
   if (!select) {
-    return { list, fields, props: defaultWireProps(fields), expansions: [...expansions.values()], parentList, parentNested, full: true };
+    return { list, fields, props: defaultWireProps(fields), expansions: [...expansions.values()], parentList, parentNested, full: true, roleAssignments };
   }
 
   const selectable = selectableWireProps(list, fields);
@@ -106,6 +114,7 @@ export async function planItemProjection(list: List, fields: Field[], ctx: ApiCo
     if (head === '*') { defaultWireProps(fields).forEach(add); continue; }
     // `odata.id` and the like name annotations, which every answer carries anyway (PnPjs selects them).
     if (head.startsWith('odata.')) continue;
+    if (head === 'RoleAssignments' && roleAssignments && sub === undefined) continue;
     if (head === 'ParentList') {
       if (!parentList) throw errors.expandRequired(path.join('/'), head);
       wantParent = true;
@@ -133,7 +142,7 @@ export async function planItemProjection(list: List, fields: Field[], ctx: ApiCo
   }
   const expansionList = [...chosen.values()];
   const load = [...new Set([...fieldsRead(props), ...expansionList.map((e) => e.field)])];
-  return { list, fields, props, expansions: expansionList, parentList: wantParent, parentNested, full: false, load };
+  return { list, fields, props, expansions: expansionList, parentList: wantParent, parentNested, full: false, load, roleAssignments };
 }
 
 /** Builds the entities for `items` under `plan`. */
@@ -175,6 +184,10 @@ export async function renderItems(plan: ItemPlan, items: Item[], ctx: ApiContext
     }
     if (parent) {
       props.push(['ParentList', { kind: 'expanded', navigationLink: `${listEditLink(plan.list)}/Items(${item.id})/ParentList`, value: parent }]);
+    }
+    if (plan.roleAssignments) {
+      const base = `${listEditLink(plan.list)}/Items(${item.id})`;
+      props.push(['RoleAssignments', { kind: 'expanded', navigationLink: `${base}/RoleAssignments`, value: roleAssignmentEntities(base, ctx) }]);
     }
     for (const p of plan.props) props.push([p.name, absolutePhotoLink(p.get(item, ctx.requestUrl.origin), ctx)]);
     return {

@@ -25,7 +25,7 @@ export function positionFromSkipToken(ctx: ApiContext, keys: SortKey[]): { id: n
   return { id: Number(id), values };
 }
 
-function storedFromToken(field: Field, raw: string): StoredValue {
+export function storedFromToken(field: Field, raw: string): StoredValue {
   if (['Number', 'Currency', 'Integer', 'Counter', 'User', 'Lookup', 'Boolean'].includes(field.kind)) {
     const n = Number(raw);
     return Number.isFinite(n) ? n : null;

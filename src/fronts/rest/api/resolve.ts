@@ -16,8 +16,7 @@ const NOT_YET: ReadonlySet<string> = new Set([
   '$metadata', 'search', 'sp.utilities.utility',
   'alerts',
   'properties',
-  'recyclebin', 'projectdata', 'sp.apps.appcatalog', 'getchanges', 'getitems',
-  'renderlistdataasstream',
+  'recyclebin', 'projectdata', 'sp.apps.appcatalog', 'getchanges',
   'breakroleinheritance', 'resetroleinheritance', 'addroleassignment', 'removeroleassignment',
   'firstuniqueancestorsecurableobject', 'getparentinfos', 'adddependentlookupfield', 'deletewithparameters', 'fileversion', 'fields', 'files', 'folders',
 ]);

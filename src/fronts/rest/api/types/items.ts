@@ -7,7 +7,6 @@ import type { Field, Item, List } from '../../../../domain/model.ts';
 import { FIELD_KINDS } from '../../../../domain/field-kinds.ts';
 import { fieldByPropertyName, findField } from '../../../../domain/fields.ts';
 import { listItemEntitySetName } from '../../../../domain/names.ts';
-import type { Expression } from '../../../../query/ast.ts';
 import { errors } from '../../../../wire/errors.ts';
 import type { SortKey } from '../../../../store/store.ts';
 import type { ApiContext } from '../context.ts';
@@ -17,6 +16,7 @@ import { lookupTarget, planItemProjection, renderItems, type ItemPlan, type Look
 import { nextLink, pageSize, positionFromSkipToken } from '../paging.ts';
 import { noContent, ok, type Outcome } from '../outcome.ts';
 import type { ResourceType } from '../resource.ts';
+import { checkThreshold } from '../threshold.ts';
 import { contentTypeOfItem } from './content-types.ts';
 import { validateUpdateListItem } from './form-updates.ts';
 import { emptyOk, integerArgument } from './shared.ts';
@@ -38,32 +38,6 @@ function sortKeys(ctx: ApiContext, fields: Field[]): SortKey[] {
   }).filter((k) => k.field.internalName !== 'ID' || k.descending);
 }
 
-function memberHeads(node: Expression | undefined, out: Set<string>): Set<string> {
-  // An explicit stack: filters can be thousands of levels deep.
-  const stack: Expression[] = node ? [node] : [];
-  while (stack.length) {
-    const n = stack.pop()!;
-    if (n.kind === 'member') out.add(n.path[0]!);
-    else if (n.kind === 'compare' || n.kind === 'logical') stack.push(n.left, n.right);
-    else if (n.kind === 'not') stack.push(n.operand);
-    else if (n.kind === 'call') stack.push(...n.args);
-  }
-  return out;
-}
-
-/**
- * SharePoint Online's list view threshold: on a list with more items than the threshold,
- * filtering or sorting on anything but indexed columns and ID is refused.
- */
-async function checkThreshold(ctx: ApiContext, list: List, fields: Field[], keys: SortKey[]): Promise<void> {
-  const limit = ctx.settings.listViewThreshold;
-  if (limit <= 0) return;
-  const used = [...memberHeads(ctx.query.filter, new Set())].map((name) => findField(fields, name)?.field);
-  const unindexed = [...used, ...keys.map((k) => k.field)].some((field) => field && field.internalName !== 'ID' && !field.indexed);
-  // Only a query that is not served by an index is judged by the list's size, read as it is now.
-  if (unindexed && (await ctx.store.lists.withCounters([list]))[0]!.itemCount > limit) throw errors.listViewThreshold();
-}
-
 /** Expanded User/Lookup fields by internal name: the filter may reach into these (`Author/Title`). */
 async function filterLookups(ctx: ApiContext, list: List, fields: Field[]): Promise<Map<string, LookupTarget>> {
   const lookups = new Map<string, LookupTarget>();
@@ -81,7 +55,7 @@ async function queryItems(r: ItemsResource, ctx: ApiContext): Promise<Outcome> {
   const fields = await ctx.store.fields.of(r.list);
   const plan = await planItemProjection(r.list, fields, ctx);
   const keys = sortKeys(ctx, fields);
-  await checkThreshold(ctx, r.list, fields, keys);
+  await checkThreshold(ctx, r.list, fields, ctx.query.filter, keys);
   const top = pageSize(ctx);
   const page = await ctx.store.items.query(r.list, fields, {
     filter: ctx.query.filter, filterText: ctx.query.filterText, orderBy: keys, top,

@@ -1,5 +1,6 @@
 // SP.List and the web's list collection.
 
+import { listCamlMethods } from './list-caml.ts';
 import type { List, Web } from '../../../../domain/model.ts';
 import type { FixedLibrary } from '../../../../services/lists.ts';
 import { errors } from '../../../../wire/errors.ts';
@@ -142,6 +143,7 @@ export const listType: ResourceType<ListResource> = {
     getusereffectivepermissions: getUserEffectivePermissions,
     ...listViewMethods,
     addvalidateupdateitemusingpath: addValidateUpdateItemUsingPath,
+    ...listCamlMethods,
     /** A new item id, taken from the list's counter so that no item added later gets it. */
     reservelistitemid: {
       kind: 'action', permission: 'AddListItems',

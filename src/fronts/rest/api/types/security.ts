@@ -141,6 +141,9 @@ function assignmentOf(ctx: ApiContext, base: string, principalId: number): Resou
 
 const ROLE_ASSIGNMENTS_METADATA = 'SP.ApiData.RoleAssignments';
 
+/** The role assignments of the securable at `base`, as `$expand=RoleAssignments` shows them (the web's groups: every item inherits them). */
+export const roleAssignmentEntities = (base: string, ctx: ApiContext): Entity[] => siteGroups(ctx.site).map((g) => assignmentEntity(base, g, ctx));
+
 export const roleAssignmentsType: ResourceType<{ kind: 'roleAssignments'; base: string }> = {
   permissions: { create: 'ManagePermissions' },
   key: async (r, args, ctx) => assignmentOf(ctx, r.base, integerArgument(args)),

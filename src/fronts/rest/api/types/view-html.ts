@@ -1,14 +1,13 @@
 // A view's `renderAsHtml`: its rows as an HTML table, as SharePoint renders a view for pages
 // that cannot run its client-side rendering. The view's columns (computed link columns shown
 // as the field they link), its order and its row limit; every value is the text
-// FieldValuesAsHtml shows, escaped. A view whose query filters (`<Where>`) answers 501 until
-// CAML is compiled (issue #14), rather than showing rows the view would not.
+// FieldValuesAsHtml shows, escaped. The view's query runs as any CAML query does
+// (caml-query.ts): its Where, its OrderBy and its folder scope, in the database.
 
 import type { Field, List } from '../../../../domain/model.ts';
 import type { View } from '../../../../domain/views.ts';
 import { findFieldByNameOrTitle } from '../../../../domain/fields.ts';
-import { errors } from '../../../../wire/errors.ts';
-import type { SortKey } from '../../../../store/items.ts';
+import { camlItemQuery, viewXmlOf } from '../caml-query.ts';
 import type { ApiContext } from '../context.ts';
 import { fieldValuesEntity } from '../field-values.ts';
 
@@ -20,17 +19,13 @@ const SHOWS: Record<string, string> = {
 const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 export async function renderViewHtml(list: List, view: View, ctx: ApiContext): Promise<string> {
-  if (/<Where\b/i.test(view.query)) throw errors.notImplemented('Rendering a view whose query has a CAML Where');
   const fields = await ctx.store.fields.of(list);
   const columns = view.fields
     .map((name) => findFieldByNameOrTitle(fields, SHOWS[name.toLowerCase()] ?? name))
     .filter((f): f is Field => f !== undefined);
-  const orderBy: SortKey[] = [...view.query.matchAll(/<FieldRef\b([^>]*)\/?>/g)].flatMap((m) => {
-    const name = /\bName=["']([^"']+)["']/.exec(m[1]!)?.[1];
-    const field = name === undefined ? undefined : findFieldByNameOrTitle(fields, name);
-    return field ? [{ field, descending: /\bAscending=["']FALSE["']/i.test(m[1]!) }] : [];
-  });
-  const page = await ctx.store.items.query(list, fields, { orderBy, top: view.rowLimit, lookups: new Map() });
+  // The view's query (its Where, its OrderBy, its scope) through the compiler `$filter` uses.
+  const q = await camlItemQuery(list, fields, viewXmlOf(view.query, view.scope), {}, ctx);
+  const page = await ctx.store.items.query(list, fields, { filter: q.filter, filterText: 'CAML', orderBy: q.orderBy, top: view.rowLimit, lookups: q.lookups });
   const head = columns.map((f) => `<th>${escapeHtml(f.title)}</th>`).join('');
   const rows: string[] = [];
   for (const item of page.items) {
