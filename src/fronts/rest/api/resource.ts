@@ -52,6 +52,7 @@ export type Resource =
   | { kind: 'navigationNode'; web: Web; node: NavigationNode }
   | { kind: 'navigationService' }
   | { kind: 'features'; holder: FeatureHolder }
+  | { kind: 'eventReceivers'; list: List }
   | { kind: 'customActions'; holder: CustomActionHolder; link: string }
   | { kind: 'customAction'; holder: CustomActionHolder; link: string; action: StoredCustomAction }
   | { kind: 'contentTypes'; web: Web; list?: List | undefined }

@@ -21,6 +21,7 @@ import { viewFieldsType, viewsType, viewType } from './views.ts';
 import { contentTypesType, contentTypeType } from './content-types.ts';
 import { navigationNodesType, navigationNodeType, navigationServiceType, navigationType } from './navigation.ts';
 import { featuresType } from './features.ts';
+import { eventReceiversType } from './list-extras.ts';
 import { customActionsType, customActionType } from './custom-actions.ts';
 
 export const RESOURCE_TYPES: ResourceTypes = {
@@ -54,6 +55,7 @@ export const RESOURCE_TYPES: ResourceTypes = {
   contentTypes: contentTypesType,
   navigation: navigationType,
   features: featuresType,
+  eventReceivers: eventReceiversType,
   customActions: customActionsType,
   customAction: customActionType,
   navigationNodes: navigationNodesType,

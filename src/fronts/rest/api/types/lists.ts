@@ -15,6 +15,7 @@ import type { ResourceType } from '../resource.ts';
 import { listViewMethods, listViewNavigation, viewEntity } from './views.ts';
 import { addValidateUpdateItemUsingPath } from './form-updates.ts';
 import { listCustomActions } from './custom-actions.ts';
+import { listExtraMethods, listExtraNavigation } from './list-extras.ts';
 import { emptyOk, entityCollection, guidText, stringArgument } from './shared.ts';
 import { urlPrefix } from '../../../../domain/names.ts';
 import { argumentLiteral } from '../../../../odata/path.ts';
@@ -137,12 +138,14 @@ export const listType: ResourceType<ListResource> = {
     ...listViewNavigation,
     contenttypes: async (r, ctx) => ({ kind: 'contentTypes', web: ctx.web, list: r.list }),
     usercustomactions: async (r) => listCustomActions(r.list),
+    ...listExtraNavigation,
     ...securableNavigation<ListResource>(async (r) => listEditLink(r.list)),
   },
   methods: {
     getusereffectivepermissions: getUserEffectivePermissions,
     ...listViewMethods,
     addvalidateupdateitemusingpath: addValidateUpdateItemUsingPath,
+    ...listExtraMethods,
     ...listCamlMethods,
     /** A new item id, taken from the list's counter so that no item added later gets it. */
     reservelistitemid: {

@@ -16,6 +16,7 @@ import { projectEntity } from '../expand.ts';
 import { ok, type Outcome } from '../outcome.ts';
 import { openWebById, subwebMethods, webInformationEntity } from './webs.ts';
 import { siteCustomActions, webCustomActions } from './custom-actions.ts';
+import { webExtraMethods } from './list-extras.ts';
 
 export const siteType: ResourceType<{ kind: 'site' }> = {
   navigation: {
@@ -65,6 +66,7 @@ export const webType: ResourceType<WebResource> = {
   methods: {
     ...webPrincipalMethods,
     ...subwebMethods,
+    ...webExtraMethods,
     ...webFileMethods,
     getusereffectivepermissions: getUserEffectivePermissions,
     getlist: {

@@ -1,0 +1,50 @@
+// What spemu answers from what it knows, without storing anything (issue #14): a list's event
+// receivers (none; adding one is refused), the lookups that point at a list, its IRM settings
+// (off); a web's templates for new subwebs, its custom list templates (none) and mapToIcon.
+// Through PnPjs 4 where it has the call, plain fetch for the wire.
+
+import { describe, it, before } from 'node:test';
+import assert from 'node:assert/strict';
+import type { SPFI } from '@pnp/sp';
+import { useTestServer } from '../helpers/server.ts';
+import { pnpFor } from '../helpers/pnp.ts';
+
+describe('what lists and webs answer without storing anything', () => {
+  const spemu = useTestServer();
+  let sp: SPFI;
+  let api: string;
+  before(() => {
+    sp = pnpFor(spemu.server.site('/sites/dev'));
+    api = `${spemu.server.site('/sites/dev')}/_api/web`;
+  });
+  const call = async (method: string, path: string, body?: unknown) => {
+    const r = await fetch(`${api}/${path}`, { method, headers: { Accept: 'application/json;odata=nometadata', 'Content-Type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) });
+    return { status: r.status, body: await r.json() as any };
+  };
+
+  it('a list\'s event receivers, related fields and IRM settings', async () => {
+    const { list: target } = await sp.web.lists.ensure('Related target', '', 100);
+    const { list: other } = await sp.web.lists.ensure('Related source', '', 100);
+    const targetId = (await target.select('Id')()).Id;
+    const lookup = await other.fields.addLookup('Target', { LookupListId: targetId, LookupFieldName: 'Title' });
+    const related = await call('GET', "lists/getbytitle('Related target')/getRelatedFields");
+    assert.equal(related.status, 200);
+    assert.deepEqual(related.body.value.map((f: any) => f.FieldId), [lookup.Id]);
+    assert.deepEqual((await call('GET', "lists/getbytitle('Related source')/getRelatedFields")).body.value, []);
+    assert.deepEqual((await call('GET', "lists/getbytitle('Related target')/eventReceivers")).body.value, []);
+    const add = await call('POST', "lists/getbytitle('Related target')/eventReceivers", { ReceiverName: 'r', EventType: 10001, ReceiverUrl: 'https://x' });
+    assert.equal(add.status, 501, 'spemu calls no remote event receivers, so it refuses to register one');
+    const irm = await call('GET', "lists/getbytitle('Related target')/InformationRightsManagementSettings");
+    assert.equal(irm.status, 200);
+    assert.equal(irm.body.EnableDocumentAccessExpire, false);
+  });
+
+  it('a web\'s templates, custom list templates and icons', async () => {
+    const templates = await sp.web.availableWebTemplates()();
+    assert.deepEqual(templates.map((t: any) => t.Name), ['STS#3', 'STS#0']);
+    assert.deepEqual((await call('GET', 'getCustomListTemplates')).body.value, []);
+    assert.equal(await sp.web.mapToIcon('report.docx'), 'icdocx.png');
+    assert.equal(await sp.web.mapToIcon('report.DOCX', 1), 'lg_icdocx.png');
+    assert.equal(await sp.web.mapToIcon('archive.xyz'), 'icgen.gif');
+  });
+});
