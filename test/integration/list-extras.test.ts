@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import type { SPFI } from '@pnp/sp';
 import { useTestServer } from '../helpers/server.ts';
 import { pnpFor } from '../helpers/pnp.ts';
+import '@pnp/sp/sites/index.js';
 
 describe('what lists and webs answer without storing anything', () => {
   const spemu = useTestServer();
@@ -46,5 +47,18 @@ describe('what lists and webs answer without storing anything', () => {
     assert.equal(await sp.web.mapToIcon('report.docx'), 'icdocx.png');
     assert.equal(await sp.web.mapToIcon('report.DOCX', 1), 'lg_icdocx.png');
     assert.equal(await sp.web.mapToIcon('archive.xyz'), 'icgen.gif');
+  });
+
+  it('SP.Web and SP.Site static methods: a web\'s libraries, the web of a page, whether a site exists', async () => {
+    const site = spemu.server.site('/sites/dev');
+    const libraries = await sp.site.getDocumentLibraries(site);
+    const titles = libraries.map((l) => l.Title).sort();
+    assert.ok(titles.includes('Documents') && titles.includes('Site Assets') && !titles.includes('Tasks'), titles.join());
+    assert.equal(libraries.find((l) => l.Title === 'Documents')!.IsDefaultDocumentLibrary, true);
+    await sp.web.webs.add('Static sub', 'static-sub');
+    assert.equal(await sp.site.getWebUrlFromPageUrl(`${site}/static-sub/SitePages/Home.aspx`), `${site}/static-sub`);
+    assert.equal(await sp.site.getWebUrlFromPageUrl(`${site}/SitePages/Home.aspx`), site);
+    assert.equal(await sp.site.exists(site), true);
+    assert.equal(await sp.site.exists(`${site}/RANDOM`), false);
   });
 });

@@ -28,6 +28,7 @@ const READING_ACTIONS: Record<string, string> = {
   'site.openwebbyid': 'a POST in PnPjs that only finds a web of the site collection',
   'navigationService.menustate': 'a POST that reads the quick launch as a menu',
   'navigationService.menunodekey': 'a POST that finds a quick launch node by its URL',
+  'siteStatics.exists': 'a POST that answers whether a site collection is at a URL',
 };
 
 const principal = (role: SiteRoleName): Principal => ({ userId: 7, loginName: 'x', upn: 'x@contoso.com', role, via: 'bearer' });

@@ -40,6 +40,8 @@ async function root(segment: PathSegment, ctx: ApiContext): Promise<Resource> {
     case 'contextinfo': return { kind: 'contextInfo' };
     case 'navigation': return { kind: 'navigationService' };
     case 'sp.movecopyutil': return { kind: 'moveCopyUtil' };
+    case 'sp.web': return { kind: 'webStatics' };
+    case 'sp.site': return { kind: 'siteStatics' };
     default: return unknownSegment(segment);
   }
 }
@@ -59,8 +61,9 @@ export interface Plan {
  * verb's handler on the resource found. The body is not read yet; nothing here uses it.
  */
 export async function resolve(segments: PathSegment[], verb: Verb, ctx: ApiContext): Promise<Plan> {
-  // `SP.MoveCopyUtil.CopyFileByPath(…)` is a static method: read as the class, then the method.
-  const util = /^(sp\.movecopyutil)\.(.+)$/.exec(segments[0]?.lname ?? '');
+  // `SP.MoveCopyUtil.CopyFileByPath(…)`, `SP.Web.GetDocumentLibraries(@v)`, `SP.Site.Exists` are
+  // static methods: read as the class, then the method.
+  const util = /^(sp\.movecopyutil|sp\.web|sp\.site)\.(.+)$/.exec(segments[0]?.lname ?? '');
   if (util) {
     const name = segments[0]!.name.slice(util[1]!.length + 1);
     segments = [{ ...segments[0]!, name: 'SP.MoveCopyUtil', lname: util[1]!, args: undefined }, { ...segments[0]!, name, lname: util[2]! }, ...segments.slice(1)];

@@ -53,6 +53,9 @@ export type Resource =
   | { kind: 'navigationService' }
   | { kind: 'features'; holder: FeatureHolder }
   | { kind: 'eventReceivers'; list: List }
+  /** SP.Web's and SP.Site's static methods (`_api/SP.Web.GetDocumentLibraries(@v)`). */
+  | { kind: 'webStatics' }
+  | { kind: 'siteStatics' }
   | { kind: 'customActions'; holder: CustomActionHolder; link: string }
   | { kind: 'customAction'; holder: CustomActionHolder; link: string; action: StoredCustomAction }
   | { kind: 'contentTypes'; web: Web; list?: List | undefined }

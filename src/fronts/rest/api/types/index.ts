@@ -22,6 +22,7 @@ import { contentTypesType, contentTypeType } from './content-types.ts';
 import { navigationNodesType, navigationNodeType, navigationServiceType, navigationType } from './navigation.ts';
 import { featuresType } from './features.ts';
 import { eventReceiversType } from './list-extras.ts';
+import { siteStaticsType, webStaticsType } from './statics.ts';
 import { customActionsType, customActionType } from './custom-actions.ts';
 
 export const RESOURCE_TYPES: ResourceTypes = {
@@ -56,6 +57,8 @@ export const RESOURCE_TYPES: ResourceTypes = {
   navigation: navigationType,
   features: featuresType,
   eventReceivers: eventReceiversType,
+  webStatics: webStaticsType,
+  siteStatics: siteStaticsType,
   customActions: customActionsType,
   customAction: customActionType,
   navigationNodes: navigationNodesType,
