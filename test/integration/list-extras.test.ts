@@ -61,4 +61,12 @@ describe('what lists and webs answer without storing anything', () => {
     assert.equal(await sp.site.exists(site), true);
     assert.equal(await sp.site.exists(`${site}/RANDOM`), false);
   });
+
+  it('a web\'s and a list\'s title and description per UI culture: the one value a one-language site has', async () => {
+    const culture = async (path: string) => (await call('POST', `${path}/getValueForUICulture`, { cultureName: 'en-us' })).body.value;
+    assert.equal(await culture('TitleResource'), 'Dev');
+    assert.equal(await culture("lists/getbytitle('Tasks')/TitleResource"), 'Tasks');
+    assert.equal(typeof await culture('DescriptionResource'), 'string');
+    assert.equal((await call('POST', 'TitleResource/setValueForUICulture', { cultureName: 'de-de', value: 'x' })).status, 501);
+  });
 });

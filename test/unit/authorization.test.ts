@@ -29,6 +29,7 @@ const READING_ACTIONS: Record<string, string> = {
   'navigationService.menustate': 'a POST that reads the quick launch as a menu',
   'navigationService.menunodekey': 'a POST that finds a quick launch node by its URL',
   'siteStatics.exists': 'a POST that answers whether a site collection is at a URL',
+  'userResource.getvalueforuiculture': 'a POST that reads a title or description',
 };
 
 const principal = (role: SiteRoleName): Principal => ({ userId: 7, loginName: 'x', upn: 'x@contoso.com', role, via: 'bearer' });

@@ -55,6 +55,7 @@ export type Resource =
   | { kind: 'eventReceivers'; list: List }
   /** SP.Web's and SP.Site's static methods (`_api/SP.Web.GetDocumentLibraries(@v)`). */
   | { kind: 'webStatics' }
+  | { kind: 'userResource'; value: (ctx: ApiContext) => Promise<string> }
   | { kind: 'siteStatics' }
   | { kind: 'customActions'; holder: CustomActionHolder; link: string }
   | { kind: 'customAction'; holder: CustomActionHolder; link: string; action: StoredCustomAction }

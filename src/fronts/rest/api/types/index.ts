@@ -23,6 +23,7 @@ import { navigationNodesType, navigationNodeType, navigationServiceType, navigat
 import { featuresType } from './features.ts';
 import { eventReceiversType } from './list-extras.ts';
 import { siteStaticsType, webStaticsType } from './statics.ts';
+import { userResourceType } from './user-resources.ts';
 import { customActionsType, customActionType } from './custom-actions.ts';
 
 export const RESOURCE_TYPES: ResourceTypes = {
@@ -58,6 +59,7 @@ export const RESOURCE_TYPES: ResourceTypes = {
   features: featuresType,
   eventReceivers: eventReceiversType,
   webStatics: webStaticsType,
+  userResource: userResourceType,
   siteStatics: siteStaticsType,
   customActions: customActionsType,
   customAction: customActionType,

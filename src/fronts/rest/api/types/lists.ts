@@ -16,6 +16,7 @@ import { listViewMethods, listViewNavigation, viewEntity } from './views.ts';
 import { addValidateUpdateItemUsingPath } from './form-updates.ts';
 import { listCustomActions } from './custom-actions.ts';
 import { listExtraMethods, listExtraNavigation } from './list-extras.ts';
+import { userResource } from './user-resources.ts';
 import { emptyOk, entityCollection, guidText, stringArgument } from './shared.ts';
 import { urlPrefix } from '../../../../domain/names.ts';
 import { argumentLiteral } from '../../../../odata/path.ts';
@@ -139,6 +140,8 @@ export const listType: ResourceType<ListResource> = {
     contenttypes: async (r, ctx) => ({ kind: 'contentTypes', web: ctx.web, list: r.list }),
     usercustomactions: async (r) => listCustomActions(r.list),
     ...listExtraNavigation,
+    titleresource: async (r) => userResource(async () => r.list.title),
+    descriptionresource: async (r) => userResource(async () => r.list.description),
     ...securableNavigation<ListResource>(async (r) => listEditLink(r.list)),
   },
   methods: {

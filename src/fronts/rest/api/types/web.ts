@@ -17,6 +17,7 @@ import { ok, type Outcome } from '../outcome.ts';
 import { openWebById, subwebMethods, webInformationEntity } from './webs.ts';
 import { siteCustomActions, webCustomActions } from './custom-actions.ts';
 import { webExtraMethods } from './list-extras.ts';
+import { userResource } from './user-resources.ts';
 
 export const siteType: ResourceType<{ kind: 'site' }> = {
   navigation: {
@@ -44,6 +45,8 @@ export const webType: ResourceType<WebResource> = {
     webinfos: async (r) => ({ kind: 'webInfos', web: r.web }),
     contenttypes: async (r) => ({ kind: 'contentTypes', web: r.web }),
     navigation: async (r) => ({ kind: 'navigation', web: r.web }),
+    titleresource: async (r) => userResource(async (ctx) => (await ctx.store.sites.web(r.web.id))?.title ?? r.web.title),
+    descriptionresource: async (r) => userResource(async (ctx) => (await ctx.store.sites.web(r.web.id))?.description ?? r.web.description),
     features: async (r) => ({ kind: 'features', holder: { kind: 'web', webId: r.web.id } }),
     usercustomactions: async (r) => webCustomActions(r.web.id),
     availablecontenttypes: async (r) => ({ kind: 'contentTypes', web: r.web }),
