@@ -98,4 +98,18 @@ describe('PnPjs site users and groups against spemu', () => {
     const visitors = await sp.web.associatedVisitorGroup.users.select('Title')();
     assert.deepEqual(visitors.map((u) => u.Title), ['Dave Diaz']);
   });
+
+  it('a site user updated as PnPjs does (the whole SP.User sent back): Title and Email kept, other properties not changed', async () => {
+    const props = await sp.web.currentUser();
+    await sp.web.currentUser.update({ ...props, Title: 'Changed Title', Email: 'changed@contoso.com' });
+    const changed = await sp.web.currentUser();
+    assert.deepEqual([changed.Title, changed.Email, changed.LoginName], ['Changed Title', 'changed@contoso.com', props.LoginName]);
+    const row = await sp.web.lists.getByTitle('User Information List').items.getById(changed.Id).select('Title', 'EMail')();
+    assert.deepEqual([row.Title, row.EMail], ['Changed Title', 'changed@contoso.com'], 'kept in the User Information List row');
+    assert.equal((await failure(sp.web.currentUser.update({ LoginName: 'i:0#.f|membership|someone@else.com' }))).status, 400);
+    assert.equal((await failure(sp.web.currentUser.update({ Title: '' }))).status, 400);
+    assert.equal((await failure(sp.web.currentUser.update({ NoSuchThing: 1 } as any))).status, 400);
+    await sp.web.currentUser.update({ Title: props.Title, Email: props.Email });
+  });
 });
+

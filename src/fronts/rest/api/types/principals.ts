@@ -17,7 +17,10 @@ import { readEntityBody, type Properties } from '../body.ts';
 import {
   directoryUserOfRow, directoryUsersOfRows, groupEntity, GROUPS_METADATA, siteUserRecord, SYSTEM_ACCOUNT, userEntity, USERS_METADATA, type SiteUserRecord,
 } from '../principal-entities.ts';
-import type { Outcome } from '../outcome.ts';
+import { noContent, type Outcome } from '../outcome.ts';
+import { requirePermission } from '../../../../identity/permissions.ts';
+import { toStoredValue, ValueError } from '../../../../domain/values.ts';
+import type { StoredValue } from '../../../../domain/model.ts';
 import type { Resource, ResourceType } from '../resource.ts';
 import { argument, entityCollection, integerArgument, singleEntity, stringArgument } from './shared.ts';
 
@@ -210,9 +213,47 @@ export const siteUserType: ResourceType<SiteUserResource> = {
     groups: async (r) => ({ kind: 'siteGroups', memberOf: r.user }),
   },
   get: async (r, ctx) => singleEntity(userEntity(r.user, ctx), USERS_METADATA, ctx),
-  update: async () => { throw errors.notImplemented('SP.User.Update'); },
+  /**
+   * MERGE: Title, Email and IsHiddenInUI are kept in the user's User Information List row;
+   * IsSiteAdmin needs Manage Web Site. Clients send the whole SP.User back (PnPjs's
+   * `currentUser.update(props)`): the other properties may come unchanged, not changed.
+   */
+  async update(r, ctx) {
+    const props = readEntityBody(ctx, 'SP.User');
+    const current = userEntity(r.user, ctx);
+    const values: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(props)) {
+      if (key.startsWith('odata.')) continue;
+      const settable = USER_COLUMNS[key];
+      if (settable) { values[settable] = value; continue; }
+      const shown = current.props.find(([name]) => name === key);
+      if (!shown) throw errors.unknownBodyProperty(key, 'SP.User');
+      if (JSON.stringify(plain(shown[1])) !== JSON.stringify(value)) throw errors.badArgument(`The property '${key}' of SP.User cannot be changed.`);
+    }
+    if ('IsSiteAdmin' in values && values.IsSiteAdmin !== r.user.isSiteAdmin) requirePermission(ctx.principal, 'ManageWeb');
+    const { list, fields } = await userInfoList(ctx.store, ctx.site);
+    const stored: Record<string, StoredValue> = {};
+    for (const [name, raw] of Object.entries(values)) {
+      const field = fields.find((f) => f.internalName === name)!;
+      if (name === 'Title' && (typeof raw !== 'string' || !raw.trim())) throw errors.badArgument('The Title of a user must not be empty.');
+      try { stored[name] = toStoredValue(field, raw); } catch (e) { if (e instanceof ValueError) throw errors.badArgument(e.message); throw e; }
+    }
+    await ctx.services.items.update(list, fields, r.user.id, stored, ctx.conditions);
+    return noContent();
+  },
   delete: async () => { throw errors.notImplemented('SP.User.DeleteObject'); },
 };
+
+/** SP.User's settable properties → the User Information List's columns. */
+const USER_COLUMNS: Record<string, string> = { Title: 'Title', Email: 'EMail', IsHiddenInUI: 'UserInfoHidden', IsSiteAdmin: 'IsSiteAdmin' };
+
+/** A wire value as the JSON a client sends it back (complex values as plain objects). */
+function plain(value: unknown): unknown {
+  if (value && typeof value === 'object' && (value as { kind?: string }).kind === 'complex') {
+    return Object.fromEntries((value as { props: Array<[string, unknown]> }).props.map(([k, v]) => [k, plain(v)]));
+  }
+  return value;
+}
 
 function groupOutcome(group: SiteGroupDef, ctx: ApiContext): Outcome {
   return singleEntity(groupEntity(group, siteGroupOfRole(ctx.site, 'owner').title, ctx), GROUPS_METADATA, ctx);
