@@ -115,6 +115,11 @@ export const fail = {
   featureActive: failure('conflict', 'featureActive', (name: string, id: string, where: string) => `Feature '${name}' (ID: ${id}) is already activated at scope '${where}'.`),
   featureNotActive: failure('invalid', 'featureNotActive', (id: string) => `Feature with Id '${id}' is not activated at this scope.`),
   customActionNotFound: failure('notFound', 'customActionNotFound', () => 'The user custom action does not exist.'),
+  userNotFound: failure('notFound', 'userNotFound', () => 'User cannot be found.'),
+  groupNotFound: failure('notFound', 'groupNotFound', () => 'Group cannot be found.'),
+  groupNameTaken: failure('conflict', 'groupNameTaken', (_name: string) => 'The specified name is already in use.'),
+  /** The default groups stand for the site's roles. */
+  defaultGroup: failure('invalid', 'defaultGroup', (name: string) => `The group "${name}" is one of the site's default groups.`),
   viewNotFound: failure('notFound', 'viewNotFound', () => 'The specified view is invalid.'),
   /** A new web at a URL a web (or a list of the parent web) already has. */
   webUrlInUse: failure('conflict', 'webUrlInUse', (serverRelativeUrl: string) => `The Web site address "${serverRelativeUrl}" is already in use.`),

@@ -1,18 +1,25 @@
-// A site collection's SharePoint groups. spemu has exactly the three a new SharePoint site
-// gets: "<title> Owners" (3), "<title> Visitors" (4) and "<title> Members" (5), numbered as
-// SharePoint numbers them. Their members are the site's role holders in the directory
-// (store.directory.siteRoles), so a group's membership is the site's permissions.
+// A site collection's SharePoint groups: the three a new SharePoint site gets, "<title>
+// Owners" (3), "<title> Visitors" (4) and "<title> Members" (5), numbered as SharePoint
+// numbers them, whose members are the site's role holders in the directory
+// (store.directory.siteRoles), so their membership is the site's permissions; and the
+// site's own groups (store.siteGroups), whose members are site users and which grant nothing
+// by themselves.
 
 import type { Site } from '../domain/model.ts';
 import type { SiteRoleName } from '../store/directory.ts';
 import type { StoreReader } from '../store/store.ts';
-import { directoryPrincipal, type SitePrincipal } from './site-users.ts';
+import { directoryPrincipal, findSiteUser, loginNameOf, type SitePrincipal } from './site-users.ts';
 
 export interface SiteGroupDef {
   id: number;
-  role: SiteRoleName;
+  /** The site role a default group stands for; null for a group of the site's own. */
+  role: SiteRoleName | null;
   title: string;
   description: string;
+  /** A site user who owns the group; null: the site's Owners group does. */
+  ownerId: number | null;
+  allowMembersEditMembership: boolean;
+  onlyAllowMembersViewMembership: boolean;
 }
 
 const DEFINITIONS: Array<{ id: number; role: SiteRoleName; suffix: string; permission: string }> = [
@@ -26,16 +33,24 @@ export function siteGroups(site: Site): SiteGroupDef[] {
   return DEFINITIONS.map((d) => ({
     id: d.id, role: d.role, title: `${site.title} ${d.suffix}`,
     description: `Use this group to grant people ${d.permission} permissions to the SharePoint site: ${site.title}`,
+    ownerId: null, allowMembersEditMembership: false, onlyAllowMembersViewMembership: false,
   }));
+}
+
+/** The default groups and the site's own, in id order. */
+export async function allSiteGroups(store: Pick<StoreReader, 'siteGroups'>, site: Site): Promise<SiteGroupDef[]> {
+  const own = (await store.siteGroups.of(site.id)).map((g): SiteGroupDef => ({ ...g, role: null }));
+  return [...siteGroups(site), ...own];
 }
 
 export const siteGroupById = (site: Site, id: number) => siteGroups(site).find((g) => g.id === id);
 export const siteGroupByName = (site: Site, name: string) => siteGroups(site).find((g) => g.title.toLowerCase() === name.toLowerCase());
 export const siteGroupOfRole = (site: Site, role: SiteRoleName) => siteGroups(site).find((g) => g.role === role)!;
 
-/** Who holds the group's role, in the order the site lists them; names the directory no longer knows are skipped. */
+/** Who holds a default group's role, in the order the site lists them; names the directory no longer knows are skipped. */
 export async function groupMembers(store: StoreReader, site: Site, group: SiteGroupDef): Promise<SitePrincipal[]> {
   const members: SitePrincipal[] = [];
+  if (group.role === null) return members;
   for (const role of await store.directory.siteRoles(site.id)) {
     if (role.role !== group.role) continue;
     const who = await directoryPrincipal(store, role.principal);
@@ -64,5 +79,8 @@ export async function groupsOfPrincipal(store: StoreReader, site: Site, who: Sit
   }
   const roles = new Set<SiteRoleName>();
   for (const role of await store.directory.siteRoles(site.id)) if (keys.has(role.principal)) roles.add(role.role);
-  return siteGroups(site).filter((g) => roles.has(g.role));
+  // The site's own groups hold site users: the principal's row, if it has one.
+  const row = await findSiteUser(store, site, loginNameOf(who));
+  const own = row ? new Set(await store.siteGroups.groupsOf(site.id, row.id)) : new Set<number>();
+  return (await allSiteGroups(store, site)).filter((g) => (g.role !== null && roles.has(g.role)) || own.has(g.id));
 }

@@ -23,6 +23,7 @@ import { FormUpdateService } from './form-updates.ts';
 import { NavigationService } from './navigation.ts';
 import { FeatureService } from './features.ts';
 import { CustomActionService } from './custom-actions.ts';
+import { SiteGroupService } from './site-groups.ts';
 
 export type { Actor };
 
@@ -47,6 +48,7 @@ export class Services {
   get navigation(): NavigationService { return new NavigationService(this.#store); }
   get features(): FeatureService { return new FeatureService(this.#store); }
   get customActions(): CustomActionService { return new CustomActionService(this.#store); }
+  get siteGroups(): SiteGroupService { return new SiteGroupService(this.#store, this.#actor); }
   get siteColumns(): SiteColumnService { return new SiteColumnService(this.#store); }
   get items(): ItemService { return new ItemService(this.#store, this.#actor); }
   get versions(): VersionService { return new VersionService(this.#store); }

@@ -24,6 +24,7 @@ import type { ContentTypeRepository } from './content-types.ts';
 import type { NavigationRepository } from './navigation.ts';
 import type { FeatureRepository } from './features.ts';
 import type { CustomActionRepository } from './custom-actions.ts';
+import type { SiteGroupRepository } from './site-groups.ts';
 import type { SiteColumnRepository } from './site-columns.ts';
 
 export type { NewField, NewList };
@@ -64,6 +65,8 @@ export interface Repositories {
   features: FeatureRepository;
   /** User custom actions of site collections, webs and lists (custom-actions.ts). */
   customActions: CustomActionRepository;
+  /** A site collection's own SharePoint groups and their members (site-groups.ts). */
+  siteGroups: SiteGroupRepository;
 }
 
 /**
@@ -89,6 +92,7 @@ export interface StoreReader {
   navigation: Pick<NavigationRepository, 'children' | 'all' | 'byId'>;
   features: Pick<FeatureRepository, 'states'>;
   customActions: Pick<CustomActionRepository, 'of'>;
+  siteGroups: Pick<SiteGroupRepository, 'of' | 'members' | 'groupsOf'>;
 }
 
 /** Storage. Every write is atomic; an error leaves nothing behind. */

@@ -120,6 +120,12 @@ export const errors = {
     new SpError(400, `-2146232832, ${SP_EXCEPTION}`, `Feature '${name}' (ID: ${id}) is already activated at scope '${where}'.`),
   featureNotActive: (id: string) =>
     new SpError(400, `-2146232832, ${SP_EXCEPTION}`, `Feature with Id '${id}' is not activated at this scope.`),
+  /** SharePoint's SPException text for a group name taken (INFERRED status and code). */
+  groupNameTaken: (_name: string) =>
+    new SpError(400, `-2130575293, ${SP_EXCEPTION}`, 'The specified name is already in use.\n\nPlease use a different name.'),
+  /** (spemu's limit, docs/compatibility.md) */
+  defaultGroup: (name: string) =>
+    new SpError(501, '-1, Microsoft.SharePoint.Client.NotSupportedException', `The group "${name}" is one of the site's default groups, whose members are the site's role holders: spemu does not rename, re-own or delete it.`),
   /** (inference, docs/compatibility.md) */
   customActionNotFound: () =>
     new SpError(404, '-2147024809, System.ArgumentException', 'The user custom action does not exist.'),

@@ -30,6 +30,8 @@ const READING_ACTIONS: Record<string, string> = {
   'navigationService.menunodekey': 'a POST that finds a quick launch node by its URL',
   'siteStatics.exists': 'a POST that answers whether a site collection is at a URL',
   'userResource.getvalueforuiculture': 'a POST that reads a title or description',
+  'siteUsers.removebyid': "a group's member leaves: its owner or ManagePermissions, checked by the rule",
+  'siteUsers.removebyloginname': 'as removebyid',
 };
 
 const principal = (role: SiteRoleName): Principal => ({ userId: 7, loginName: 'x', upn: 'x@contoso.com', role, via: 'bearer' });

@@ -23,6 +23,7 @@ import { views } from './migrations/0017-views.ts';
 import { navigation } from './migrations/0018-navigation.ts';
 import { features } from './migrations/0019-features.ts';
 import { userCustomActions } from './migrations/0020-user-custom-actions.ts';
+import { siteGroups } from './migrations/0021-site-groups.ts';
 import { contentTypes } from './migrations/0016-content-types.ts';
 import type { SqlFlavour } from './flavour.ts';
 
@@ -48,6 +49,7 @@ export const migrations = (flavour: SqlFlavour): Record<string, Migration> => ({
   '0018-navigation': navigation(flavour),
   '0019-features': features(flavour),
   '0020-user-custom-actions': userCustomActions(flavour),
+  '0021-site-groups': siteGroups(flavour),
 });
 
 export async function migrateToLatest(db: Kysely<any>, flavour: SqlFlavour): Promise<void> {

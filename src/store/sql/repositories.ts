@@ -22,6 +22,7 @@ import { SqlContentTypes } from './content-types.ts';
 import { SqlNavigation } from './navigation.ts';
 import { SqlFeatures } from './features.ts';
 import { SqlCustomActions } from './custom-actions.ts';
+import { SqlSiteGroups } from './site-groups.ts';
 
 /** What a repository may keep beyond its session: memory that outlives one transaction. */
 export interface RepositoryMemory {
@@ -48,6 +49,7 @@ export const REPOSITORIES: { [K in keyof Repositories]: (session: SqlSession, me
   navigation: (s) => new SqlNavigation(s),
   features: (s) => new SqlFeatures(s),
   customActions: (s) => new SqlCustomActions(s),
+  siteGroups: (s) => new SqlSiteGroups(s),
 };
 
 export function buildRepositories(session: SqlSession, memory: RepositoryMemory): Repositories {

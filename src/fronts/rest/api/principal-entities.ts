@@ -109,9 +109,9 @@ export function groupEntity(group: SiteGroupDef, ownerTitle: string, ctx: ApiCon
     deferred: ['Owner', 'Users'],
     props: [
       ['Id', group.id], ['IsHiddenInUI', false], ['LoginName', group.title], ['Title', group.title],
-      ['PrincipalType', PrincipalType.SharePointGroup], ['AllowMembersEditMembership', false],
+      ['PrincipalType', PrincipalType.SharePointGroup], ['AllowMembersEditMembership', group.allowMembersEditMembership],
       ['AllowRequestToJoinLeave', false], ['AutoAcceptRequestToJoinLeave', false], ['Description', group.description],
-      ['OnlyAllowMembersViewMembership', false], ['OwnerTitle', ownerTitle], ['RequestToJoinLeaveEmailSetting', null],
+      ['OnlyAllowMembersViewMembership', group.onlyAllowMembersViewMembership], ['OwnerTitle', ownerTitle], ['RequestToJoinLeaveEmailSetting', null],
     ],
   };
 }

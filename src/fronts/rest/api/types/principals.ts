@@ -6,12 +6,14 @@ import type { Expression } from '../../../../query/ast.ts';
 import { errors } from '../../../../wire/errors.ts';
 import { resolveLogin } from '../../../../identity/logins.ts';
 import {
-  groupMembers, groupsOfPrincipal, siteGroupById, siteGroupByName, siteGroupOfRole, siteGroups, type SiteGroupDef,
+  allSiteGroups, groupMembers, groupsOfPrincipal, siteGroupOfRole, type SiteGroupDef,
 } from '../../../../identity/site-groups.ts';
 import {
   directoryPrincipal, findSiteUser, loginNameOf, SYSTEM_ACCOUNT_ID, userInfoList, type SitePrincipal,
 } from '../../../../identity/site-users.ts';
 import { argumentLiteral, type Argument } from '../../../../odata/path.ts';
+import { voidAction } from './documents-shared.ts';
+import type { Entity } from '../../../../wire/values.ts';
 import type { ApiContext } from '../context.ts';
 import { readEntityBody, type Properties } from '../body.ts';
 import {
@@ -82,6 +84,15 @@ function ensureRow(ctx: ApiContext, who: SitePrincipal, actorId?: number): Promi
  * without one (never loaded, never seen) is not listed until something gives it one.
  */
 async function groupUsers(ctx: ApiContext, group: SiteGroupDef): Promise<SiteUserRecord[]> {
+  if (group.role === null) {
+    // A group of the site's own holds site users by id.
+    const rows: Item[] = [];
+    for (const id of await ctx.store.siteGroups.members(ctx.site.id, group.id)) {
+      const row = await rowById(ctx, id);
+      if (row) rows.push(row);
+    }
+    return records(ctx, rows);
+  }
   const logins = (await groupMembers(ctx.store, ctx.site, group)).map(loginNameOf);
   if (logins.length === 0) return [];
   const { list, fields } = await userInfoList(ctx.store, ctx.site);
@@ -189,6 +200,9 @@ export const siteUsersType: ResourceType<SiteUsersResource> = {
     getbyid: { kind: 'function', invoke: (r, args, ctx) => byId(ctx, r, integerArgument(args, 'id')) },
     getbyemail: { kind: 'function', invoke: (r, args, ctx) => byEmail(ctx, r, stringArgument(args, 'emailAddress', 'email')) },
     getbyloginname: { kind: 'function', invoke: (r, args, ctx) => byLoginName(ctx, r, stringArgument(args, 'loginName')) },
+    /** A group's `users/removeById(n)`: the member leaves the group (a site's users are not removed this way). */
+    removebyid: voidAction('RemoveById', 'Open', async (r, args, ctx) => removeFromGroup(ctx, r, await byId(ctx, r, integerArgument(args, 'id')))),
+    removebyloginname: voidAction('RemoveByLoginName', 'Open', async (r, args, ctx) => removeFromGroup(ctx, r, await byLoginName(ctx, r, stringArgument(args, 'loginName')))),
   },
   async get(r, ctx) {
     const users = r.group ? await groupUsers(ctx, r.group) : await records(ctx, await allRows(ctx));
@@ -196,12 +210,17 @@ export const siteUsersType: ResourceType<SiteUsersResource> = {
   },
   /** `POST siteusers {"LoginName":…}` (PnPjs's siteUsers.add): EnsureUser by another name. */
   async create(r, ctx) {
-    if (r.group) throw errors.notImplemented('SP.Group.Users.Add');
     const props = readEntityBody(ctx, 'SP.User');
     const login = props.LoginName;
     if (typeof login !== 'string' || login.trim() === '') throw errors.badArgument('The LoginName property is required and must not be empty.');
     const who = await resolveLogin(ctx.store, login);
     if (!who) throw errors.ensureUserNotFound(login);
+    if (r.group) {
+      // Adding to a group changes who may do what: ManagePermissions (the group's owner may too).
+      requireGroupManager(ctx, r.group);
+      const id = await ctx.services.siteGroups.addMember(ctx.site, r.group, who);
+      return { ...singleEntity(userEntity(await siteUserById(ctx, id), ctx), USERS_METADATA, ctx), status: 201 };
+    }
     const row = await ensureRow(ctx, who, ctx.principal.userId);
     return { ...singleEntity(userEntity(await record(ctx, row), ctx), USERS_METADATA, ctx), status: 201 };
   },
@@ -255,8 +274,8 @@ function plain(value: unknown): unknown {
   return value;
 }
 
-function groupOutcome(group: SiteGroupDef, ctx: ApiContext): Outcome {
-  return singleEntity(groupEntity(group, siteGroupOfRole(ctx.site, 'owner').title, ctx), GROUPS_METADATA, ctx);
+async function groupOutcome(group: SiteGroupDef, ctx: ApiContext): Promise<Outcome> {
+  return singleEntity(groupEntity(group, await ownerTitle(ctx, group), ctx), GROUPS_METADATA, ctx);
 }
 
 export const siteGroupsType: ResourceType<SiteGroupsResource> = {
@@ -270,29 +289,82 @@ export const siteGroupsType: ResourceType<SiteGroupsResource> = {
     getbyname: {
       kind: 'function',
       async invoke(r, args, ctx) {
-        const found = siteGroupByName(ctx.site, stringArgument(args, 'name'));
-        const group = found && (await groupsOf(ctx, r)).some((g) => g.id === found.id) ? found : undefined;
+        const name = stringArgument(args, 'name').toLowerCase();
+        const group = (await groupsOf(ctx, r)).find((g) => g.title.toLowerCase() === name);
         return { kind: 'siteGroup', group: requireGroup(group) };
       },
     },
+    removebyid: voidAction('RemoveById', 'ManagePermissions', async (r, args, ctx) => {
+      await ctx.services.siteGroups.delete(ctx.site, requireGroup(await groupIn(ctx, r, integerArgument(args, 'id'))));
+    }),
+    removebyloginname: voidAction('RemoveByLoginName', 'ManagePermissions', async (r, args, ctx) => {
+      const name = stringArgument(args, 'loginName').toLowerCase();
+      await ctx.services.siteGroups.delete(ctx.site, requireGroup((await groupsOf(ctx, r)).find((g) => g.title.toLowerCase() === name)));
+    }),
   },
   async get(r, ctx) {
-    const owners = siteGroupOfRole(ctx.site, 'owner').title;
-    return entityCollection((await groupsOf(ctx, r)).map((g) => groupEntity(g, owners, ctx)), GROUPS_METADATA, ctx);
+    const entities: Entity[] = [];
+    for (const g of await groupsOf(ctx, r)) entities.push(groupEntity(g, await ownerTitle(ctx, g), ctx));
+    return entityCollection(entities, GROUPS_METADATA, ctx);
   },
-  create: async () => { throw errors.notImplemented('SP.GroupCollection.Add'); },
+  /** `POST sitegroups {"Title":…}` (PnPjs's siteGroups.add): a group of the site's own, owned by its maker. */
+  async create(r, ctx) {
+    if (r.memberOf) throw errors.methodNotAllowed('POST');
+    const props = readEntityBody(ctx, 'SP.Group');
+    for (const key of Object.keys(props)) if (!GROUP_PROPS.has(key)) throw errors.unknownBodyProperty(key, 'SP.Group');
+    const group = await ctx.services.siteGroups.create(ctx.site, groupInput(props));
+    return { ...(await groupOutcome(group, ctx)), status: 201 };
+  },
 };
+
+const GROUP_PROPS = new Set(['Title', 'Description', 'AllowMembersEditMembership', 'OnlyAllowMembersViewMembership']);
+
+function groupInput(props: Properties): { title: string; description?: string | undefined; allowMembersEditMembership?: boolean | undefined; onlyAllowMembersViewMembership?: boolean | undefined } {
+  const text = (name: string) => {
+    const v = props[name];
+    if (v !== undefined && v !== null && typeof v !== 'string') throw errors.invalidPropertyValue('Edm.String');
+    return v ?? undefined;
+  };
+  const flag = (name: string) => {
+    const v = props[name];
+    if (v !== undefined && v !== null && typeof v !== 'boolean') throw errors.invalidPropertyValue('Edm.Boolean');
+    return v ?? undefined;
+  };
+  return { title: (text('Title') as string | undefined) ?? '', description: text('Description') as string | undefined,
+    allowMembersEditMembership: flag('AllowMembersEditMembership') as boolean | undefined, onlyAllowMembersViewMembership: flag('OnlyAllowMembersViewMembership') as boolean | undefined };
+}
+
+async function removeFromGroup(ctx: ApiContext, r: SiteUsersResource, member: SiteUserResource): Promise<void> {
+  if (!r.group) throw errors.notImplemented('Removing a user from the site');
+  requireGroupManager(ctx, r.group);
+  const who = await resolveLogin(ctx.store, member.user.loginName);
+  await ctx.services.siteGroups.removeMember(ctx.site, r.group, member.user.id, who);
+}
+
+/** Group membership changes need ManagePermissions, or to be the group's owner (or a member, where members may edit it). */
+function requireGroupManager(ctx: ApiContext, group: SiteGroupDef): void {
+  if (group.ownerId === ctx.principal.userId) return;
+  requirePermission(ctx.principal, 'ManagePermissions');
+}
+
+/** The title of a group's owner: a site user's, or the site's Owners group's. */
+async function ownerTitle(ctx: ApiContext, group: SiteGroupDef): Promise<string> {
+  if (group.ownerId !== null) {
+    const row = await rowById(ctx, group.ownerId);
+    if (row) return String(row.values.Title ?? '');
+  }
+  return siteGroupOfRole(ctx.site, 'owner').title;
+}
 
 /** The groups of the collection: all the site's, or those a user is in. */
 async function groupsOf(ctx: ApiContext, r: SiteGroupsResource): Promise<SiteGroupDef[]> {
-  if (!r.memberOf) return siteGroups(ctx.site);
+  if (!r.memberOf) return allSiteGroups(ctx.store, ctx.site);
   const who = await resolveLogin(ctx.store, r.memberOf.loginName);
   return who ? groupsOfPrincipal(ctx.store, ctx.site, who) : [];
 }
 
 async function groupIn(ctx: ApiContext, r: SiteGroupsResource, id: number): Promise<SiteGroupDef | undefined> {
-  const group = siteGroupById(ctx.site, id);
-  return group && (!r.memberOf || (await groupsOf(ctx, r)).some((g) => g.id === id)) ? group : undefined;
+  return (await groupsOf(ctx, r)).find((g) => g.id === id);
 }
 
 export const siteGroupType: ResourceType<SiteGroupResource> = {
@@ -301,9 +373,33 @@ export const siteGroupType: ResourceType<SiteGroupResource> = {
     users: async (r) => ({ kind: 'siteUsers', group: r.group }),
     owner: async (_r, ctx) => ({ kind: 'siteGroup', group: siteGroupOfRole(ctx.site, 'owner') }),
   },
+  methods: {
+    /** The group's owner becomes this site user (or group id). */
+    setuserasowner: voidAction('SetUserAsOwner', 'ManagePermissions', async (r, args, ctx) => {
+      await ctx.services.siteGroups.setOwner(ctx.site, r.group, integerArgument(args, 'ownerId'));
+    }),
+  },
   get: async (r, ctx) => groupOutcome(r.group, ctx),
-  update: async () => { throw errors.notImplemented('SP.Group.Update'); },
-  delete: async () => { throw errors.notImplemented('SP.Group.DeleteObject'); },
+  /** MERGE: Title, Description and the membership flags of a group of the site's own. */
+  async update(r, ctx) {
+    const props = readEntityBody(ctx, 'SP.Group');
+    for (const key of Object.keys(props)) {
+      if (key.startsWith('odata.') || GROUP_PROPS.has(key)) continue;
+      throw errors.unknownBodyProperty(key, 'SP.Group');
+    }
+    const input = groupInput(props);
+    await ctx.services.siteGroups.update(ctx.site, r.group, {
+      ...(props.Title !== undefined ? { title: input.title } : {}),
+      ...(input.description !== undefined ? { description: input.description } : {}),
+      ...(input.allowMembersEditMembership !== undefined ? { allowMembersEditMembership: input.allowMembersEditMembership } : {}),
+      ...(input.onlyAllowMembersViewMembership !== undefined ? { onlyAllowMembersViewMembership: input.onlyAllowMembersViewMembership } : {}),
+    });
+    return noContent();
+  },
+  async delete(r, ctx) {
+    await ctx.services.siteGroups.delete(ctx.site, r.group);
+    return { status: 200 };
+  },
 };
 
 // ---- Entry points on SP.Web --------------------------------------------------------------
