@@ -16,6 +16,7 @@ import { documents } from './migrations/0009-documents.ts';
 import { itemGuidIndex } from './migrations/0010-item-guid-index.ts';
 import { uploadSessions } from './migrations/0011-upload-sessions.ts';
 import { attachments } from './migrations/0012-attachments.ts';
+import { uploadBytes } from './migrations/0013-upload-bytes.ts';
 import type { SqlFlavour } from './flavour.ts';
 
 /** Every migration, by name (Kysely applies them in name order); exported for `spemu migrate` and import. */
@@ -32,6 +33,7 @@ export const migrations = (flavour: SqlFlavour): Record<string, Migration> => ({
   '0010-item-guid-index': itemGuidIndex(flavour),
   '0011-upload-sessions': uploadSessions(flavour),
   '0012-attachments': attachments(flavour),
+  '0013-upload-bytes': uploadBytes(),
 });
 
 export async function migrateToLatest(db: Kysely<any>, flavour: SqlFlavour): Promise<void> {
