@@ -29,14 +29,17 @@ export class FileSpool {
     this.startWrite();
   }
 
-  /** Writes what is left and makes the file durable (fsync). */
+  /**
+   * Writes what is left and makes the file durable: fdatasync, which flushes the data and the
+   * metadata needed to read it back (its size), not its times.
+   */
   async finish(): Promise<void> {
     await this.writing;
     this.startWrite();
     await this.writing;
     await this.syncing;
     if (this.failure) throw this.failure;
-    await this.file.sync();
+    await this.file.datasync();
   }
 
   /** Waits for what is in flight (after a failure, before the file is closed and removed). */
