@@ -208,9 +208,9 @@ export class DocumentService {
   /** ContinueUpload: one more chunk at `offset`; the offset the next one starts at. */
   async continueUpload(list: List, item: Item, uploadId: string, offset: number, chunk: AsyncIterable<Uint8Array>): Promise<number> {
     return this.store.uploads.exclusive(uploadId, async () => {
-      const { session, size } = await this.appendChunk(list, item, uploadId, offset, chunk);
+      const { size } = await this.appendChunk(list, item, uploadId, offset, chunk);
       const appended = await this.store.uploads.append(uploadId, offset, size, this.actor.now());
-      return this.recorded(uploadId, offset, appended, session.nextOffset).nextOffset;
+      return (await this.recorded(this.store, uploadId, offset, appended)).nextOffset;
     });
   }
 
@@ -225,7 +225,7 @@ export class DocumentService {
       const fields = await this.store.fields.of(list);
       return this.store.transaction(async (store) => {
         const finished = await store.uploads.finish(uploadId, offset, { sha256, size });
-        const { blob, redundant, storageKey } = this.recorded(uploadId, offset, finished, offset);
+        const { blob, redundant, storageKey } = await this.recorded(store, uploadId, offset, finished);
         const { item: placed } = await store.documents.putFile(list, fields, {
           dir: item.place.dir, name: item.place.name!, actorId: this.actor.userId, now: this.actor.now(), blob, overwrite: true,
         });
@@ -248,10 +248,10 @@ export class DocumentService {
     return fail.badArgument(`An upload with the id ${uploadId} is already in progress.`);
   }
 
-  /** What recording a chunk answered, or SharePoint's failure for it. */
-  private recorded<T>(uploadId: string, offset: number, outcome: T | 'offset' | undefined, expected: number): T {
+  /** What recording a chunk answered, or SharePoint's failure for it (read through `store`: inside a unit of work, its own). */
+  private async recorded<T>(store: Store, uploadId: string, offset: number, outcome: T | 'offset' | undefined): Promise<T> {
     if (outcome === undefined) throw fail.uploadNotFound(uploadId);
-    if (outcome === 'offset') throw fail.uploadOffsetMismatch(offset, expected);
+    if (outcome === 'offset') throw fail.uploadOffsetMismatch(offset, (await store.uploads.get(uploadId))?.nextOffset ?? offset);
     return outcome;
   }
 
@@ -262,8 +262,11 @@ export class DocumentService {
     if (session.nextOffset !== offset) throw fail.uploadOffsetMismatch(offset, session.nextOffset);
     if (session.nextOffset > CHUNKED_UPLOAD_LIMIT) throw fail.bodyTooLarge(CHUNKED_UPLOAD_LIMIT);
     if (session.storageKey === undefined) session = await this.joinLegacyChunks(session);
+    // A chunk is at most --max-file-size, the file at most CHUNKED_UPLOAD_LIMIT: the smaller of the two totals holds.
+    const chunkLimit = offset + this.limits.maxFileSize;
+    const limit = Math.min(CHUNKED_UPLOAD_LIMIT, chunkLimit);
     const bytes = await this.store.blobs.append(session.storageKey, offset, chunk, {
-      limit: Math.min(CHUNKED_UPLOAD_LIMIT, offset + this.limits.maxFileSize), tooLarge: () => fail.bodyTooLarge(this.limits.maxFileSize),
+      limit, tooLarge: () => fail.bodyTooLarge(limit === chunkLimit ? this.limits.maxFileSize : CHUNKED_UPLOAD_LIMIT),
     });
     return { session, key: bytes.key, size: bytes.size };
   }

@@ -59,6 +59,7 @@ export class DiskBytes implements ByteStore {
 
   async append(key: string | undefined, offset: number, source: AsyncIterable<Uint8Array>, limit: number, tooLarge: () => Error) {
     let file;
+    const fresh = key === undefined;
     if (key === undefined) {
       if (offset !== 0) throw new Error('a new upload starts at offset 0');
       await mkdir(this.uploads, { recursive: true });
@@ -70,10 +71,11 @@ export class DiskBytes implements ByteStore {
       file = await open(this.pathOf(key), 'r+');
     }
     const target = key;
-    const running = await this.hashes.at(target, offset, async () => createReadStream(this.pathOf(target), { start: 0, end: offset - 1 }));
     let size = offset;
     const spool = new FileSpool(file, offset);
+    let running;
     try {
+      running = await this.hashes.at(target, offset, async () => createReadStream(this.pathOf(target), { start: 0, end: offset - 1 }));
       // What a broken append left past the recorded offset goes.
       await file.truncate(offset);
       for await (const chunk of source) {
@@ -85,10 +87,12 @@ export class DiskBytes implements ByteStore {
       await spool.finish();
     } catch (e) {
       await spool.settle();
-      throw e;
-    } finally {
       await file.close().catch(() => {});
+      // A first chunk that failed leaves nothing: no upload names its bytes.
+      if (fresh) await rm(this.pathOf(target), { force: true });
+      throw e;
     }
+    await file.close();
     running.size = size;
     this.hashes.keep(target, running);
     return { key: target, size };

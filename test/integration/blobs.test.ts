@@ -145,6 +145,13 @@ describe('blob store', () => {
     assert.equal(await b.store.blobs.digest(key!, content.length), sha, 'the running digest');
     assert.equal(await bytes.digest(key!, content.length), sha, 'the digest read back (another process, or after a restart)');
     await assert.rejects(b.store.blobs.append(key, 0, pieces(randomBytes(11 * MiB)), { limit: 10 * MiB, tooLarge }), /too large/);
+    // A first chunk that fails leaves nothing behind (no upload names it).
+    const uploadCopies = async () => (b.blobFolder
+      ? (existsSync(join(b.blobFolder, 'uploads')) ? readdirSync(join(b.blobFolder, 'uploads')).length : 0)
+      : Number((await rows<{ n: number }>(b.db, sql`select count(distinct storage_key) as n from blob_chunks`))[0]!.n));
+    const before = await uploadCopies();
+    await assert.rejects(b.store.blobs.append(undefined, 0, pieces(randomBytes(3 * MiB)), { limit: 2 * MiB, tooLarge }), /too large/);
+    assert.equal(await uploadCopies(), before);
   });
 
   test('a finished upload\'s bytes become its blob where they are (no copy); the same content again is redundant', async () => {

@@ -40,7 +40,14 @@ export class ChunkBytes implements ByteStore {
     // What a broken append left past the recorded offset goes (the row the offset is in is rewritten).
     await this.db.deleteFrom('blob_chunks').where('storage_key', '=', target).where('seq', '>', Math.floor(offset / CHUNK_BYTES))
       .execute();
-    const size = await this.stream(target, offset, source, limit, tooLarge, running.hash);
+    let size;
+    try {
+      size = await this.stream(target, offset, source, limit, tooLarge, running.hash);
+    } catch (e) {
+      // A first chunk that failed leaves nothing: no upload names its rows.
+      if (key === undefined) await this.remove(target).catch(() => {});
+      throw e;
+    }
     running.size = size;
     this.hashes.keep(target, running);
     return { key: target, size };
@@ -111,23 +118,14 @@ export class ChunkBytes implements ByteStore {
     const start = range?.start ?? 0;
     const end = range?.end ?? size - 1;
     const db = this.db;
-    const row = (seq: number) => {
-      const asked = db.selectFrom('blob_chunks').select('data')
-        .where('storage_key', '=', key).where('seq', '=', seq).executeTakeFirst();
-      asked.catch(() => {}); // a reader that stops early leaves the row it asked for unread
-      return asked;
-    };
+    // One row at a time. Asking for the next row while one is sent on, or reading rows as base64
+    // (encode(data, 'base64')), read faster alone but grew the server's heap through a 2 GiB
+    // download (+73 and +116 MiB against +12) for no gain measurable over HTTP here.
     async function* chunks(): AsyncGenerator<Buffer> {
-      const last = Math.floor(end / CHUNK_BYTES);
-      let next = row(Math.floor(start / CHUNK_BYTES));
-      for (let seq = Math.floor(start / CHUNK_BYTES); seq <= last; seq++) {
-        const got = await next;
-        // The next row is asked for while this one is sent on.
-        if (seq < last) next = row(seq + 1);
-        if (!got) throw new Error(`blob chunk ${key}/${seq} is missing`);
-        // bytea as node-postgres reads it (hex text, decoded). base64 (encode(data, 'base64')) read
-        // faster alone but grew the heap by ~100 MiB through a 2 GiB download: its large strings.
-        const data = got.data as Buffer;
+      for (let seq = Math.floor(start / CHUNK_BYTES); seq * CHUNK_BYTES <= end; seq++) {
+        const row = await db.selectFrom('blob_chunks').select('data').where('storage_key', '=', key).where('seq', '=', seq).executeTakeFirst();
+        if (!row) throw new Error(`blob chunk ${key}/${seq} is missing`);
+        const data = row.data as Buffer;
         const offset = seq * CHUNK_BYTES;
         yield data.subarray(Math.max(0, start - offset), Math.min(data.length, end - offset + 1));
       }
