@@ -118,9 +118,9 @@ export class ChunkBytes implements ByteStore {
     const start = range?.start ?? 0;
     const end = range?.end ?? size - 1;
     const db = this.db;
-    // One row at a time. Asking for the next row while one is sent on, or reading rows as base64
-    // (encode(data, 'base64')), read faster alone but grew the server's heap through a 2 GiB
-    // download (+73 and +116 MiB against +12) for no gain measurable over HTTP here.
+    // One row at a time, bytea as node-postgres reads it (hex text). Asking for the next row while
+    // one is sent on, and rows as base64 (encode(data, 'base64')), read faster without HTTP but
+    // showed no gain over HTTP on the benchmark's machine (docs/benchmarks.md, notes).
     async function* chunks(): AsyncGenerator<Buffer> {
       for (let seq = Math.floor(start / CHUNK_BYTES); seq * CHUNK_BYTES <= end; seq++) {
         const row = await db.selectFrom('blob_chunks').select('data').where('storage_key', '=', key).where('seq', '=', seq).executeTakeFirst();
