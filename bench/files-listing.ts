@@ -80,7 +80,7 @@ export interface ListingFigures {
   /** `items?$top=100` of the library (all its files are in its root folder), following odata.nextLink. */
   itemsWalk: Timings & { walks: number };
   /** What `items?$filter=FileDirRef eq '<folder>'&$top=100` answered: a walk if it pages, else its refusal. */
-  fileDirRef: { status: number; message: string; walk?: Timings };
+  fileDirRef: { status: number; message: string; walk?: Timings & { walks: number } };
   /** `GetFolderByServerRelativePath(…)/Files?$top=100`, the same request again and again. */
   filesTop: Timings;
   /** `…/Files` without $top. */
@@ -122,7 +122,7 @@ export async function measureListing(url: string, walks: number): Promise<Omit<L
   const filtered = `${items}&$filter=${encodeURIComponent(`FileDirRef eq '${ROOT}'`)}`;
   const probe = await timedGet(filtered);
   const fileDirRef: ListingFigures['fileDirRef'] = probe.status === 200
-    ? { status: 200, message: '', walk: await walk(filtered, walks) }
+    ? { status: 200, message: '', walk: await walk(filtered, 1).then(async () => ({ ...(await walk(filtered, walks)), walks })) }
     : { status: probe.status, message: String((probe.json['odata.error'] as { message?: { value?: string } } | undefined)?.message?.value ?? '') };
   const files = `${web}/GetFolderByServerRelativePath(decodedurl='${pathArgument(ROOT)}')/Files`;
   await walk(`${files}?$top=100`, 1);

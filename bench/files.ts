@@ -5,7 +5,8 @@
 // (bench/files-memory.ts); a folder of 10,000 files listed a page at a time
 // (bench/files-listing.ts). spemu runs as a child process over a SQLite workspace in the
 // temporary folder, where the source files and copies are too; with `--db postgres` the
-// transfers and the memory run again with the bytes in PostgreSQL.
+// transfers and the memory run again with the bytes in PostgreSQL, beside PostgreSQL's own
+// floor for the same bytes (bench/files-pg-floor.ts).
 
 import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -18,13 +19,18 @@ import { BENCH_USER, CHUNK_BYTES, measureMemory, memoryRows, type MemoryRun } fr
 import { LISTING_FILES, LISTING_LIBRARY, measureListing, percentile, prepareListingWorkspace, uploadTheRest, type ListingFigures, type Timings } from './files-listing.ts';
 import { DEMO_TENANT } from './generate.ts';
 import { openDatabases } from './postgres.ts';
+import { openPgFloor, type PgFloor } from './files-pg-floor.ts';
 
 const SIZE = 100 * MiB;
 const MEMORY_SIZE = 1024 * MiB;
 const GOALS = { ratio: 0.5, growthMiB: 64, listingP99Ms: 20 };
 
 /** MiB/s of each transfer in one round. */
-interface Round { copy: number; copyFile: number; floorUp: number; direct: number; chunked: number; floorDown: number; downDirect: number; downChunked: number }
+interface Round {
+  copy: number; copyFile: number; floorUp: number; direct: number; chunked: number; floorDown: number; downDirect: number; downChunked: number;
+  /** On PostgreSQL: the same file written and read back by node-postgres alone (bench/files-pg-floor.ts). */
+  pgUp?: number; pgDown?: number;
+}
 type Transfer = keyof Round;
 
 interface Figures {
@@ -42,7 +48,7 @@ async function rate(work: () => Promise<unknown>): Promise<number> {
 }
 
 /** Rounds of: two fresh 100 MiB files; copies, uploads and downloads in an order that alternates round by round. */
-async function measureThroughput(ctx: SectionContext, lib: Library, floor: string, scratch: string, rounds: number): Promise<Round[]> {
+async function measureThroughput(ctx: SectionContext, lib: Library, floor: string, scratch: string, rounds: number, pgFloor?: PgFloor): Promise<Round[]> {
   const direct = join(scratch, 'direct.bin');
   const chunked = join(scratch, 'chunked.bin');
   await writeRandomFile(direct, 10 * MiB);
@@ -59,11 +65,13 @@ async function measureThroughput(ctx: SectionContext, lib: Library, floor: strin
       ['floorUp', async () => { if ((await postFileRange(`${floor}/direct.bin`, direct, 0, SIZE)).status !== 200) throw new Error('the floor server failed'); }],
       ['direct', () => uploadDirect(lib, 'direct.bin', direct, SIZE)],
       ['chunked', () => uploadChunked(lib, 'chunked.bin', chunked, SIZE, CHUNK_BYTES)],
+      ...(pgFloor ? [['pgUp', () => pgFloor.write(direct, SIZE)] as [Transfer, () => Promise<unknown>]] : []),
     ];
     const downloads: Array<[Transfer, () => Promise<unknown>]> = [
       ['floorDown', () => expectBytes(`${floor}/direct.bin`)],
       ['downDirect', () => expectBytes(fileValueUrl(lib, 'direct.bin'))],
       ['downChunked', () => expectBytes(fileValueUrl(lib, 'chunked.bin'))],
+      ...(pgFloor ? [['pgDown', () => pgFloor.read()] as [Transfer, () => Promise<unknown>]] : []),
     ];
     const figures = {} as Round;
     for (const [name, work] of round % 2 ? steps : [...steps].reverse()) {
@@ -128,9 +136,11 @@ async function measurePostgres(ctx: SectionContext, scratch: string, floor: stri
     const db = await databases.createDatabase('spemu_files');
     const server = await ctx.startSpemu({ db, data: join(scratch, 'pg-ws'), seed: DEMO_TENANT, port: 0, logLevel: 'warn', anonymousUser: BENCH_USER });
     let rounds: Round[];
+    const pgFloor = await openPgFloor(db);
     try {
-      rounds = await measureThroughput(ctx, documents(server.url), floor, scratch, 3);
+      rounds = await measureThroughput(ctx, documents(server.url), floor, scratch, 3, pgFloor);
     } finally {
+      await pgFloor.close();
       await ctx.stopSpemu(server, 'files (PostgreSQL)');
       await databases.dropDatabase(db);
     }
@@ -152,7 +162,7 @@ function table(header: string[], rows: string[][]): string {
   return [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
 }
 
-const rateOf = (rounds: Round[], key: Transfer) => median(rounds.map((r) => r[key]));
+const rateOf = (rounds: Round[], key: Transfer) => median(rounds.map((r) => r[key] ?? Number.NaN));
 
 /**
  * Ratios are of the medians, not the median of each round's ratio: the disk's own speed
@@ -173,6 +183,10 @@ function throughputTable(rounds: Round[]): string {
     row('download (`$value`) of the first, counted and discarded', 'downDirect', true),
     row('download of the second', 'downChunked', true),
     row('download from the floor server (the file piped to the response)', 'floorDown', false),
+    ...(rounds[0]?.pgUp !== undefined ? [
+      row('PostgreSQL\'s floor, writing: node-postgres alone stores the file as spemu does, 1 MiB `bytea` rows, an INSERT (and commit) each (`bench/files-pg-floor.ts`)', 'pgUp', false),
+      row('PostgreSQL\'s floor, reading: those rows back one at a time', 'pgDown', false),
+    ] : []),
   ]);
 }
 
@@ -185,7 +199,7 @@ function listingRows(l: ListingFigures): string[][] {
   ]];
   const f = l.fileDirRef;
   rows.push(f.walk
-    ? ['`…/items?$filter=FileDirRef eq \'<folder>\'&$top=100`, following `odata.nextLink`', `${n(f.walk.requests)} pages, ${n(f.walk.rows)} rows`, ...ms(f.walk), `≤ ${GOALS.listingP99Ms}`, verdict(percentile(f.walk.ms, 99) <= GOALS.listingP99Ms)]
+    ? ['`…/items?$filter=FileDirRef eq \'<folder>\'&$top=100` (the same folder, as clients list one folder through its items), following `odata.nextLink`', `${n(f.walk.requests)} pages in ${f.walk.walks} walks, ${n(f.walk.rows / f.walk.walks)} rows a walk`, ...ms(f.walk), `≤ ${GOALS.listingP99Ms}`, verdict(percentile(f.walk.ms, 99) <= GOALS.listingP99Ms)]
     : ['`…/items?$filter=FileDirRef eq \'<folder>\'&$top=100`', `refused: ${f.status} "${f.message}"`, '–', '–', '–', 'not served']);
   const files = (what: string, t: Timings) => [what, `${n(t.requests)} requests, ${n(t.rows / t.requests)} entries each${t.nextLinks ? ', paged' : ', no next link'}`, ...ms(t), '–', '–'];
   rows.push(files('`GetFolderByServerRelativePath(…)/Files?$top=100`', l.filesTop));
@@ -202,6 +216,8 @@ function postgresPart(pg: NonNullable<Figures['postgres']>): string[] {
     `${pg.describe}; 1 MiB \`bytea\` chunks. The same transfers, ${pg.rounds.length} rounds (the copy and the floor measured again in them), and the same memory run; spemu's RSS only (PostgreSQL's own processes are not counted).`,
     '',
     throughputTable(pg.rounds),
+    '',
+    `spemu ÷ PostgreSQL's floor (of the medians): upload in one request ${n(rateOf(pg.rounds, 'direct') / rateOf(pg.rounds, 'pgUp'), 2)}, in chunks ${n(rateOf(pg.rounds, 'chunked') / rateOf(pg.rounds, 'pgUp'), 2)}; downloads ${n(rateOf(pg.rounds, 'downDirect') / rateOf(pg.rounds, 'pgDown'), 2)} and ${n(rateOf(pg.rounds, 'downChunked') / rateOf(pg.rounds, 'pgDown'), 2)}. The floor itself is ${n(rateOf(pg.rounds, 'pgUp') / rateOf(pg.rounds, 'copy'), 2)} (writing) and ${n(rateOf(pg.rounds, 'pgDown') / rateOf(pg.rounds, 'copy'), 2)} (reading) of the disk copy.`,
     '',
     table(['step', 'time', 'server RSS before → peak', 'growth'], memoryRows(m)),
     '',

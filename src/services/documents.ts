@@ -12,6 +12,7 @@ import type { BlobRef } from '../store/blobs.ts';
 import { newContentModeration } from '../domain/moderation.ts';
 import { versionIdOf } from '../domain/versions.ts';
 import type { Store } from '../store/store.ts';
+import type { UploadSession } from '../store/uploads.ts';
 import type { Actor } from './actor.ts';
 
 /** SharePoint Online's limit for a file sent in one request (PnPjs #3293; the CLI switches to chunks above it). */
@@ -211,61 +212,108 @@ export class DocumentService {
     for (const item of await this.store.documents.below(list, fields, path)) await this.requireWritable(list, item);
   }
 
-  // ---- chunked uploads: each chunk a blob held by the upload; the file's content changes only at FinishUpload.
+  // ---- chunked uploads: the chunks appended to one store of bytes held by the upload; the file's content changes only at FinishUpload, which copies nothing.
 
   /** StartUpload: a new upload of `item`'s content, with its first chunk; the offset the next chunk starts at. */
   async startUpload(list: List, item: Item, uploadId: string, chunk: AsyncIterable<Uint8Array>): Promise<number> {
-    const blob = await this.putChunk(chunk);
-    const started = await this.store.uploads.start({ id: uploadId, listRowId: list.rowId, itemId: item.id, userId: this.actor.userId, chunk: blob, now: this.actor.now() });
-    if (!started) throw fail.badArgument(`An upload with the id ${uploadId} is already in progress.`);
-    return blob.size;
+    return this.store.uploads.exclusive(uploadId, async () => {
+      if (await this.store.uploads.get(uploadId)) throw this.uploadExists(uploadId);
+      const limit = this.limits.maxFileSize;
+      const bytes = await this.store.blobs.append(undefined, 0, chunk, { limit, tooLarge: () => fail.bodyTooLarge(limit) });
+      const started = await this.store.uploads.start({
+        id: uploadId, listRowId: list.rowId, itemId: item.id, userId: this.actor.userId, storageKey: bytes.key, size: bytes.size, now: this.actor.now(),
+      });
+      if (!started) {
+        await this.store.blobs.discard(bytes.key);
+        throw this.uploadExists(uploadId);
+      }
+      return bytes.size;
+    });
   }
 
   /** ContinueUpload: one more chunk at `offset`; the offset the next one starts at. */
   async continueUpload(list: List, item: Item, uploadId: string, offset: number, chunk: AsyncIterable<Uint8Array>): Promise<number> {
-    return (await this.appendChunk(list, item, uploadId, offset, chunk)).nextOffset;
+    return this.store.uploads.exclusive(uploadId, async () => {
+      const { size } = await this.appendChunk(list, item, uploadId, offset, chunk);
+      const appended = await this.store.uploads.append(uploadId, offset, size, this.actor.now());
+      return (await this.recorded(this.store, uploadId, offset, appended)).nextOffset;
+    });
   }
 
-  /** FinishUpload: the last chunk at `offset` (maybe empty); the chunks become the file's content, in one write. */
+  /**
+   * FinishUpload: the last chunk at `offset` (maybe empty); the upload's bytes become the file's
+   * content as they are, in the same unit of work that ends the upload and changes the file.
+   */
   async finishUpload(list: List, item: Item, uploadId: string, offset: number, chunk: AsyncIterable<Uint8Array>): Promise<Item> {
-    const session = await this.appendChunk(list, item, uploadId, offset, chunk);
+    const { updated, discard } = await this.store.uploads.exclusive(uploadId, async () => {
+      const { key, size } = await this.appendChunk(list, item, uploadId, offset, chunk);
+      const sha256 = await this.store.blobs.digest(key, size);
+      const fields = await this.store.fields.of(list);
+      return this.store.transaction(async (store) => {
+        const finished = await store.uploads.finish(uploadId, offset, { sha256, size });
+        const { blob, redundant, storageKey } = await this.recorded(store, uploadId, offset, finished);
+        const { item: placed } = await store.documents.putFile(list, fields, {
+          dir: item.place.dir, name: item.place.name!, actorId: this.actor.userId, now: this.actor.now(), blob, overwrite: true, values: newContentModeration(list),
+        });
+        return { updated: placed, discard: redundant ? storageKey : undefined };
+      });
+    });
+    // The same content was a blob already: the upload's copy goes (a crash first leaves it to housekeeping).
+    if (discard) await this.store.blobs.discard(discard);
+    return updated;
+  }
+
+  /** CancelUpload: the upload ends and its bytes are removed; the file keeps its content. */
+  async cancelUpload(uploadId: string): Promise<void> {
+    await this.store.uploads.exclusive(uploadId, async () => {
+      if (!(await this.store.uploads.end(uploadId))) throw fail.uploadNotFound(uploadId);
+    });
+  }
+
+  private uploadExists(uploadId: string): Error {
+    return fail.badArgument(`An upload with the id ${uploadId} is already in progress.`);
+  }
+
+  /** What recording a chunk answered, or SharePoint's failure for it (read through `store`: inside a unit of work, its own). */
+  private async recorded<T>(store: Store, uploadId: string, offset: number, outcome: T | 'offset' | undefined): Promise<T> {
+    if (outcome === undefined) throw fail.uploadNotFound(uploadId);
+    if (outcome === 'offset') throw fail.uploadOffsetMismatch(offset, (await store.uploads.get(uploadId))?.nextOffset ?? offset);
+    return outcome;
+  }
+
+  /** Appends the chunk to the upload's bytes (checked first: the upload is the item's and at `offset`); where they are and how many now. */
+  private async appendChunk(list: List, item: Item, uploadId: string, offset: number, chunk: AsyncIterable<Uint8Array>) {
+    let session = await this.store.uploads.get(uploadId);
+    if (!session || session.listRowId !== list.rowId || session.itemId !== item.id) throw fail.uploadNotFound(uploadId);
+    if (session.nextOffset !== offset) throw fail.uploadOffsetMismatch(offset, session.nextOffset);
+    if (session.nextOffset > CHUNKED_UPLOAD_LIMIT) throw fail.bodyTooLarge(CHUNKED_UPLOAD_LIMIT);
+    if (session.storageKey === undefined) session = await this.joinLegacyChunks(session);
+    // A chunk is at most --max-file-size, the file at most CHUNKED_UPLOAD_LIMIT: the smaller of the two totals holds.
+    const chunkLimit = offset + this.limits.maxFileSize;
+    const limit = Math.min(CHUNKED_UPLOAD_LIMIT, chunkLimit);
+    const bytes = await this.store.blobs.append(session.storageKey, offset, chunk, {
+      limit, tooLarge: () => fail.bodyTooLarge(limit === chunkLimit ? this.limits.maxFileSize : CHUNKED_UPLOAD_LIMIT),
+    });
+    return { session, key: bytes.key, size: bytes.size };
+  }
+
+  /** An upload begun before uploads had one store of bytes (one blob per chunk): its chunks joined, once. */
+  private async joinLegacyChunks(session: UploadSession): Promise<UploadSession> {
     const store = this.store;
     async function* joined(): AsyncGenerator<Uint8Array> {
       for (const id of session.chunks) {
         const part = await store.blobs.open(id);
-        if (!part) throw new Error(`chunk ${id} of upload ${uploadId} is missing`);
+        if (!part) throw new Error(`chunk ${id} of upload ${session.id} is missing`);
         yield* part as AsyncIterable<Uint8Array>;
       }
     }
-    const blob = await this.store.blobs.put(joined(), { limit: CHUNKED_UPLOAD_LIMIT, tooLarge: () => fail.bodyTooLarge(CHUNKED_UPLOAD_LIMIT) });
-    const fields = await this.store.fields.of(list);
-    const { item: updated } = await this.store.documents.putFile(list, fields, {
-      dir: item.place.dir, name: item.place.name!, actorId: this.actor.userId, now: this.actor.now(), blob, overwrite: true, values: newContentModeration(list),
-    });
-    await this.store.uploads.end(uploadId);
-    return updated;
-  }
-
-  /** CancelUpload: the upload ends and its chunks are released; the file keeps its content. */
-  async cancelUpload(uploadId: string): Promise<void> {
-    if (!(await this.store.uploads.end(uploadId))) throw fail.uploadNotFound(uploadId);
-  }
-
-  private putChunk(chunk: AsyncIterable<Uint8Array>) {
-    const limit = this.limits.maxFileSize;
-    return this.store.blobs.put(chunk, { limit, tooLarge: () => fail.bodyTooLarge(limit) });
-  }
-
-  private async appendChunk(list: List, item: Item, uploadId: string, offset: number, chunk: AsyncIterable<Uint8Array>) {
-    // Checked before the chunk's bytes are stored, and again atomically when it is recorded.
-    const session = await this.store.uploads.get(uploadId);
-    if (!session || session.listRowId !== list.rowId || session.itemId !== item.id) throw fail.uploadNotFound(uploadId);
-    if (session.nextOffset !== offset) throw fail.uploadOffsetMismatch(offset, session.nextOffset);
-    if (session.nextOffset > CHUNKED_UPLOAD_LIMIT) throw fail.bodyTooLarge(CHUNKED_UPLOAD_LIMIT);
-    const appended = await this.store.uploads.append(uploadId, offset, await this.putChunk(chunk), this.actor.now());
-    if (appended === undefined) throw fail.uploadNotFound(uploadId);
-    if (appended === 'offset') throw fail.uploadOffsetMismatch(offset, (await this.store.uploads.get(uploadId))?.nextOffset ?? offset);
-    return appended;
+    const tooLarge = () => fail.bodyTooLarge(CHUNKED_UPLOAD_LIMIT);
+    const bytes = await this.store.blobs.append(undefined, 0, joined(), { limit: CHUNKED_UPLOAD_LIMIT, tooLarge });
+    if (!(await this.store.uploads.convert(session.id, session.nextOffset, bytes.key))) {
+      await this.store.blobs.discard(bytes.key);
+      throw fail.uploadNotFound(session.id);
+    }
+    return { ...session, storageKey: bytes.key, chunks: [] };
   }
 
   /** The folder `path` and every folder above it that is missing (a tenant file names only the deepest). */

@@ -6,7 +6,7 @@
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { sql } from 'kysely';
@@ -120,6 +120,60 @@ describe('blob store', () => {
     assert.equal(swept.leftovers, b.blobFolder ? 2 : 1);
     assert.equal(await bytes.read(orphan.key, orphan.size), undefined);
     assert.ok(await b.store.blobs.open(kept.id), 'a recorded blob is not a leftover');
+  });
+
+  test('an upload\'s bytes grow by appends (rows stay whole across uneven chunks), and a broken append leaves what was recorded', async () => {
+    const content = randomBytes(3 * MiB + 777);
+    const cuts = [0, 700_001, MiB, 2 * MiB + 3, content.length];
+    let key: string | undefined;
+    for (let i = 0; i + 1 < cuts.length; i++) {
+      const appended = await b.store.blobs.append(key, cuts[i]!, pieces(content.subarray(cuts[i], cuts[i + 1])), { limit: 10 * MiB, tooLarge });
+      assert.equal(appended.size, cuts[i + 1]);
+      key = appended.key;
+      if (i === 1) {
+        // A chunk that breaks off half-way (the client went away): its bytes must not count.
+        async function* broken(): AsyncGenerator<Uint8Array> { yield randomBytes(MiB + 5); throw new Error('connection reset'); }
+        await assert.rejects(b.store.blobs.append(key, appended.size, broken(), { limit: 10 * MiB, tooLarge }), /connection reset/);
+      }
+    }
+    const bytes = b.blobFolder ? new DiskBytes(b.blobFolder) : new ChunkBytes(b.db);
+    assert.deepEqual(await drain(await bytes.read(key!, content.length)), content);
+    for (const [start, end] of [[MiB - 3, MiB + 3], [700_000, 700_001], [2 * MiB, content.length - 1]] as const) {
+      assert.deepEqual(await drain(await bytes.read(key!, content.length, { start, end })), content.subarray(start, end + 1), `range ${start}-${end}`);
+    }
+    const sha = createHash('sha256').update(content).digest('hex');
+    assert.equal(await b.store.blobs.digest(key!, content.length), sha, 'the running digest');
+    assert.equal(await bytes.digest(key!, content.length), sha, 'the digest read back (another process, or after a restart)');
+    await assert.rejects(b.store.blobs.append(key, 0, pieces(randomBytes(11 * MiB)), { limit: 10 * MiB, tooLarge }), /too large/);
+    // A first chunk that fails leaves nothing behind (no upload names it).
+    const uploadCopies = async () => (b.blobFolder
+      ? (existsSync(join(b.blobFolder, 'uploads')) ? readdirSync(join(b.blobFolder, 'uploads')).length : 0)
+      : Number((await rows<{ n: number }>(b.db, sql`select count(distinct storage_key) as n from blob_chunks`))[0]!.n));
+    const before = await uploadCopies();
+    await assert.rejects(b.store.blobs.append(undefined, 0, pieces(randomBytes(3 * MiB)), { limit: 2 * MiB, tooLarge }), /too large/);
+    assert.equal(await uploadCopies(), before);
+  });
+
+  test('a finished upload\'s bytes become its blob where they are (no copy); the same content again is redundant', async () => {
+    const content = randomBytes(MiB + 99);
+    const first = await b.store.blobs.append(undefined, 0, pieces(content.subarray(0, 5000)), { limit: 10 * MiB, tooLarge });
+    const whole = await b.store.blobs.append(first.key, 5000, pieces(content.subarray(5000)), { limit: 10 * MiB, tooLarge });
+    const sha256 = await b.store.blobs.digest(whole.key, whole.size);
+    const adopted = await b.store.transaction((tx) => tx.blobs.adopt(whole.key, { sha256, size: whole.size }));
+    assert.deepEqual(adopted, { blob: { id: sha256, size: content.length }, redundant: false });
+    const [row] = await rows<{ storage_key: string }>(b.db, sql`select storage_key from blobs where id = ${sha256}`);
+    assert.equal(row?.storage_key, whole.key, 'the blob names the upload\'s own bytes');
+    assert.deepEqual(await drain(await b.store.blobs.open(sha256)), content);
+    await b.store.blobs.discard(whole.key);
+    assert.ok(await b.store.blobs.open(sha256), 'bytes a blob names are never discarded');
+
+    const again = await b.store.blobs.append(undefined, 0, pieces(content), { limit: 10 * MiB, tooLarge });
+    const second = await b.store.transaction((tx) => tx.blobs.adopt(again.key, { sha256, size: again.size }));
+    assert.equal(second.redundant, true);
+    await b.store.blobs.discard(again.key);
+    const bytes = b.blobFolder ? new DiskBytes(b.blobFolder) : new ChunkBytes(b.db);
+    assert.equal(await bytes.read(again.key, again.size), undefined, 'the redundant copy is gone');
+    assert.deepEqual(await drain(await b.store.blobs.open(sha256)), content);
   });
 
   test('a blob is put before the unit of work that names it, never inside one', async () => {

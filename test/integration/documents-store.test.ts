@@ -124,21 +124,23 @@ describe('files and folders', () => {
     assert.deepEqual(await Promise.all(held.map((id) => refsOf(b, id))), [0, 0, 0], 'nothing names them any more: collectable');
   });
 
-  test('housekeeping ends an abandoned chunked upload after 30 minutes, then collects its chunks after the grace period', async () => {
+  test('housekeeping ends an abandoned chunked upload after 30 minutes and removes its bytes; bytes no upload recorded go after the grace period', async () => {
     const { item } = await put('upload.bin', '');
-    const chunk = await b.store.blobs.put(text('a chunk nobody finished'), { limit: 1e6, tooLarge });
-    // Real time: the blob's own put time decides its grace period.
+    const bytes = await b.store.blobs.append(undefined, 0, text('a chunk nobody finished'), { limit: 1e6, tooLarge });
+    const unrecorded = await b.store.blobs.append(undefined, 0, text('a chunk whose upload was never recorded (a crash)'), { limit: 1e6, tooLarge });
+    // Real time: the upload's last chunk, and the bytes' own write time, decide.
     const started = new Date(Math.floor(Date.now() / 1000) * 1000);
     const now = started.toISOString().replace(/\.\d{3}Z$/, 'Z');
-    assert.equal(await b.store.uploads.start({ id: 'u-1', listRowId: library.rowId, itemId: item.id, userId: 1, chunk, now }), true);
-    assert.equal(await refsOf(b, chunk.id), 1);
+    assert.equal(await b.store.uploads.start({ id: 'u-1', listRowId: library.rowId, itemId: item.id, userId: 1, storageKey: bytes.key, size: bytes.size, now }), true);
+    assert.equal(await b.store.uploads.start({ id: 'u-1', listRowId: library.rowId, itemId: item.id, userId: 1, storageKey: unrecorded.key, size: 1, now }), false, 'one upload per id');
     assert.equal((await houseKeep(b.store, new Date(started.getTime() + 29 * 60_000))).uploads, 0, 'not yet abandoned');
     assert.ok(await b.store.uploads.get('u-1'));
-    assert.equal((await houseKeep(b.store, new Date(started.getTime() + 31 * 60_000))).uploads, 1);
+    const ended = await houseKeep(b.store, new Date(started.getTime() + 31 * 60_000));
+    assert.equal(ended.uploads, 1);
     assert.equal(await b.store.uploads.get('u-1'), undefined);
-    assert.equal(await refsOf(b, chunk.id), 0, 'its chunk is released');
-    await houseKeep(b.store, new Date(Date.now() + 2 * 3_600_000));
-    assert.equal(await refsOf(b, chunk.id), -1, 'and collected once past the grace period');
-    assert.equal(await b.store.blobs.open(chunk.id), undefined);
+    await assert.rejects(b.store.blobs.digest(bytes.key, bytes.size), 'its bytes are removed with it');
+    assert.ok(await b.store.blobs.digest(unrecorded.key, unrecorded.size), 'unrecorded bytes stay within the grace period');
+    assert.ok((await houseKeep(b.store, new Date(Date.now() + 2 * 3_600_000))).leftovers >= 1);
+    await assert.rejects(b.store.blobs.digest(unrecorded.key, unrecorded.size), 'and go after it');
   });
 });

@@ -174,7 +174,7 @@ async function openStore(ws: Workspace) {
       unreferenced: await count(sql`select count(*) as n from blobs where refs = 0`),
       sessions: await count(sql`select count(*) as n from upload_sessions`),
     }),
-    /** Stored copies of bytes (files under blobs/sha256, or keys of blob_chunks), and of them those no blob row names, plus temporary files. */
+    /** Stored copies of bytes (files under blobs/sha256 and blobs/uploads, or keys of blob_chunks), and of them those no blob row names, plus temporary files. */
     async bytes(): Promise<{ copies: number; unnamed: number; temporary: number }> {
       if (ws.db) {
         return {
@@ -184,8 +184,12 @@ async function openStore(ws: Workspace) {
         };
       }
       const keys = new Set(((await sql`select storage_key from blobs`.execute(connection.db)).rows as Array<{ storage_key: string }>).map((r) => r.storage_key));
-      const files = existsSync(join(blobFolder, 'sha256'))
-        ? readdirSync(join(blobFolder, 'sha256')).flatMap((prefix) => readdirSync(join(blobFolder, 'sha256', prefix)).map((f) => `sha256/${prefix}/${f}`)) : [];
+      // Blobs written whole are under sha256/, a chunked upload's bytes (and the blob they become) under uploads/.
+      const files = [
+        ...(existsSync(join(blobFolder, 'sha256'))
+          ? readdirSync(join(blobFolder, 'sha256')).flatMap((prefix) => readdirSync(join(blobFolder, 'sha256', prefix)).map((f) => `sha256/${prefix}/${f}`)) : []),
+        ...(existsSync(join(blobFolder, 'uploads')) ? readdirSync(join(blobFolder, 'uploads')).map((f) => `uploads/${f}`) : []),
+      ];
       const temporary = existsSync(join(blobFolder, 'tmp')) ? readdirSync(join(blobFolder, 'tmp')).length : 0;
       return { copies: files.length, unnamed: files.filter((f) => !keys.has(f)).length, temporary };
     },

@@ -40,6 +40,34 @@ export class SqlBlobs implements BlobStore {
     throw new Error(`could not record blob ${written.sha256}`);
   }
 
+  append(key: string | undefined, offset: number, source: AsyncIterable<Uint8Array>, options: { limit: number; tooLarge: () => Error }) {
+    if (this.s.inTransaction) throw new Error('bytes are appended before the unit of work that records them');
+    return this.bytes.append(key, offset, source, options.limit, options.tooLarge);
+  }
+
+  digest(key: string, size: number): Promise<string> {
+    return this.bytes.digest(key, size);
+  }
+
+  async adopt(key: string, content: { sha256: string; size: number }): Promise<{ blob: BlobRef; redundant: boolean }> {
+    const now = new Date().toISOString();
+    const db = this.s.db;
+    const blob = { id: content.sha256, size: content.size };
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const existing = await db.updateTable('blobs').set({ touched: now }).where('id', '=', content.sha256).returning('storage_key').executeTakeFirst();
+      if (existing) return { blob, redundant: String(existing.storage_key) !== key };
+      const inserted = await db.insertInto('blobs').values({ id: content.sha256, storage_key: key, size: content.size, refs: 0, touched: now })
+        .onConflict((oc) => oc.column('id').doNothing()).returning('id').executeTakeFirst();
+      if (inserted) return { blob, redundant: false };
+    }
+    throw new Error(`could not record blob ${content.sha256}`);
+  }
+
+  async discard(key: string): Promise<void> {
+    const named = await this.s.db.selectFrom('blobs').select('id').where('storage_key', '=', key).executeTakeFirst();
+    if (!named) await this.bytes.remove(key);
+  }
+
   async open(id: string, range?: ByteRange): Promise<Readable | undefined> {
     const row = await this.row(id);
     return row ? this.bytes.read(row.key, row.size, range) : undefined;
@@ -76,8 +104,10 @@ export class SqlBlobs implements BlobStore {
       await this.bytes.remove(String(deleted.storage_key));
       blobs++;
     }
+    // Bytes are named by a blob, or by an upload in progress (its chunks so far).
     const leftovers = await this.bytes.sweep(before, async (key) =>
-      (await this.s.db.selectFrom('blobs').select('id').where('storage_key', '=', key).executeTakeFirst()) !== undefined);
+      (await this.s.db.selectFrom('blobs').select('id').where('storage_key', '=', key).executeTakeFirst()) !== undefined
+      || (await this.s.db.selectFrom('upload_sessions').select('id').where('storage_key', '=', key).executeTakeFirst()) !== undefined);
     return { blobs, leftovers };
   }
 

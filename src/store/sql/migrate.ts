@@ -25,6 +25,7 @@ import { features } from './migrations/0019-features.ts';
 import { userCustomActions } from './migrations/0020-user-custom-actions.ts';
 import { siteGroups } from './migrations/0021-site-groups.ts';
 import { contentTypes } from './migrations/0016-content-types.ts';
+import { uploadBytes } from './migrations/0022-upload-bytes.ts';
 import type { SqlFlavour } from './flavour.ts';
 
 /** Every migration, by name (Kysely applies them in name order); exported for `spemu migrate` and import. */
@@ -50,6 +51,7 @@ export const migrations = (flavour: SqlFlavour): Record<string, Migration> => ({
   '0019-features': features(flavour),
   '0020-user-custom-actions': userCustomActions(flavour),
   '0021-site-groups': siteGroups(flavour),
+  '0022-upload-bytes': uploadBytes(),
 });
 
 export async function migrateToLatest(db: Kysely<any>, flavour: SqlFlavour): Promise<void> {

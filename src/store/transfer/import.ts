@@ -259,6 +259,9 @@ export async function importDatabase(connection: Connection, file: string, optio
   if (blobs) progress.note(`  file contents: ${blobs.toLocaleString('en-US')}`);
 
   const migratedAfter = await migrate(db, flavour);
+  // A chunked upload in progress names bytes under the source's own storage key, which does not
+  // travel (only blobs do): it is ended, as an abandoned one would be (its client starts again).
+  await db.deleteFrom('upload_sessions').where('storage_key', 'is not', null).execute();
   await fixCounters(db, flavour, imported);
   options.clearStatementCache?.();
   // Fresh statistics, so PostgreSQL's planner uses the new tables' indexes from the first query
