@@ -120,6 +120,10 @@ export const fail = {
   groupNameTaken: failure('conflict', 'groupNameTaken', (_name: string) => 'The specified name is already in use.'),
   /** The default groups stand for the site's roles. */
   defaultGroup: failure('invalid', 'defaultGroup', (name: string) => `The group "${name}" is one of the site's default groups.`),
+  roleDefinitionNotFound: failure('notFound', 'roleDefinitionNotFound', () => 'Cannot find the specified role definition.'),
+  roleDefinitionNameTaken: failure('conflict', 'roleDefinitionNameTaken', (name: string) => `The permission level "${name}" already exists.`),
+  builtInRoleDefinition: failure('invalid', 'builtInRoleDefinition', (name: string) => `The permission level "${name}" is built in.`),
+  inheritedRoleDefinitions: failure('invalid', 'inheritedRoleDefinitions', () => 'You cannot customize permission levels in a web site with inherited permission levels.'),
   viewNotFound: failure('notFound', 'viewNotFound', () => 'The specified view is invalid.'),
   /** A new web at a URL a web (or a list of the parent web) already has. */
   webUrlInUse: failure('conflict', 'webUrlInUse', (serverRelativeUrl: string) => `The Web site address "${serverRelativeUrl}" is already in use.`),

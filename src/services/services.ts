@@ -24,6 +24,7 @@ import { NavigationService } from './navigation.ts';
 import { FeatureService } from './features.ts';
 import { CustomActionService } from './custom-actions.ts';
 import { SiteGroupService } from './site-groups.ts';
+import { RoleDefinitionService } from './role-definitions.ts';
 
 export type { Actor };
 
@@ -49,6 +50,7 @@ export class Services {
   get features(): FeatureService { return new FeatureService(this.#store); }
   get customActions(): CustomActionService { return new CustomActionService(this.#store); }
   get siteGroups(): SiteGroupService { return new SiteGroupService(this.#store, this.#actor); }
+  get roleDefinitions(): RoleDefinitionService { return new RoleDefinitionService(this.#store); }
   get siteColumns(): SiteColumnService { return new SiteColumnService(this.#store); }
   get items(): ItemService { return new ItemService(this.#store, this.#actor); }
   get versions(): VersionService { return new VersionService(this.#store); }

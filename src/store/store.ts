@@ -25,6 +25,7 @@ import type { NavigationRepository } from './navigation.ts';
 import type { FeatureRepository } from './features.ts';
 import type { CustomActionRepository } from './custom-actions.ts';
 import type { SiteGroupRepository } from './site-groups.ts';
+import type { RoleDefinitionRepository } from './role-definitions.ts';
 import type { SiteColumnRepository } from './site-columns.ts';
 
 export type { NewField, NewList };
@@ -67,6 +68,8 @@ export interface Repositories {
   customActions: CustomActionRepository;
   /** A site collection's own SharePoint groups and their members (site-groups.ts). */
   siteGroups: SiteGroupRepository;
+  /** Permission levels a site collection defines (role-definitions.ts). */
+  roleDefinitions: RoleDefinitionRepository;
 }
 
 /**
@@ -93,6 +96,7 @@ export interface StoreReader {
   features: Pick<FeatureRepository, 'states'>;
   customActions: Pick<CustomActionRepository, 'of'>;
   siteGroups: Pick<SiteGroupRepository, 'of' | 'members' | 'groupsOf'>;
+  roleDefinitions: Pick<RoleDefinitionRepository, 'of'>;
 }
 
 /** Storage. Every write is atomic; an error leaves nothing behind. */

@@ -120,6 +120,15 @@ export const errors = {
     new SpError(400, `-2146232832, ${SP_EXCEPTION}`, `Feature '${name}' (ID: ${id}) is already activated at scope '${where}'.`),
   featureNotActive: (id: string) =>
     new SpError(400, `-2146232832, ${SP_EXCEPTION}`, `Feature with Id '${id}' is not activated at this scope.`),
+  /** (inference, docs/compatibility.md) */
+  roleDefinitionNameTaken: (name: string) =>
+    new SpError(400, `-2146232832, ${SP_EXCEPTION}`, `The permission level "${name}" already exists.`),
+  /** (spemu's limit, docs/compatibility.md) SharePoint lets an owner change some built-in levels; spemu keeps them as SharePoint ships them. */
+  builtInRoleDefinition: (name: string) =>
+    new SpError(400, `-2146232832, ${SP_EXCEPTION}`, `The permission level "${name}" is built in and cannot be changed or deleted.`),
+  /** SharePoint's text (SP 2013+ object model); status INFERRED. */
+  inheritedRoleDefinitions: () =>
+    new SpError(400, `-2146232832, ${SP_EXCEPTION}`, 'You cannot customize permission levels in a web site with inherited permission levels.'),
   /** SharePoint's SPException text for a group name taken (INFERRED status and code). */
   groupNameTaken: (_name: string) =>
     new SpError(400, `-2130575293, ${SP_EXCEPTION}`, 'The specified name is already in use.\n\nPlease use a different name.'),

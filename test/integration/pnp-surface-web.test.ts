@@ -202,8 +202,8 @@ describe('PnPjs web, site and security surface against spemu', () => {
       assert.equal((await sp.web.roleDefinitions.getByType(2)()).Name, 'Read');
       assert.equal((await sp.web.roleDefinitions.getById(1073741829)()).Name, 'Full Control');
       assert.equal((await failure(sp.web.roleDefinitions.getByName('Nope')())).status, 404);
-      // Changing definitions is not served yet: a clear 501.
-      assert.equal((await failure(sp.web.roleDefinitions.add('X', '', 1000, { Low: 1, High: 0 }))).status, 501);
+      // A level of that name is there already (adding levels: pnp-role-definitions.test.ts).
+      assert.equal((await failure(sp.web.roleDefinitions.add('Edit', '', 1000, { Low: 1, High: 0 }))).status, 400);
     });
   });
 

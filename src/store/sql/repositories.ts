@@ -23,6 +23,7 @@ import { SqlNavigation } from './navigation.ts';
 import { SqlFeatures } from './features.ts';
 import { SqlCustomActions } from './custom-actions.ts';
 import { SqlSiteGroups } from './site-groups.ts';
+import { SqlRoleDefinitions } from './role-definitions.ts';
 
 /** What a repository may keep beyond its session: memory that outlives one transaction. */
 export interface RepositoryMemory {
@@ -50,6 +51,7 @@ export const REPOSITORIES: { [K in keyof Repositories]: (session: SqlSession, me
   features: (s) => new SqlFeatures(s),
   customActions: (s) => new SqlCustomActions(s),
   siteGroups: (s) => new SqlSiteGroups(s),
+  roleDefinitions: (s) => new SqlRoleDefinitions(s),
 };
 
 export function buildRepositories(session: SqlSession, memory: RepositoryMemory): Repositories {

@@ -15,7 +15,9 @@ import type { SiteRoleName } from '../../../../domain/model.ts';
 import type { Entity, Value } from '../../../../wire/values.ts';
 import type { ApiContext } from '../context.ts';
 import { projectedCollection, projectedEntity, type Navigation } from '../expand.ts';
-import { ok, type Outcome } from '../outcome.ts';
+import { noContent, ok, type Outcome } from '../outcome.ts';
+import { readEntityBody, type Properties } from '../body.ts';
+import { allRoleDefinitions } from '../../../../services/role-definitions.ts';
 import { groupEntity } from '../principal-entities.ts';
 import type { MethodDef, Resource, ResourceType } from '../resource.ts';
 import { entityCollection, integerArgument, singleEntity, stringArgument } from './shared.ts';
@@ -75,40 +77,78 @@ function definitionEntity(d: RoleDefinition, ctx: ApiContext): Entity {
 /** The level a site group holds: Owners Full Control, Members Edit, Visitors Read. */
 const levelOf = (group: SiteGroupDef): RoleDefinition => ROLE_LEVEL[group.role as Exclude<SiteRoleName, 'none'>];
 
-const definitionsOf = (r: { binding?: { group: SiteGroupDef } | undefined }): readonly RoleDefinition[] =>
-  r.binding ? [levelOf(r.binding.group)] : ROLE_DEFINITIONS;
+/** The levels of a binding (one group's), or every level of the site collection: built in and its own. */
+const definitionsOf = async (r: { binding?: { group: SiteGroupDef } | undefined }, ctx: ApiContext): Promise<readonly RoleDefinition[]> =>
+  r.binding ? [levelOf(r.binding.group)] : allRoleDefinitions(ctx.store, ctx.site.id);
 
-function definitionIn(r: { binding?: { group: SiteGroupDef } | undefined }, match: (d: RoleDefinition) => boolean): Resource {
-  const definition = definitionsOf(r).find(match);
+async function definitionIn(r: { binding?: { group: SiteGroupDef } | undefined }, ctx: ApiContext, match: (d: RoleDefinition) => boolean): Promise<Resource> {
+  const definition = (await definitionsOf(r, ctx)).find(match);
   if (!definition) throw errors.roleDefinitionNotFound();
   return { kind: 'roleDefinition', definition };
+}
+
+/** SP.BasePermissions from a body: `{High, Low}` as numbers or the strings SharePoint writes (Edm.Int64). */
+function basePermissionsProp(value: unknown): BasePermissions {
+  const half = (v: unknown): number => {
+    const n = typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v;
+    if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > 4294967295) throw errors.badArgument('BasePermissions needs High and Low, each a 32-bit unsigned number.');
+    return n;
+  };
+  if (!value || typeof value !== 'object') throw errors.badArgument('BasePermissions needs High and Low.');
+  const { High, Low } = value as { High?: unknown; Low?: unknown };
+  return { high: half(High), low: half(Low) };
+}
+
+const DEFINITION_PROPS = new Set(['Name', 'Description', 'Order', 'BasePermissions']);
+
+function definitionPatch(props: Properties): { name?: string; description?: string; order?: number; permissions?: BasePermissions } {
+  for (const key of Object.keys(props)) if (!DEFINITION_PROPS.has(key) && !key.startsWith('odata.')) throw errors.unknownBodyProperty(key, 'SP.RoleDefinition');
+  const patch: { name?: string; description?: string; order?: number; permissions?: BasePermissions } = {};
+  if (props.Name !== undefined) { if (typeof props.Name !== 'string') throw errors.invalidPropertyValue('Edm.String'); patch.name = props.Name; }
+  if (props.Description !== undefined) { if (typeof props.Description !== 'string') throw errors.invalidPropertyValue('Edm.String'); patch.description = props.Description; }
+  if (props.Order !== undefined) { if (typeof props.Order !== 'number') throw errors.invalidPropertyValue('Edm.Int32'); patch.order = props.Order; }
+  if (props.BasePermissions !== undefined) patch.permissions = basePermissionsProp(props.BasePermissions);
+  return patch;
 }
 
 const ROLE_DEFINITIONS_METADATA = 'SP.ApiData.RoleDefinitions';
 
 export const roleDefinitionsType: ResourceType<{ kind: 'roleDefinitions'; binding?: { base: string; group: SiteGroupDef } | undefined }> = {
   permissions: { create: 'ManagePermissions' },
-  key: async (r, args) => definitionIn(r, (d) => d.id === integerArgument(args)),
+  key: async (r, args, ctx) => definitionIn(r, ctx, (d) => d.id === integerArgument(args)),
   methods: {
-    getbyid: { kind: 'function', invoke: async (r, args) => definitionIn(r, (d) => d.id === integerArgument(args, 'id')) },
+    getbyid: { kind: 'function', invoke: async (r, args, ctx) => definitionIn(r, ctx, (d) => d.id === integerArgument(args, 'id')) },
     getbyname: {
       kind: 'function',
-      async invoke(r, args) {
+      async invoke(r, args, ctx) {
         const name = stringArgument(args, 'name').toLowerCase();
-        return definitionIn(r, (d) => d.name.toLowerCase() === name);
+        return definitionIn(r, ctx, (d) => d.name.toLowerCase() === name);
       },
     },
-    getbytype: { kind: 'function', invoke: async (r, args) => definitionIn(r, (d) => d.roleTypeKind === integerArgument(args, 'roleType')) },
+    getbytype: { kind: 'function', invoke: async (r, args, ctx) => definitionIn(r, ctx, (d) => d.roleTypeKind === integerArgument(args, 'roleType')) },
   },
-  get: async (r, ctx) => entityCollection(definitionsOf(r).map((d) => definitionEntity(d, ctx)), ROLE_DEFINITIONS_METADATA, ctx),
-  create: async () => { throw errors.notImplemented('SP.RoleDefinitionCollection.Add'); },
+  get: async (r, ctx) => entityCollection((await definitionsOf(r, ctx)).map((d) => definitionEntity(d, ctx)), ROLE_DEFINITIONS_METADATA, ctx),
+  /** PnPjs's roleDefinitions.add: a permission level of the site collection's own. */
+  async create(r, ctx) {
+    if (r.binding) throw errors.notImplemented('Binding a role definition to an assignment');
+    const patch = definitionPatch(readEntityBody(ctx, 'SP.RoleDefinition'));
+    if (patch.name === undefined || patch.permissions === undefined) throw errors.badArgument('A permission level needs a Name and BasePermissions.');
+    const definition = await ctx.services.roleDefinitions.create(ctx.web, { name: patch.name, description: patch.description, order: patch.order, permissions: patch.permissions });
+    return { ...singleEntity(definitionEntity(definition, ctx), ROLE_DEFINITIONS_METADATA, ctx), status: 201 };
+  },
 };
 
 export const roleDefinitionType: ResourceType<{ kind: 'roleDefinition'; definition: RoleDefinition }> = {
   permissions: { update: 'ManagePermissions', delete: 'ManagePermissions' },
   get: async (r, ctx) => singleEntity(definitionEntity(r.definition, ctx), ROLE_DEFINITIONS_METADATA, ctx),
-  update: async () => { throw errors.notImplemented('SP.RoleDefinition.Update'); },
-  delete: async () => { throw errors.notImplemented('SP.RoleDefinition.DeleteObject'); },
+  async update(r, ctx) {
+    await ctx.services.roleDefinitions.update(ctx.web, r.definition, definitionPatch(readEntityBody(ctx, 'SP.RoleDefinition')));
+    return noContent();
+  },
+  async delete(r, ctx) {
+    await ctx.services.roleDefinitions.delete(ctx.web, r.definition);
+    return { status: 200 };
+  },
 };
 
 // ---- Role assignments ------------------------------------------------------------------
