@@ -80,7 +80,7 @@ function tokenize(text: string): Token[] {
   return tokens;
 }
 
-/** Binding strength of each binary operator (higher binds tighter); `^` is the only one read right to left. */
+/** Binding strength of each binary operator (higher binds tighter). */
 const PRECEDENCE: Record<BinaryOp, number> = {
   '=': 1, '<>': 1, '<': 1, '>': 1, '<=': 1, '>=': 1, '&': 2, '+': 3, '-': 3, '*': 4, '/': 4, '^': 5,
 };
@@ -104,7 +104,8 @@ export function parseFormula(formula: string): FormulaNode {
       const strength = PRECEDENCE[op];
       if (strength < minimum) return left;
       at++;
-      const right = expression(op === '^' ? strength : strength + 1);
+      // Every operator reads left to right, `^` too (Excel: 2^3^2 is 64).
+      const right = expression(strength + 1);
       left = { t: 'binary', op, left, right };
     }
   };
