@@ -54,6 +54,8 @@ export const fail = {
   fieldAlreadyExists: failure('conflict', 'fieldAlreadyExists', (name: string) => `A duplicate field name "${name}" was found.`),
   versionNotFound: failure('notFound', 'versionNotFound', () => 'Version does not exist.'),
   currentVersionDelete: failure('invalid', 'currentVersionDelete', () => 'The current version of an item cannot be deleted. Delete the item instead.'),
+  /** A calculated column's formula SharePoint refuses (syntax, unknown or unsupported column, TODAY/ME). */
+  invalidFormula: failure('invalid', 'invalidFormula', (message: string) => message),
   /** A value a field refuses (required, range, length, choice). */
   validationFailed: failure('invalid', 'validationFailed', (detail: string) => detail),
   /** A request body larger than the server accepts (`--body-limit`). */

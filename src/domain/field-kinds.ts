@@ -5,7 +5,7 @@
 export type FieldKind =
   | 'Counter' | 'Text' | 'Note' | 'Number' | 'Currency' | 'Integer' | 'Boolean' | 'DateTime'
   | 'Choice' | 'MultiChoice' | 'URL' | 'User' | 'UserMulti' | 'Lookup' | 'LookupMulti' | 'Guid'
-  | 'Computed' | 'ContentTypeId' | 'Attachments' | 'File' | 'Location' | 'Thumbnail';
+  | 'Computed' | 'ContentTypeId' | 'Attachments' | 'File' | 'Location' | 'Thumbnail' | 'Calculated';
 
 /** The SQL type family of a column; the store maps it to each database's type. */
 export type StorageType = 'text' | 'real' | 'int';
@@ -57,7 +57,18 @@ export const FIELD_KINDS: Record<FieldKind, FieldKindInfo> = {
   // writes and reads as a string (an address with coordinates; an image's file name and URL).
   Location: info(33, 'Location', 'SP.FieldLocation', 'text', { queryable: false }),
   Thumbnail: info(34, 'Thumbnail', 'SP.FieldThumbnail', 'text', { queryable: false }),
+  // A calculated column's values are stored, filtered, sorted and sent as its output type's
+  // (valueKind below); this row describes the field itself.
+  Calculated: info(17, 'Calculated', 'SP.FieldCalculated', 'text'),
 };
+
+/**
+ * The kind whose rules a field's values follow: a calculated column's output type, else the
+ * field's own kind. Storage, filters, sorting and the wire read values through this.
+ */
+export function valueKind(field: { kind: FieldKind; options?: { outputType?: string | undefined } }): FieldKind {
+  return field.kind === 'Calculated' ? (field.options?.outputType as FieldKind | undefined) ?? 'Text' : field.kind;
+}
 
 /** FieldTypeKind numbers a client may send when creating a field (`fields.add`). */
 export function kindFromTypeKind(fieldTypeKind: number, allowMultiple: boolean): FieldKind | undefined {
@@ -74,6 +85,7 @@ export function kindFromTypeKind(fieldTypeKind: number, allowMultiple: boolean):
     case 11: return 'URL';
     case 14: return 'Guid';
     case 15: return 'MultiChoice';
+    case 17: return 'Calculated';
     case 20: return allowMultiple ? 'UserMulti' : 'User';
     case 33: return 'Location';
     case 34: return 'Thumbnail';

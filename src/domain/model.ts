@@ -2,6 +2,7 @@
 // storage and of HTTP. Dates are ISO 8601 strings in UTC with second precision
 // (`2026-01-05T10:00:00Z`), exactly as SharePoint's `_api` writes them.
 
+import type { CalculatedOutput } from './calculated.ts';
 import type { FieldKind } from './field-kinds.ts';
 
 export interface Site {
@@ -73,6 +74,10 @@ export interface FieldOptions {
   showInDisplayForm?: boolean;
   showInEditForm?: boolean;
   showInNewForm?: boolean;
+  /** Calculated: the formula (`=[Cost]*2`), checked when set (domain/calculated.ts). */
+  formula?: string;
+  /** Calculated: the type its values are stored and sent as; `dateOnly` is its DateFormat. */
+  outputType?: CalculatedOutput;
 }
 
 /** What a field is wherever it lives: a list's column or a web's site column. */

@@ -3,7 +3,8 @@
 // built-in fields keep their shape and cannot be deleted.
 
 import { fail } from '../domain/errors.ts';
-import type { Field, FieldOptions, List, NewField } from '../domain/model.ts';
+import { checkFormula } from '../domain/calculated.ts';
+import type { Field, FieldDefinition, FieldOptions, List, NewField } from '../domain/model.ts';
 import type { Store } from '../store/store.ts';
 
 export interface FieldChanges {
@@ -17,6 +18,8 @@ export interface FieldChanges {
   showInDisplayForm?: boolean | undefined;
   showInEditForm?: boolean | undefined;
   showInNewForm?: boolean | undefined;
+  /** Calculated columns only: a new formula (checked against the columns it may name). */
+  formula?: string | undefined;
 }
 
 /** A field's options with `changes` applied (what lives in options rather than in columns of its own). */
@@ -28,6 +31,7 @@ export function applyFieldChanges(current: FieldOptions, changes: FieldChanges):
   if (changes.showInDisplayForm !== undefined) options.showInDisplayForm = changes.showInDisplayForm;
   if (changes.showInEditForm !== undefined) options.showInEditForm = changes.showInEditForm;
   if (changes.showInNewForm !== undefined) options.showInNewForm = changes.showInNewForm;
+  if (changes.formula !== undefined) options.formula = changes.formula;
   return options;
 }
 
@@ -46,7 +50,7 @@ export class FieldService {
     // A site column added to a list keeps its id: once per list.
     const clash = definition.id ? fields.find((f) => f.id === definition.id) : undefined;
     if (clash) throw fail.fieldAlreadyExists(clash.internalName);
-    return this.store.fields.add(list, { ...definition, internalName: uniqueInternalName(definition.internalName, fields) });
+    return this.store.fields.add(list, { ...checkCalculated(definition, fields), internalName: uniqueInternalName(definition.internalName, fields) });
   }
 
   async update(list: List, field: Field, changes: FieldChanges): Promise<Field> {
@@ -54,7 +58,7 @@ export class FieldService {
     if (field.builtIn && (changes.required !== undefined || changes.title !== undefined) && field.internalName !== 'Title') {
       throw fail.badArgument(`The field '${field.internalName}' cannot be changed.`);
     }
-    const options = applyFieldChanges(field.options, changes);
+    const options = applyFieldChanges(field.options, formulaChange(field, changes, await this.store.fields.of(list)));
     return this.store.fields.update(list, field, {
       title: changes.title, required: changes.required, indexed: changes.indexed, hidden: changes.hidden, options,
     });
@@ -64,6 +68,21 @@ export class FieldService {
     if (field.builtIn || list.baseTemplate === USER_INFO_TEMPLATE) throw fail.badArgument(`The field '${field.internalName}' cannot be deleted.`);
     await this.store.fields.delete(list, field);
   }
+}
+
+/** A calculated column's definition with its formula checked against the columns it may name (domain/calculated.ts). */
+export function checkCalculated<D extends NewField>(definition: D, columns: ReadonlyArray<Pick<FieldDefinition, 'internalName' | 'title' | 'kind'>>): D {
+  if (definition.kind !== 'Calculated') return definition;
+  const formula = checkFormula(definition.options.formula ?? '', columns);
+  return { ...definition, options: { ...definition.options, formula, outputType: definition.options.outputType ?? 'Text' } };
+}
+
+/** `changes` with a new formula checked (only a calculated column has one), the column itself not among those it may name. */
+export function formulaChange(field: FieldDefinition, changes: FieldChanges,
+  columns: ReadonlyArray<Pick<FieldDefinition, 'internalName' | 'title' | 'kind'>>): FieldChanges {
+  if (changes.formula === undefined) return changes;
+  if (field.kind !== 'Calculated') throw fail.badArgument(`The field '${field.internalName}' has no formula.`);
+  return { ...changes, formula: checkFormula(changes.formula, columns, field.internalName) };
 }
 
 /** SharePoint numbers a clashing internal name: Status, Status0, Status1, … */

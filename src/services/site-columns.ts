@@ -8,7 +8,7 @@ import { fail } from '../domain/errors.ts';
 import type { FieldOptions, NewField, SiteColumn, Web } from '../domain/model.ts';
 import { builtInSiteColumns } from '../domain/site-columns.ts';
 import type { StoreReader, Store } from '../store/store.ts';
-import { applyFieldChanges, uniqueInternalName, type FieldChanges } from './fields.ts';
+import { applyFieldChanges, checkCalculated, formulaChange, uniqueInternalName, type FieldChanges } from './fields.ts';
 
 /** The columns `web/fields` lists: the web's own, after SharePoint's built-in ones on a root web. */
 export async function webColumns(store: Pick<StoreReader, 'siteColumns'>, web: Web): Promise<SiteColumn[]> {
@@ -41,13 +41,15 @@ export class SiteColumnService {
           if (clash) throw fail.fieldAlreadyExists(clash.internalName);
         }
       }
-      return tx.siteColumns.add(web, { ...definition, internalName: uniqueInternalName(definition.internalName, usable) });
+      return tx.siteColumns.add(web, { ...checkCalculated(definition, usable), internalName: uniqueInternalName(definition.internalName, usable) });
     });
   }
 
   async update(column: SiteColumn, changes: FieldChanges): Promise<SiteColumn> {
     if (column.builtIn) throw fail.badArgument(`The field '${column.internalName}' cannot be changed.`);
-    const options: FieldOptions = applyFieldChanges(column.options, changes);
+    const web = await this.store.sites.web(column.webId);
+    const usable = web ? await availableColumns(this.store, web) : [];
+    const options: FieldOptions = applyFieldChanges(column.options, formulaChange(column, changes, usable));
     return this.store.siteColumns.update(column, {
       title: changes.title, required: changes.required, indexed: changes.indexed, hidden: changes.hidden, options,
     });

@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
 import { hashPassword } from '../identity/passwords.ts';
 import type { SiteRole } from '../store/directory.ts';
-import type { Field, List, Site, StoredValue, Web } from '../domain/model.ts';
+import type { Field, List, NewField, Site, StoredValue, Web } from '../domain/model.ts';
 import { urlPrefix } from '../domain/names.ts';
 import { createListWithFields } from '../services/lists.ts';
 import { kindFromTypeName } from '../domain/field-kinds.ts';
@@ -17,7 +17,8 @@ import { DEFAULT_LIBRARY, DOCUMENT_LIBRARY_TEMPLATE, SITE_PAGES_TEMPLATE, USER_I
 import type { Store } from '../store/store.ts';
 import type { ItemWrite } from '../store/items.ts';
 import { siteDefaultUserKey, TENANT_FILE_KEY, TENANT_HASH_KEY, TENANT_ID_KEY, TENANT_NAME_KEY } from '../domain/settings.ts';
-import type { TenantContentType, TenantFile, TenantList, TenantSite, TenantWeb } from './types.ts';
+import type { TenantContentType, TenantField, TenantFile, TenantList, TenantSite, TenantWeb } from './types.ts';
+import { availableColumns } from '../services/site-columns.ts';
 import { ContentTypeService } from '../services/content-types.ts';
 import { ViewService } from '../services/views.ts';
 import { seedQuickLaunch } from '../services/navigation.ts';
@@ -148,7 +149,7 @@ interface WebLoad {
 }
 
 /** A web's libraries and lists (with fields, items, folders and files), then its subwebs, each the same way. */
-async function loadWeb(store: Store, web: Web, def: { lists?: TenantList[]; webs?: TenantWeb[]; contentTypes?: TenantContentType[] }, load: WebLoad): Promise<void> {
+async function loadWeb(store: Store, web: Web, def: { lists?: TenantList[]; webs?: TenantWeb[]; contentTypes?: TenantContentType[]; siteColumns?: TenantField[] }, load: WebLoad): Promise<void> {
   const { now, contents, users, actor, homePage } = load;
   await seedQuickLaunch(store.navigation, web);
   // The web's own content types first: its lists may bind them.
@@ -180,21 +181,21 @@ async function loadWeb(store: Store, web: Web, def: { lists?: TenantList[]; webs
       ...(l.url ? { relativeUrl: l.url } : {}),
     }, now));
   }
-  // Fields after all lists exist, so a lookup may point at a list defined later in the file.
+  // Site columns and fields after all lists exist, so a lookup may point at a list defined later in the file.
+  const lookupTarget = (f: TenantField) => (f.lookupList ? lists.get(f.lookupList.toLowerCase()) : undefined);
+  for (const column of def.siteColumns ?? []) await store.siteColumns.add(web, tenantField(column, lookupTarget(column)));
+  const usable = def.siteColumns?.length || (def.lists ?? []).some((l) => l.siteColumns?.length) ? await availableColumns(store, web) : [];
   for (const l of def.lists ?? []) {
     const list = lists.get(l.title.toLowerCase())!;
-    for (const f of l.fields ?? []) {
-      const kind = kindFromTypeName(f.type)!;
-      const target = f.lookupList ? lists.get(f.lookupList.toLowerCase()) : undefined;
+    // A site column a list uses keeps its id there, as SharePoint adds one.
+    for (const name of l.siteColumns ?? []) {
+      const column = usable.find((c) => !c.builtIn && c.internalName.toLowerCase() === name.toLowerCase())!;
       await store.fields.add(list, {
-        internalName: f.name, title: f.title ?? f.name, kind, required: f.required ?? false, indexed: f.indexed ?? false, hidden: false,
-        options: {
-          ...(f.choices ? { choices: f.choices } : {}), ...(target ? { lookupListId: target.id, lookupField: f.lookupField ?? 'Title' } : {}),
-          ...(f.maxLength !== undefined ? { maxLength: f.maxLength } : {}), ...(f.richText ? { richText: true } : {}),
-          ...(f.dateOnly ? { dateOnly: true } : {}), ...(f.min !== undefined ? { min: f.min } : {}), ...(f.max !== undefined ? { max: f.max } : {}),
-        },
+        internalName: column.internalName, title: column.title, kind: column.kind, required: column.required, indexed: column.indexed,
+        hidden: column.hidden, options: column.options, id: column.id,
       });
     }
+    for (const f of l.fields ?? []) await store.fields.add(list, tenantField(f, lookupTarget(f)));
   }
   for (const l of def.lists ?? []) {
     const list = (await store.lists.byRowId(lists.get(l.title.toLowerCase())!.rowId))!;
@@ -232,6 +233,21 @@ async function loadWeb(store: Store, web: Web, def: { lists?: TenantList[]; webs
     });
     await loadWeb(store, child, sub, load);
   }
+}
+
+/** A tenant file's field (a list's or a site column) as a new field; `target` is a lookup's list. */
+function tenantField(f: TenantField, target: List | undefined): NewField {
+  const calculated = f.type === 'Calculated' && f.formula !== undefined
+    ? { formula: f.formula.trim().startsWith('=') ? f.formula.trim() : `=${f.formula.trim()}`, outputType: f.outputType ?? 'Text' as const } : {};
+  return {
+    internalName: f.name, title: f.title ?? f.name, kind: kindFromTypeName(f.type)!, required: f.required ?? false, indexed: f.indexed ?? false, hidden: false,
+    options: {
+      ...(f.choices ? { choices: f.choices } : {}), ...(target ? { lookupListId: target.id, lookupField: f.lookupField ?? 'Title' } : {}),
+      ...(f.maxLength !== undefined ? { maxLength: f.maxLength } : {}), ...(f.richText ? { richText: true } : {}),
+      ...(f.dateOnly ? { dateOnly: true } : {}), ...(f.min !== undefined ? { min: f.min } : {}), ...(f.max !== undefined ? { max: f.max } : {}),
+      ...(f.group ? { group: f.group } : {}), ...calculated,
+    },
+  };
 }
 
 /** User fields name people by UPN in a tenant file; everything else is a REST value already. */

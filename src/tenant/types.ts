@@ -53,6 +53,8 @@ export interface TenantSite {
   visitors?: string[];
   lists?: TenantList[];
   contentTypes?: TenantContentType[];
+  /** Site columns of the root web, for every list of the site collection to add by name. */
+  siteColumns?: TenantField[];
   webs?: TenantWeb[];
 }
 
@@ -63,6 +65,8 @@ export interface TenantWeb {
   title: string;
   description?: string;
   contentTypes?: TenantContentType[];
+  /** Site columns of this web, for its lists and its subwebs'. */
+  siteColumns?: TenantField[];
   lists?: TenantList[];
   webs?: TenantWeb[];
 }
@@ -85,6 +89,8 @@ export interface TenantList {
   /** Relative to the site, e.g. `Lists/Tasks`. */
   url?: string;
   hidden?: boolean;
+  /** Site columns (of the list's web or a parent web) the list uses, by internal name; added before `fields`. */
+  siteColumns?: string[];
   fields?: TenantField[];
   /** Item N (1-based) gets ID N. */
   items?: TenantItem[];
@@ -129,7 +135,7 @@ export type TenantContent = { text: string } | { base64: string } | { file: stri
 
 export type TenantFieldType =
   | 'Text' | 'Note' | 'Number' | 'Currency' | 'Integer' | 'Boolean' | 'DateTime'
-  | 'Choice' | 'MultiChoice' | 'URL' | 'User' | 'UserMulti' | 'Lookup' | 'LookupMulti' | 'Guid';
+  | 'Choice' | 'MultiChoice' | 'URL' | 'User' | 'UserMulti' | 'Lookup' | 'LookupMulti' | 'Guid' | 'Calculated';
 
 export interface TenantField {
   /** Internal name: `^[A-Za-z_][A-Za-z0-9_]{0,31}$`, not a built-in name. */
@@ -151,11 +157,17 @@ export interface TenantField {
   maxLength?: number;
   /** Note. */
   richText?: boolean;
-  /** DateTime. */
+  /** DateTime, and Calculated with outputType DateTime. */
   dateOnly?: boolean;
   /** Number, Currency, Integer. */
   min?: number;
   max?: number;
+  /** Site columns only: web/fields' group. */
+  group?: string;
+  /** Calculated (required): the formula, checked as SharePoint checks it. */
+  formula?: string;
+  /** Calculated: default Text. */
+  outputType?: 'Text' | 'Number' | 'Currency' | 'DateTime' | 'Boolean';
 }
 
 /** Field values by internal name, plus the item's history. */

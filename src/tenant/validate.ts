@@ -9,6 +9,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { TenantFile } from './types.ts';
 import { sectionProblems } from './projectdata.ts';
 import { contentFileProblems, libraryProblems } from './library-problems.ts';
+import { formulaColumns, formulaProblem } from './formula-problems.ts';
 import { DEFAULT_LIBRARY, DOCUMENT_LIBRARY_TEMPLATE, TEAM_SITE_LIBRARIES } from '../domain/templates.ts';
 
 export interface TenantProblem {
@@ -164,7 +165,9 @@ const OPTION_TYPES: Record<string, string[]> = {
   lookupField: ['Lookup', 'LookupMulti'],
   maxLength: ['Text'],
   richText: ['Note'],
-  dateOnly: ['DateTime'],
+  dateOnly: ['DateTime', 'Calculated'],
+  formula: ['Calculated'],
+  outputType: ['Calculated'],
   min: ['Number', 'Currency', 'Integer'],
   max: ['Number', 'Currency', 'Integer'],
 };
@@ -254,12 +257,16 @@ function checkSite(site: Json, base: string, directory: Directory, problems: Ten
       if (problem) problems.push({ path: `${base}/${role}/${index}`, message: problem });
     }
   }
-  checkWeb(site, base, directory, problems);
+  checkWeb(site, base, directory, problems, new Map());
 }
 
-/** A web's lists (the root web's are the site's), then its subwebs: URL segments unique among siblings, none at a list's URL. */
-function checkWeb(web: Json, base: string, directory: Directory, problems: TenantProblem[]): void {
-  checkLists(web, base, directory, problems);
+/**
+ * A web's site columns and lists (the root web's are the site's), then its subwebs: URL
+ * segments unique among siblings, none at a list's URL. `inherited`: the parents' site
+ * columns by lower-case name, which this web's lists (and subwebs) may use too.
+ */
+function checkWeb(web: Json, base: string, directory: Directory, problems: TenantProblem[], inherited: ReadonlyMap<string, Json>): void {
+  const available = checkLists(web, base, directory, problems, inherited);
   const listUrls = new Set([...TEAM_SITE_LIBRARIES.map((l) => l.relativeUrl.toLowerCase()), 'lists',
     ...objectsIn(web.lists).flatMap(([, l]) => stringOrUndefined(l.url)?.toLowerCase().split('/')[0] ?? [])]);
   const segments = new Map<string, number>();
@@ -270,11 +277,12 @@ function checkWeb(web: Json, base: string, directory: Directory, problems: Tenan
       noteUnique(segments, url.toLowerCase(), index, `${path}/url`, (first) => `duplicate web URL "${url}" (also ${base}/webs/${first}/url)`, problems);
       if (listUrls.has(url.toLowerCase())) problems.push({ path: `${path}/url`, message: `"${url}" is the URL of a list or library of the parent web` });
     }
-    checkWeb(sub, path, directory, problems);
+    checkWeb(sub, path, directory, problems, available);
   }
 }
 
-function checkLists(web: Json, base: string, directory: Directory, problems: TenantProblem[]): void {
+/** The web's site columns and lists; returns the site columns the web can use (its parents' and its own). */
+function checkLists(web: Json, base: string, directory: Directory, problems: TenantProblem[], inherited: ReadonlyMap<string, Json>): Map<string, Json> {
   const lists = objectsIn(web.lists);
   const context: SiteContext = { directory, lists: new Map(), problems };
   const titles = new Map<string, number>();
@@ -289,7 +297,31 @@ function checkLists(web: Json, base: string, directory: Directory, problems: Ten
     if (url !== undefined) noteUnique(urls, url.toLowerCase(), index, `${base}/lists/${index}/url`, (first) => `duplicate list URL "${url}" (also ${base}/lists/${first}/url)`, problems);
     checkDefaultLibrary(list, `${base}/lists/${index}`, problems);
   }
-  for (const [index, list] of lists) checkList(list, `${base}/lists/${index}`, context);
+  const available = checkSiteColumns(web, base, context, inherited);
+  for (const [index, list] of lists) checkList(list, `${base}/lists/${index}`, context, available);
+  return available;
+}
+
+/** Site columns: names unique among the columns the web can use, not built-in; options and formulas as a list field's. */
+function checkSiteColumns(web: Json, base: string, context: SiteContext, inherited: ReadonlyMap<string, Json>): Map<string, Json> {
+  const available = new Map(inherited);
+  const own = objectsIn(web.siteColumns);
+  for (const [index, column] of own) {
+    const path = `${base}/siteColumns/${index}`;
+    const name = stringOrUndefined(column.name);
+    if (name !== undefined) {
+      if (BUILT_IN_LOWER.has(name.toLowerCase())) context.problems.push({ path: `${path}/name`, message: `"${name}" is a built-in field name` });
+      else if (available.has(name.toLowerCase())) context.problems.push({ path: `${path}/name`, message: `duplicate site column name "${name}" (this web or a parent web has one)` });
+      else available.set(name.toLowerCase(), column);
+    }
+    checkField(column, path, context);
+  }
+  const columns = formulaColumns(available.values());
+  for (const [index, column] of own) {
+    const problem = formulaProblem(column, columns);
+    if (problem) context.problems.push({ path: `${base}/siteColumns/${index}/formula`, message: problem });
+  }
+  return available;
 }
 
 const isDefaultLibrary = (list: Json) => stringOrUndefined(list.title)?.toLowerCase() === DEFAULT_LIBRARY.title.toLowerCase();
@@ -322,19 +354,34 @@ function listInfo(title: string, list: Json): ListInfo {
   return { title, fieldNames, itemCount: Array.isArray(list.items) ? list.items.length : 0 };
 }
 
-function checkList(list: Json, base: string, context: SiteContext): void {
+function checkList(list: Json, base: string, context: SiteContext, siteColumns: ReadonlyMap<string, Json>): void {
   const { problems } = context;
   const fields = new Map<string, Json>();
   const lowerNames = new Map<string, number>();
+  // The site columns the list uses come first: items give their values by the column's name.
+  const used = new Set<string>();
+  for (const [index, name] of stringsIn(list.siteColumns)) {
+    const column = siteColumns.get(name.toLowerCase());
+    const columnName = column && stringOrUndefined(column.name);
+    if (!columnName) problems.push({ path: `${base}/siteColumns/${index}`, message: `no site column named "${name}" in this web or a parent web` });
+    else if (!fields.has(columnName)) { fields.set(columnName, column); used.add(columnName.toLowerCase()); }
+  }
   for (const [index, field] of objectsIn(list.fields)) {
     const path = `${base}/fields/${index}`;
     const name = stringOrUndefined(field.name);
+    if (field.group !== undefined) problems.push({ path: `${path}/group`, message: 'applies only to site columns' });
     if (name !== undefined) {
       if (BUILT_IN_LOWER.has(name.toLowerCase())) problems.push({ path: `${path}/name`, message: `"${name}" is a built-in field name` });
+      else if (used.has(name.toLowerCase())) problems.push({ path: `${path}/name`, message: `"${name}" is the name of a site column the list uses` });
       else noteUnique(lowerNames, name.toLowerCase(), index, `${path}/name`, (first) => `duplicate field name "${name}" (also ${base}/fields/${first}/name)`, problems);
       if (!fields.has(name)) fields.set(name, field);
     }
     checkField(field, path, context);
+  }
+  const columns = formulaColumns(fields.values());
+  for (const [index, field] of objectsIn(list.fields)) {
+    const problem = formulaProblem(field, columns);
+    if (problem) problems.push({ path: `${base}/fields/${index}/formula`, message: problem });
   }
   const listTitle = stringOrUndefined(list.title) ?? '';
   for (const [index, item] of objectsIn(list.items)) {
@@ -450,6 +497,8 @@ function singleValueProblem(type: string, field: Json, value: unknown, context: 
       return lookupProblem(field, value, context);
     case 'Guid':
       return typeof value === 'string' && GUID.test(value) ? undefined : 'must be a GUID';
+    case 'Calculated':
+      return "is computed from the field's formula: leave it out";
     default:
       return undefined; // an unknown type is a schema problem, reported already
   }

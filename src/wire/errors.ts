@@ -270,6 +270,10 @@ export const errors = {
     new SpError(400, `-1, ${CLIENT_QUERY}`,
       `Cannot convert a primitive value to the expected type '${expected}'. See the inner exception for more details.`),
 
+  /** A calculated column's formula refused when the column is made or changed (SPException; docs/compatibility.md). */
+  invalidFormula: (message: string) =>
+    new SpError(400, `-2130575162, ${SP_EXCEPTION}`, message),
+
   /** Field-level validation (required, range, length): SharePoint's generic data validation failure (500). */
   validationFailed: (detail: string) =>
     new SpError(500, `-2146232832, ${SP_EXCEPTION}`, detail),

@@ -2,7 +2,7 @@
 // `web/fields` with every typed `fields.add*` helper PnPjs's own suite calls, AddField,
 // createFieldAsXml (its ID kept), look-ups on the root web's built-in columns, update,
 // setShowIn*Form, delete; `availablefields` of a subweb; a site column added to a list by its
-// SchemaXml; Location and Image columns with their values; Calculated refused; and the wire
+// SchemaXml; Location and Image columns with their values; Calculated columns; and the wire
 // shapes and errors checked with plain fetch.
 
 import { describe, it, before } from 'node:test';
@@ -134,11 +134,15 @@ describe('PnPjs site columns against spemu', () => {
       assert.equal((await failure(sp.web.fields.getByTitle('SC Dangling')())).status, 404);
     });
 
-    it('Calculated columns are refused (no formula is evaluated yet) and nothing is made', async () => {
-      const err = await failure(sp.web.fields.addCalculated('SC Calc', { Formula: '=Modified+1', DateFormat: 0, FieldTypeKind: FieldTypes.Calculated, Group: GROUP }));
+    it('addCalculated makes a calculated site column as the upstream suite does, with its formula and output type', async () => {
+      const made = await sp.web.fields.addCalculated('SC Calc', { Formula: '=Modified+1', DateFormat: 0, FieldTypeKind: FieldTypes.Calculated, Group: GROUP });
+      assert.equal(made.Title, 'SC Calc');
+      const stored = await sp.web.fields.getByTitle('SC Calc')<{ TypeAsString: string; Formula: string; OutputType: number; DateFormat: number; Group: string }>();
+      assert.deepEqual([stored.TypeAsString, stored.Formula, stored.OutputType, stored.DateFormat, stored.Group], ['Calculated', '=Modified+1', 2, 0, GROUP]);
+      const err = await failure(sp.web.fields.addCalculated('SC Calc Bad', { Formula: '=[No Such Column]+1', FieldTypeKind: FieldTypes.Calculated }));
       assert.equal(err.status, 400);
-      assert.match(err.message, /field type 17 is not supported/);
-      assert.equal((await failure(sp.web.fields.getByTitle('SC Calc')())).status, 404);
+      assert.match(err.message, /refers to a column that does not exist/);
+      assert.equal((await failure(sp.web.fields.getByTitle('SC Calc Bad')())).status, 404);
     });
   });
 

@@ -17,6 +17,7 @@ import type { DocumentRepository, NewPlacedItem, PlaceTarget, TransferOptions } 
 import { SqlDocumentMoves } from './document-moves.ts';
 import type { BlobRef } from '../blobs.ts';
 import { binaryCollation } from './flavour.ts';
+import { withCalculated } from './calculated.ts';
 import { rowToItem, selectColumns, valuesToColumns } from './item-table.ts';
 import { SqlItems } from './items.ts';
 import { listEntry } from './lists.ts';
@@ -109,7 +110,7 @@ export class SqlDocuments implements DocumentRepository {
       await s.db.updateTable(list.tableName).set({
         blob_id: file.blob.id, file_size: file.blob.size, modified: file.now, editor_id: file.actorId,
         version: sql`version + 1`, ...nextVersion(list),
-        ...valuesToColumns(fields, file.values ?? {}),
+        ...valuesToColumns(fields, withCalculated(fields, file.values ?? {}, { before: existing, modified: file.now })),
       }).where('id', '=', existing.id).execute();
       await s.db.updateTable('lists').set({ last_item_modified: file.now }).where('row_id', '=', list.rowId).execute();
       return { item: (await new SqlItems(s).get(list, fields, existing.id))!, created: false };
@@ -150,7 +151,7 @@ export class SqlDocuments implements DocumentRepository {
       if (list.enableVersioning) await new SqlVersions(s).keep(list, before);
       await s.db.updateTable(list.tableName).set({
         ui_version: to.major, minor_version: to.minor, version: sql`version + 1`, modified: write.now, editor_id: write.actorId,
-        ...(write.comment !== undefined ? { checkin_comment: write.comment } : {}), ...valuesToColumns(fields, write.values ?? {}),
+        ...(write.comment !== undefined ? { checkin_comment: write.comment } : {}), ...valuesToColumns(fields, withCalculated(fields, write.values ?? {}, { before, modified: write.now })),
       }).where('id', '=', id).execute();
       await s.db.updateTable('lists').set({ last_item_modified: write.now }).where('row_id', '=', list.rowId).execute();
       return items.get(list, fields, id);
@@ -208,10 +209,12 @@ export class SqlDocuments implements DocumentRepository {
       .set({ next_item_id: sql`next_item_id + 1`, item_count: sql`item_count + 1`, last_item_modified: placed.now })
       .where('row_id', '=', list.rowId).returning(['next_item_id']).executeTakeFirstOrThrow();
     const id = Number(counter.next_item_id) - 1;
+    const created = placed.created ?? placed.now;
+    const values = withCalculated(fields, placed.values ?? {}, { created, modified: placed.now });
     await this.s.db.insertInto(list.tableName).values({
-      id, guid: randomUUID(), created: placed.created ?? placed.now, modified: placed.now, author_id: placed.authorId ?? placed.actorId, editor_id: placed.actorId,
+      id, guid: randomUUID(), created, modified: placed.now, author_id: placed.authorId ?? placed.actorId, editor_id: placed.actorId,
       version: 1, ui_version: 1, leaf_name: placed.name, dir_path: placed.dir,
-      ...valuesToColumns(fields, placed.values ?? {}), ...extra,
+      ...valuesToColumns(fields, values), ...extra,
     }).execute();
     return id;
   }

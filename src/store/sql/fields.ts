@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Field, List, NewField } from '../../domain/model.ts';
 import type { FieldPatch, FieldRepository } from '../fields.ts';
+import { recalculate } from './calculated.ts';
 import { addFieldColumn, createFieldIndex, dropFieldIndex, fieldColumnName } from './item-table.ts';
 import { listEntry, principalsOf, SqlLists } from './lists.ts';
 import { rowToField } from './rows.ts';
@@ -12,6 +13,12 @@ import type { CacheName, SqlSession } from './session.ts';
 
 /** A field change moves the list's version (its etag) too. */
 const changesOf = (list: List): CacheName[] => [['fields', String(list.rowId)], listEntry(list), ...principalsOf(list)];
+
+/** The list's fields as they are inside the unit of work (not the cached entry it is changing). */
+async function fieldsOf(s: SqlSession, list: List): Promise<Field[]> {
+  const rows = await s.db.selectFrom('fields').selectAll().where('list_row_id', '=', list.rowId).orderBy('position').execute();
+  return rows.map(rowToField);
+}
 
 export class SqlFields implements FieldRepository {
   constructor(private readonly s: SqlSession) {}
@@ -43,6 +50,8 @@ export class SqlFields implements FieldRepository {
       const created = rowToField(row);
       await addFieldColumn(s.db, s.flavour, list.tableName, created);
       if (created.indexed) await createFieldIndex(s.db, s.flavour, list.tableName, created);
+      // A calculated column added to a list with items gives each its value now.
+      if (created.kind === 'Calculated') await recalculate(s, list, await fieldsOf(s, list), [created]);
       return created;
     });
     this.s.schemaChanged();
@@ -64,7 +73,12 @@ export class SqlFields implements FieldRepository {
       }
       if (Object.keys(set).length) await s.db.updateTable('fields').set(set).where('row_id', '=', field.rowId).execute();
       const row = await s.db.selectFrom('fields').selectAll().where('row_id', '=', field.rowId).executeTakeFirstOrThrow();
-      return rowToField(row);
+      const updated = rowToField(row);
+      // A new formula (or output) recomputes every item's value.
+      if (updated.kind === 'Calculated' && (updated.options.formula !== field.options.formula || updated.options.dateOnly !== field.options.dateOnly)) {
+        await recalculate(s, list, await fieldsOf(s, list), [updated]);
+      }
+      return updated;
     });
   }
 

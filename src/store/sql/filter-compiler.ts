@@ -5,7 +5,7 @@
 
 import { sql, type RawBuilder } from 'kysely';
 import type { ComparisonOperator, Expression, Literal, MemberExpression } from '../../query/ast.ts';
-import { FIELD_KINDS, type StorageType } from '../../domain/field-kinds.ts';
+import { FIELD_KINDS, valueKind, type StorageType } from '../../domain/field-kinds.ts';
 import type { Field, List } from '../../domain/model.ts';
 import { normaliseDateTime } from '../../domain/values.ts';
 import { findField } from '../../domain/fields.ts';
@@ -166,27 +166,29 @@ class ItemLeaves implements Leaves {
     const found = findField(this.scope.fields, head);
     if (!found) throw fail.unknownColumn(path.join('/'));
     const { field, idSuffix } = found;
-    const info = FIELD_KINDS[field.kind];
+    const kind = valueKind(field);
+    const info = FIELD_KINDS[kind];
     if (!info.queryable) throw fail.badArgument(`The field '${field.internalName}' of type '${info.typeAsString}' cannot be used in the query filter expression.`);
     this.used.add(field);
     const column = sql.ref(field.column);
     if (sub === undefined) {
       // A User/Lookup column by its own name compares its id, like `<Name>Id`.
       const storage = info.reference || idSuffix ? 'int' : info.storage;
-      return { sql: column, storage, kind: idSuffix ? 'Integer' : field.kind, name: head };
+      return { sql: column, storage, kind: idSuffix ? 'Integer' : kind, name: head };
     }
     if (!info.reference || idSuffix) throw fail.unknownColumn(path.join('/'));
     const target = this.scope.lookups.get(field.internalName);
     if (!target) throw fail.expandRequired(path.join('/'), field.internalName);
     if (sub === 'Id' || sub === 'ID') return { sql: column, storage: 'int', kind: 'Integer', name: path.join('/') };
     const targetField = findField(target.fields, sub);
-    if (!targetField || targetField.idSuffix || FIELD_KINDS[targetField.field.kind].reference || !FIELD_KINDS[targetField.field.kind].queryable) {
+    const targetKind = targetField && valueKind(targetField.field);
+    if (!targetField || !targetKind || targetField.idSuffix || FIELD_KINDS[targetKind].reference || !FIELD_KINDS[targetKind].queryable) {
       throw fail.unknownColumn(path.join('/'));
     }
     return {
       sql: sql.ref(targetField.field.column),
-      storage: FIELD_KINDS[targetField.field.kind].storage,
-      kind: targetField.field.kind,
+      storage: FIELD_KINDS[targetKind].storage,
+      kind: targetKind,
       name: path.join('/'),
       via: { column, table: target.list.tableName },
     };

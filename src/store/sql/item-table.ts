@@ -3,7 +3,7 @@
 // lets the database filter, sort and index items itself.
 
 import { sql, type Kysely, type RawBuilder } from 'kysely';
-import { FIELD_KINDS } from '../../domain/field-kinds.ts';
+import { FIELD_KINDS, valueKind } from '../../domain/field-kinds.ts';
 import type { Field, Item, StoredValue } from '../../domain/model.ts';
 import { binaryCollation, columnType, nullsFirst, type SqlFlavour } from './flavour.ts';
 import { addDocumentColumns } from './migrations/0009-documents.ts';
@@ -60,7 +60,7 @@ export async function createModifiedIndex(db: Kysely<any>, flavour: SqlFlavour, 
 
 export async function addFieldColumn(db: Kysely<any>, flavour: SqlFlavour, table: string, field: Field): Promise<void> {
   if (field.builtIn) return;
-  const type = columnType(flavour, FIELD_KINDS[field.kind].storage);
+  const type = columnType(flavour, FIELD_KINDS[valueKind(field)].storage);
   await sql`alter table ${sql.id(table)} add column ${sql.id(field.column)} ${sql.raw(type)}`.execute(db);
 }
 
@@ -71,9 +71,9 @@ export const indexName = (table: string, field: Pick<Field, 'column'>) => `${tab
  * lower(). Dates are text in one fixed form (`…T…Z`): they sort and are filtered on the
  * bare column, as the filter compiler compares them, so their indexes (and Modified's) serve.
  */
-const foldsCase = (field: Pick<Field, 'kind'>) => FIELD_KINDS[field.kind].storage === 'text' && field.kind !== 'DateTime';
+const foldsCase = (field: Pick<Field, 'kind'> & { options?: Field['options'] }) => FIELD_KINDS[valueKind(field)].storage === 'text' && valueKind(field) !== 'DateTime';
 
-export function sortExpression(field: Pick<Field, 'column' | 'kind'>, flavour: SqlFlavour): RawBuilder<unknown> {
+export function sortExpression(field: Pick<Field, 'column' | 'kind'> & { options?: Field['options'] }, flavour: SqlFlavour): RawBuilder<unknown> {
   const column = sql.ref(field.column);
   return foldsCase(field)
     ? sql`lower(${column})${sql.raw(binaryCollation(flavour))}`
@@ -88,7 +88,7 @@ export function sortValue(field: Field, value: string | number, flavour: SqlFlav
 }
 
 /** (value, id): the order queryItems sorts in, ties broken by id, so `$orderby` and paging read it in order (see nullsFirst). */
-export async function createFieldIndex(db: Kysely<any>, flavour: SqlFlavour, table: string, field: Pick<Field, 'column' | 'kind'>): Promise<void> {
+export async function createFieldIndex(db: Kysely<any>, flavour: SqlFlavour, table: string, field: Pick<Field, 'column' | 'kind'> & { options?: Field['options'] }): Promise<void> {
   await sql`create index if not exists ${sql.id(indexName(table, field))} on ${sql.id(table)} (${sortExpression(field, flavour)}${sql.raw(nullsFirst(flavour))}, id)`.execute(db);
 }
 

@@ -5,10 +5,12 @@
 
 import { randomUUID } from 'node:crypto';
 import { sql, type RawBuilder } from 'kysely';
+import { hasCalculated } from '../../domain/calculated.ts';
 import type { Field, Item, List } from '../../domain/model.ts';
 import { listContentTypeId } from '../../domain/templates.ts';
 import { makesMinorVersions } from '../../domain/versions.ts';
 import type { ItemPage, ItemQuery, ItemRepository, ItemWrite } from '../items.ts';
+import { withCalculated } from './calculated.ts';
 import { compileFilter } from './filter-compiler.ts';
 import { columnList, rowToItem, selectColumns, sortExpression, valuesToColumns } from './item-table.ts';
 import { keysetCondition } from './keyset.ts';
@@ -123,10 +125,11 @@ export class SqlItems implements ItemRepository {
         .where('row_id', '=', list.rowId).returning(['next_item_id']).executeTakeFirstOrThrow();
       const id = Number(counter.next_item_id) - 1;
       const created = write.created ?? write.now;
+      const modified = write.modified ?? created;
       const row = {
-        id, guid: randomUUID(), content_type_id: listContentTypeId(list.baseTemplate, list.id), created, modified: write.modified ?? created,
+        id, guid: randomUUID(), content_type_id: listContentTypeId(list.baseTemplate, list.id), created, modified,
         author_id: write.authorId ?? write.actorId, editor_id: write.actorId, version: 1, ui_version: 1,
-        ...valuesToColumns(fields, write.values),
+        ...valuesToColumns(fields, withCalculated(fields, write.values, { created, modified })),
       };
       await s.db.insertInto(list.tableName).values(row).execute();
       return (await new SqlItems(s).get(list, fields, id))!;
@@ -144,10 +147,11 @@ export class SqlItems implements ItemRepository {
       const contentTypeId = listContentTypeId(list.baseTemplate, list.id);
       const rows = writes.map((write, i) => {
         const created = write.created ?? write.now;
+        const modified = write.modified ?? created;
         return {
-          id: first + i, guid: randomUUID(), content_type_id: contentTypeId, created, modified: write.modified ?? created,
+          id: first + i, guid: randomUUID(), content_type_id: contentTypeId, created, modified,
           author_id: write.authorId ?? write.actorId, editor_id: write.actorId, version: 1, ui_version: 1,
-          ...valuesToColumns(fields, write.values),
+          ...valuesToColumns(fields, withCalculated(fields, write.values, { created, modified })),
         };
       });
       // Every row names every column (a field without a value is null, as in `create`), so
@@ -167,21 +171,23 @@ export class SqlItems implements ItemRepository {
       if (!Number.isSafeInteger(id)) return undefined;
       const items = new SqlItems(s);
       const newVersion = list.enableVersioning && !write.inPlace;
+      await new SqlLists(s).lock(list);
+      // The item as it was: with versioning on it becomes a past version; calculated columns are computed from it and the change.
+      const before = newVersion || hasCalculated(fields) ? await items.get(list, fields, id) : undefined;
+      const modified = write.modified ?? write.now;
+      const values = before ? withCalculated(fields, write.values, { before, modified, created: write.created }) : write.values;
       const set = {
-        ...valuesToColumns(fields, write.values),
-        modified: write.modified ?? write.now, editor_id: write.actorId,
+        ...valuesToColumns(fields, values),
+        modified, editor_id: write.actorId,
         ...(write.created !== undefined ? { created: write.created } : {}), ...(write.authorId !== undefined ? { author_id: write.authorId } : {}),
         // An in-place update (bNewDocumentUpdate) keeps the version it changes.
         version: sql`version + 1`, ...(write.inPlace ? {} : nextVersion(list)),
       };
-      await new SqlLists(s).lock(list);
-      // With versioning on, the item as it was becomes a past version, in this same unit of work.
-      const before = newVersion ? await items.get(list, fields, id) : undefined;
       let update = s.db.updateTable(list.tableName).set(set).where('id', '=', id);
       if (expectedVersion !== null) update = update.where('version', '=', expectedVersion);
       const result = await update.executeTakeFirst();
       if (Number(result.numUpdatedRows) === 0) return (await items.exists(list, id)) ? 'conflict' : undefined;
-      if (before) await new SqlVersions(s).keep(list, before);
+      if (before && newVersion) await new SqlVersions(s).keep(list, before);
       await s.db.updateTable('lists').set({ last_item_modified: write.now }).where('row_id', '=', list.rowId).execute();
       return items.get(list, fields, id);
     });

@@ -4,6 +4,7 @@
 
 import { randomUUID } from 'node:crypto';
 import type { FieldDefinition, List, Site, Web } from '../../../domain/model.ts';
+import { OUTPUT_TYPE_NUMBERS } from '../../../domain/calculated.ts';
 import { FIELD_KINDS } from '../../../domain/field-kinds.ts';
 import { listItemEntityTypeFullName } from '../../../domain/names.ts';
 import { templateInfo } from '../../../domain/templates.ts';
@@ -161,6 +162,10 @@ export function fieldEntity(field: FieldDefinition, owner: FieldOwner, ctx: ApiC
       break;
     }
     case 'URL': props.push(['DisplayFormat', 0]); break;
+    case 'Calculated':
+      props.push(['CurrencyLocaleId', 1033], ['DateFormat', field.options.dateOnly ? 0 : 1], ['DisplayFormat', -1],
+        ['Formula', field.options.formula ?? ''], ['OutputType', OUTPUT_TYPE_NUMBERS[field.options.outputType ?? 'Text']], ['ShowAsPercentage', false]);
+      break;
   }
   return { type: info.entityType, id: `${ctx.apiUrl}${editLink}`, editLink, props };
 }
@@ -171,9 +176,13 @@ function schemaXml(field: FieldDefinition): string {
   // SharePoint writes ShowIn*Form only once it was set.
   const shown = ([['ShowInDisplayForm', field.options.showInDisplayForm], ['ShowInEditForm', field.options.showInEditForm],
     ['ShowInNewForm', field.options.showInNewForm]] as const).filter(([, v]) => v !== undefined).map(([k, v]) => ` ${k}="${flag(v!)}"`).join('');
-  return `<Field Type="${FIELD_KINDS[field.kind].typeAsString}" DisplayName="${attr(field.title)}" Required="${flag(field.required)}" `
+  const head = `<Field Type="${FIELD_KINDS[field.kind].typeAsString}" DisplayName="${attr(field.title)}" Required="${flag(field.required)}" `
     + `Indexed="${flag(field.indexed)}" ID="{${field.id}}" StaticName="${attr(field.internalName)}" Name="${attr(field.internalName)}" `
-    + `Group="${attr(fieldGroup(field))}"${shown} />`;
+    + `Group="${attr(fieldGroup(field))}"${shown}`;
+  if (field.kind !== 'Calculated') return `${head} />`;
+  // A calculated column's result type and formula, as SharePoint writes them (and createfieldasxml reads them back).
+  const dateFormat = field.options.outputType === 'DateTime' ? ` Format="${field.options.dateOnly ? 'DateOnly' : 'DateTime'}"` : '';
+  return `${head} ResultType="${field.options.outputType ?? 'Text'}"${dateFormat}><Formula>${attr(field.options.formula ?? '').replace(/>/g, '&gt;')}</Formula></Field>`;
 }
 
 /**

@@ -3,6 +3,7 @@
 // (createfieldasxml's SchemaXml), read into the domain's terms with SharePoint's errors.
 
 import type { FieldOptions, NewField } from '../../../domain/model.ts';
+import { outputTypeFrom } from '../../../domain/calculated.ts';
 import { FIELD_KINDS, kindFromTypeKind, kindFromTypeName, type FieldKind } from '../../../domain/field-kinds.ts';
 import { internalNameFromTitle } from '../../../domain/names.ts';
 import type { FieldChanges } from '../../../services/fields.ts';
@@ -13,7 +14,7 @@ import { arrayValue, boolProp, intProp, stringProp, type Properties } from './bo
 const STORED = new Set(['Title', 'FieldTypeKind', 'StaticName', 'InternalName', 'Required', 'Indexed', 'Hidden',
   'Description', 'MaxLength', 'Choices', 'MinimumValue', 'MaximumValue', 'RichText', 'DisplayFormat', 'AllowMultipleValues',
   'LookupList', 'LookupListId', 'LookupField', 'LookupFieldName', 'EnforceUniqueValues', 'DefaultValue', 'TypeAsString', 'Type',
-  'Group', 'Id']);
+  'Group', 'Id', 'Formula', 'OutputType', 'DateFormat']);
 const INERT = new Set(['AllowHyperlink', 'AppendOnly', 'NumberOfLines', 'RestrictedMode', 'DateTimeCalendarType',
   'FriendlyDisplayFormat', 'CurrencyLocaleId', 'EditFormat', 'FillInChoice', 'SelectionGroup', 'SelectionMode',
   'ShowAsPercentage', 'UnlimitedLengthInDocumentLibrary', 'Presence', 'AllowDisplay', 'IsCompactName', 'LookupWebId',
@@ -37,7 +38,7 @@ function requestedKind(props: Properties, typeFromMetadata: string | undefined):
   if (!kind && typeKind === undefined && typeName === undefined && typeFromMetadata) {
     kind = kindFromTypeName(typeFromMetadata.replace(/^SP\.Field/, '')) ?? undefined;
   }
-  // Calculated (17) and the other kinds spemu does not model are refused before anything is made.
+  // The kinds spemu does not model are refused before anything is made.
   if (!kind) throw errors.badArgument(`The field type ${typeKind ?? typeName ?? '(none)'} is not supported by spemu.`);
   return kind;
 }
@@ -69,6 +70,7 @@ export function fieldDefinition(props: Properties, typeFromMetadata?: string): N
   if (boolProp(props, 'EnforceUniqueValues')) options.enforceUniqueValues = true;
   const group = stringProp(props, 'Group');
   if (group) options.group = group;
+  if (kind === 'Calculated') Object.assign(options, calculatedOptions(props));
   const wanted = stringProp(props, 'StaticName') ?? stringProp(props, 'InternalName');
   const id = stringProp(props, 'Id');
   if (id !== undefined && !GUID.test(id)) throw errors.badArgument(`The field id '${id}' is not a GUID.`);
@@ -83,10 +85,22 @@ export function fieldDefinition(props: Properties, typeFromMetadata?: string): N
   };
 }
 
+/** SP.FieldCalculated's Formula (checked by the service), OutputType (a SP.FieldType number or name) and DateFormat (0 date only). */
+function calculatedOptions(props: Properties): FieldOptions {
+  const output = props.OutputType === undefined || props.OutputType === null ? 'Text' : outputTypeFrom(props.OutputType);
+  if (!output) throw errors.badArgument(`The output type ${String(props.OutputType)} is not one a calculated field can have.`);
+  const options: FieldOptions = { formula: stringProp(props, 'Formula') ?? '', outputType: output };
+  if (intProp(props, 'DateFormat') === 0) options.dateOnly = true;
+  return options;
+}
+
 /** A MERGE body's changes (SP.Field* properties, checked as on creation). */
 export function fieldChanges(props: Properties): FieldChanges {
   checkFieldProperties(props);
+  // spemu keeps a calculated column's stored type: changing it is refused rather than ignored.
+  if (props.OutputType !== undefined) throw errors.badArgument("spemu cannot change a calculated field's OutputType; delete the field and add it again.");
   return {
+    formula: stringProp(props, 'Formula'),
     title: stringProp(props, 'Title'), required: boolProp(props, 'Required'), indexed: boolProp(props, 'Indexed'),
     hidden: boolProp(props, 'Hidden'), choices: arrayValue(props.Choices)?.map(String), description: stringProp(props, 'Description'),
     group: stringProp(props, 'Group'),
@@ -126,5 +140,11 @@ export function propsFromSchemaXml(xml: string): Properties {
   if (number('max') !== undefined) props.MaximumValue = number('max');
   if (attrs.get('format')?.toLowerCase() === 'dateonly') props.DisplayFormat = 0;
   if (choices.length) props.Choices = choices;
+  if (type.toLowerCase() === 'calculated') {
+    const formula = /<Formula>([\s\S]*?)<\/Formula>/i.exec(xml);
+    if (formula) props.Formula = xmlText(formula[1]!);
+    if (attrs.get('resulttype')) props.OutputType = attrs.get('resulttype');
+    if (attrs.get('format')?.toLowerCase() === 'dateonly') { props.DateFormat = 0; delete props.DisplayFormat; }
+  }
   return props;
 }

@@ -2,6 +2,7 @@
 // text SharePoint shows for it: display names for people and lookups, en-US dates and
 // numbers (spemu's sites use UTC and the en-US locale), Yes/No for booleans.
 
+import { valueKind } from '../../../domain/field-kinds.ts';
 import { storedValue } from '../../../domain/items.ts';
 import type { Field, Item, List, StoredValue } from '../../../domain/model.ts';
 import { storedArray } from '../../../domain/values.ts';
@@ -27,7 +28,7 @@ const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;')
 
 export function fieldText(field: Field, value: StoredValue, names: Map<number, ReferenceName> | undefined): string {
   if (value === null || value === '') return '';
-  switch (field.kind) {
+  switch (valueKind(field)) {
     case 'Boolean': case 'Attachments': return Number(value) === 1 ? 'Yes' : 'No';
     case 'DateTime': return (field.options.dateOnly ? dateOnly : dateTime).format(new Date(String(value))).replace(',', '');
     case 'Number': case 'Integer': case 'Counter': return number.format(Number(value));

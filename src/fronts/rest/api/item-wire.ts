@@ -1,7 +1,7 @@
 // The wire properties of a list item: which names a client sees for each field, in
 // SharePoint's order, and the value each carries (reference §1.2, §8.1).
 
-import { FIELD_KINDS } from '../../../domain/field-kinds.ts';
+import { FIELD_KINDS, valueKind } from '../../../domain/field-kinds.ts';
 import { fileType } from '../../../domain/documents.ts';
 import { versionLabelOf } from '../../../domain/versions.ts';
 import type { Field, Item, List, StoredValue } from '../../../domain/model.ts';
@@ -24,7 +24,7 @@ export function wireValue(field: Field, v: StoredValue): Value {
     if (field.kind === 'MultiChoice') return { kind: 'collection', elementType: 'Edm.String', items: [] };
     return null;
   }
-  switch (field.kind) {
+  switch (valueKind(field)) {
     case 'Number': case 'Currency': return new EdmDouble(Number(v));
     case 'Integer': case 'Counter': case 'User': case 'Lookup': return Number(v);
     case 'Boolean': return Number(v) === 1;

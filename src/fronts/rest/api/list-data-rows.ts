@@ -3,7 +3,7 @@
 // `Name.value`), people and lookups as the arrays of objects SharePoint's client-side
 // rendering reads, and the columns every row has (ID, PermMask, FSObjType, FileRef, …).
 
-import { FIELD_KINDS } from '../../../domain/field-kinds.ts';
+import { FIELD_KINDS, valueKind } from '../../../domain/field-kinds.ts';
 import { storedValue } from '../../../domain/items.ts';
 import type { Field, Item, List } from '../../../domain/model.ts';
 import { permissionsOfRole } from '../../../domain/permissions.ts';
@@ -45,7 +45,7 @@ function cells(field: Field, item: Item, names: Map<number, ReferenceName> | und
   const name = field.internalName;
   const value = storedValue(field, item);
   const shown = fieldText(field, value, names);
-  switch (field.kind) {
+  switch (valueKind(field)) {
     case 'DateTime': return { [name]: shown, [`${name}.`]: value === null ? '' : String(value) };
     case 'Boolean': return { [name]: shown, [`${name}.value`]: value === null ? '' : String(Number(value)) };
     case 'Number': case 'Currency': return { [name]: shown, [`${name}.`]: value === null ? '' : String(value) };

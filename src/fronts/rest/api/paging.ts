@@ -1,6 +1,7 @@
 // Server-driven paging: `$top` limits, `$skiptoken=Paged=TRUE&p_ID=N` positions, and the
 // absolute `__next` / `odata.nextLink` that carries the original options (reference §2).
 
+import { valueKind } from '../../../domain/field-kinds.ts';
 import { storedValue } from '../../../domain/items.ts';
 import type { Field, Item, StoredValue } from '../../../domain/model.ts';
 import type { SortKey } from '../../../store/store.ts';
@@ -26,7 +27,7 @@ export function positionFromSkipToken(ctx: ApiContext, keys: SortKey[]): { id: n
 }
 
 export function storedFromToken(field: Field, raw: string): StoredValue {
-  if (['Number', 'Currency', 'Integer', 'Counter', 'User', 'Lookup', 'Boolean'].includes(field.kind)) {
+  if (['Number', 'Currency', 'Integer', 'Counter', 'User', 'Lookup', 'Boolean'].includes(valueKind(field))) {
     const n = Number(raw);
     return Number.isFinite(n) ? n : null;
   }
