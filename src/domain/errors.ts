@@ -126,6 +126,8 @@ export const fail = {
   roleDefinitionNameTaken: failure('conflict', 'roleDefinitionNameTaken', (name: string) => `The permission level "${name}" already exists.`),
   builtInRoleDefinition: failure('invalid', 'builtInRoleDefinition', (name: string) => `The permission level "${name}" is built in.`),
   inheritedRoleDefinitions: failure('invalid', 'inheritedRoleDefinitions', () => 'You cannot customize permission levels in a web site with inherited permission levels.'),
+  principalNotFound: failure('notFound', 'principalNotFound', (id: number) => `Principal ${id} does not exist.`),
+  inheritsPermissions: failure('invalid', 'inheritsPermissions', () => 'This operation is not allowed on an object that inherits permissions.'),
   viewNotFound: failure('notFound', 'viewNotFound', () => 'The specified view is invalid.'),
   /** A new web at a URL a web (or a list of the parent web) already has. */
   webUrlInUse: failure('conflict', 'webUrlInUse', (serverRelativeUrl: string) => `The Web site address "${serverRelativeUrl}" is already in use.`),

@@ -7,6 +7,7 @@
 // authorize(): that user on a site → the Principal (role, User Information List row), or
 //              403 when the user holds no role there.
 
+import { hasAnyAssignment } from '../identity/effective-permissions.ts';
 import { createHmac } from 'node:crypto';
 import type { Principal, Site } from '../domain/model.ts';
 import type { Store } from '../store/store.ts';
@@ -14,7 +15,7 @@ import type { DirectoryUser } from '../store/directory.ts';
 import { fail } from '../domain/errors.ts';
 import { hashPassword, verifyPassword } from '../identity/passwords.ts';
 import { siteRoleOf } from '../identity/roles.ts';
-import { ensureSiteUser, userLogin } from '../identity/site-users.ts';
+import { ensureSiteUser, findSiteUser, userLogin } from '../identity/site-users.ts';
 import { SHAREPOINT_APP_ID, TokenError, tokenExpiry, verifyToken, type AuthMode } from '../identity/tokens.ts';
 import { VerifiedTokens } from '../identity/verified-tokens.ts';
 import { readCookie, SESSION_COOKIE, verifySession } from '../identity/sessions.ts';
@@ -169,7 +170,13 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
 
   async function authorize(site: Site, identity: Identity): Promise<Principal> {
     const role = await siteRoleOf(store.directory, site.id, identity.user.upn);
-    if (role === 'none') throw fail.accessDenied();
+    if (role === 'none') {
+      // No role on the site, but maybe something in it was shared with them (a role assignment on a list or an item).
+      const row = await findSiteUser(store, site, userLogin(identity.user.upn));
+      const principal: Principal = { userId: row?.id ?? -1, loginName: userLogin(identity.user.upn), upn: identity.user.upn, role, via: identity.via };
+      if (row && await hasAnyAssignment(store, site, principal)) return principal;
+      throw fail.accessDenied();
+    }
     const userId = await siteUserId(site, identity.user, role === 'owner');
     return { userId, loginName: userLogin(identity.user.upn), upn: identity.user.upn, role, via: identity.via };
   }

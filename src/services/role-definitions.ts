@@ -7,14 +7,12 @@ import { fail } from '../domain/errors.ts';
 import type { Web } from '../domain/model.ts';
 import { ROLE_DEFINITIONS, type BasePermissions, type RoleDefinition } from '../domain/permissions.ts';
 import type { RoleDefinitionPatch } from '../store/role-definitions.ts';
-import type { Store, StoreReader } from '../store/store.ts';
+import type { Store } from '../store/store.ts';
+import { allRoleDefinitions } from '../identity/role-levels.ts';
 
 /** Where ids of a site's own permission levels start (SharePoint numbers them after its built-in ones). */
 const FIRST_CUSTOM_ID = 1073741924;
 
-export async function allRoleDefinitions(store: Pick<StoreReader, 'roleDefinitions'>, siteId: string): Promise<RoleDefinition[]> {
-  return [...ROLE_DEFINITIONS, ...await store.roleDefinitions.of(siteId)].sort((a, b) => a.order - b.order || a.id - b.id);
-}
 
 export interface RoleDefinitionInput {
   name: string;

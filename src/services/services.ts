@@ -25,6 +25,7 @@ import { FeatureService } from './features.ts';
 import { CustomActionService } from './custom-actions.ts';
 import { SiteGroupService } from './site-groups.ts';
 import { RoleDefinitionService } from './role-definitions.ts';
+import { PermissionService } from './permissions.ts';
 
 export type { Actor };
 
@@ -51,6 +52,7 @@ export class Services {
   get customActions(): CustomActionService { return new CustomActionService(this.#store); }
   get siteGroups(): SiteGroupService { return new SiteGroupService(this.#store, this.#actor); }
   get roleDefinitions(): RoleDefinitionService { return new RoleDefinitionService(this.#store); }
+  get permissions(): PermissionService { return new PermissionService(this.#store, this.#actor); }
   get siteColumns(): SiteColumnService { return new SiteColumnService(this.#store); }
   get items(): ItemService { return new ItemService(this.#store, this.#actor); }
   get versions(): VersionService { return new VersionService(this.#store); }

@@ -26,6 +26,7 @@ import type { FeatureRepository } from './features.ts';
 import type { CustomActionRepository } from './custom-actions.ts';
 import type { SiteGroupRepository } from './site-groups.ts';
 import type { RoleDefinitionRepository } from './role-definitions.ts';
+import type { RoleAssignmentRepository } from './role-assignments.ts';
 import type { SiteColumnRepository } from './site-columns.ts';
 
 export type { NewField, NewList };
@@ -70,6 +71,8 @@ export interface Repositories {
   siteGroups: SiteGroupRepository;
   /** Permission levels a site collection defines (role-definitions.ts). */
   roleDefinitions: RoleDefinitionRepository;
+  /** Unique permissions of webs, lists and items, and their role assignments (role-assignments.ts). */
+  roleAssignments: RoleAssignmentRepository;
 }
 
 /**
@@ -97,6 +100,7 @@ export interface StoreReader {
   customActions: Pick<CustomActionRepository, 'of'>;
   siteGroups: Pick<SiteGroupRepository, 'of' | 'members' | 'groupsOf'>;
   roleDefinitions: Pick<RoleDefinitionRepository, 'of'>;
+  roleAssignments: Pick<RoleAssignmentRepository, 'scopes'>;
 }
 
 /** Storage. Every write is atomic; an error leaves nothing behind. */

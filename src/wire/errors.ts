@@ -129,6 +129,9 @@ export const errors = {
   /** SharePoint's text (SP 2013+ object model); status INFERRED. */
   inheritedRoleDefinitions: () =>
     new SpError(400, `-2146232832, ${SP_EXCEPTION}`, 'You cannot customize permission levels in a web site with inherited permission levels.'),
+  /** SharePoint's text; status and code INFERRED. */
+  inheritsPermissions: () =>
+    new SpError(400, `-2146232832, ${SP_EXCEPTION}`, 'This operation is not allowed on an object that inherits permissions.'),
   /** SharePoint's SPException text for a group name taken (INFERRED status and code). */
   groupNameTaken: (_name: string) =>
     new SpError(400, `-2130575293, ${SP_EXCEPTION}`, 'The specified name is already in use.\n\nPlease use a different name.'),

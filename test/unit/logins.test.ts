@@ -35,7 +35,7 @@ describe('parseLogin', () => {
 describe('EnsureUser permissions', () => {
   it('a visitor gets SharePoint\'s 403 while the path resolves, before anything is looked up or read', async () => {
     const ctx = { web: { id: 'w' }, principal: { userId: 4, loginName: 'i:0#.f|membership|dave@contoso.com', upn: 'dave@contoso.com', role: 'visitor', via: 'basic' },
-      body: undefined, verboseBody: false } as unknown as ApiContext;
+      body: undefined, verboseBody: false, site: { id: 's' }, store: { roleAssignments: { scopes: async () => new Map() } } } as unknown as ApiContext;
     assert.equal(webPrincipalMethods.ensureuser.permission, 'AddListItems');
     await assert.rejects(resolve(parseApiPath('web/ensureuser', new Map()), 'POST', ctx), (e: unknown) => {
       assert.ok(isReportable(e));

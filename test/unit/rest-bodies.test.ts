@@ -72,8 +72,10 @@ it('json: parsed, BOM stripped, verbose detected; SharePoint\'s 400 and 415 othe
   assert.equal(html.message, "The content type 'text/html' is not supported. Send JSON (application/json).");
 });
 
-// A context enough for resolving paths that touch no store: the web, the people manager.
+// A context enough for resolving paths that touch no store (but the permission scopes: none): the web, the people manager.
 const ctx = {
+  // A site where nothing has unique permissions: the caller's site role decides.
+  site: { id: 's' }, store: { roleAssignments: { scopes: async () => new Map() } },
   web: { id: 'w' }, principal: { role: 'owner' }, body: undefined, verboseBody: false,
 } as unknown as ApiContext;
 const plan = (path: string, verb: Parameters<typeof resolve>[1]) => resolve(parseApiPath(path, new Map()), verb, ctx);
@@ -87,7 +89,7 @@ it('the resolver plans the body the final method or verb declares', async () => 
 
 it('a raw method gets the exact bytes the pipeline read for it, as a picture (not as JSON)', async () => {
   const user = { upn: 'alice@contoso.com' };
-  const withUser = { ...ctx, principal: { role: 'visitor', upn: user.upn }, store: { directory: { findUser: async () => user } } } as unknown as ApiContext;
+  const withUser = { ...ctx, principal: { role: 'visitor', upn: user.upn }, store: { directory: { findUser: async () => user }, roleAssignments: { scopes: async () => new Map() } } } as unknown as ApiContext;
   const p = await resolve(parseApiPath('SP.UserProfiles.PeopleManager/SetMyProfilePicture', new Map()), 'POST', withUser);
   const fields = await readBody(p.body, request(NOT_UTF8_NOR_JSON, 'application/json'));
   let seen: Buffer | undefined;

@@ -119,12 +119,16 @@ export class SqlLists implements ListRepository {
   }
 
   async delete(list: List): Promise<void> {
-    await this.s.metadataWrite([listEntry(list), ['fields', String(list.rowId)], ...principalsOf(list)], async (s) => {
+    await this.s.metadataWrite([listEntry(list), ['fields', String(list.rowId)], ['roleAssignments'], ...principalsOf(list)], async (s) => {
       await new SqlLists(s).lock(list);
       await releaseContent(s, list);
       await s.db.deleteFrom('views').where('list_row_id', '=', list.rowId).execute();
       await s.db.deleteFrom('content_types').where('scope', '=', `list:${list.rowId}`).execute();
       await s.db.deleteFrom('user_custom_actions').where('holder', '=', `list:${list.rowId}`).execute();
+      // Its unique permissions and its items' go with it (the cached scopes of every site are dropped: a list knows its web, not its site).
+      for (const table of ['role_assignments', 'unique_scopes'] as const) {
+        await s.db.deleteFrom(table).where((eb) => eb.or([eb('scope', '=', `list:${list.rowId}`), eb('scope', 'like', `item:${list.rowId}:%`)])).execute();
+      }
       await s.db.deleteFrom('fields').where('list_row_id', '=', list.rowId).execute();
       await s.db.deleteFrom('lists').where('row_id', '=', list.rowId).execute();
       await s.db.schema.dropTable(list.tableName).ifExists().execute();

@@ -27,6 +27,7 @@ import { siteGroups } from './migrations/0021-site-groups.ts';
 import { contentTypes } from './migrations/0016-content-types.ts';
 import { uploadBytes } from './migrations/0022-upload-bytes.ts';
 import { roleDefinitions } from './migrations/0023-role-definitions.ts';
+import { roleAssignments } from './migrations/0024-role-assignments.ts';
 import type { SqlFlavour } from './flavour.ts';
 
 /** Every migration, by name (Kysely applies them in name order); exported for `spemu migrate` and import. */
@@ -54,6 +55,7 @@ export const migrations = (flavour: SqlFlavour): Record<string, Migration> => ({
   '0021-site-groups': siteGroups(flavour),
   '0022-upload-bytes': uploadBytes(),
   '0023-role-definitions': roleDefinitions(flavour),
+  '0024-role-assignments': roleAssignments(flavour),
 });
 
 export async function migrateToLatest(db: Kysely<any>, flavour: SqlFlavour): Promise<void> {

@@ -24,6 +24,7 @@ import { SqlFeatures } from './features.ts';
 import { SqlCustomActions } from './custom-actions.ts';
 import { SqlSiteGroups } from './site-groups.ts';
 import { SqlRoleDefinitions } from './role-definitions.ts';
+import { SqlRoleAssignments } from './role-assignments.ts';
 
 /** What a repository may keep beyond its session: memory that outlives one transaction. */
 export interface RepositoryMemory {
@@ -52,6 +53,7 @@ export const REPOSITORIES: { [K in keyof Repositories]: (session: SqlSession, me
   customActions: (s) => new SqlCustomActions(s),
   siteGroups: (s) => new SqlSiteGroups(s),
   roleDefinitions: (s) => new SqlRoleDefinitions(s),
+  roleAssignments: (s) => new SqlRoleAssignments(s),
 };
 
 export function buildRepositories(session: SqlSession, memory: RepositoryMemory): Repositories {

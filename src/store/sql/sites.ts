@@ -87,11 +87,13 @@ export class SqlSites implements SiteRepository {
   }
 
   async deleteWeb(web: Web): Promise<void> {
-    await this.s.metadataWrite([['webs', web.id], ['siteWebs', web.siteId], ['lists', web.id], ['siteColumns', web.id]], async ({ db }) => {
+    await this.s.metadataWrite([['webs', web.id], ['siteWebs', web.siteId], ['lists', web.id], ['siteColumns', web.id], ['roleAssignments', web.siteId]], async ({ db }) => {
       await db.deleteFrom('content_types').where('scope', '=', `web:${web.id}`).execute();
       await db.deleteFrom('navigation_nodes').where('web_id', '=', web.id).execute();
       await db.deleteFrom('feature_states').where('holder', '=', `web:${web.id}`).execute();
       await db.deleteFrom('user_custom_actions').where('holder', '=', `web:${web.id}`).execute();
+      await db.deleteFrom('role_assignments').where('site_id', '=', web.siteId).where('scope', '=', `web:${web.id}`).execute();
+      await db.deleteFrom('unique_scopes').where('site_id', '=', web.siteId).where('scope', '=', `web:${web.id}`).execute();
       await db.deleteFrom('webs').where('id', '=', web.id).execute();
     });
   }

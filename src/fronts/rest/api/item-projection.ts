@@ -169,6 +169,14 @@ export async function renderItems(plan: ItemPlan, items: Item[], ctx: ApiContext
   const loaded = new Map<string, Map<number, Item>>();
   for (const e of plan.expansions) loaded.set(e.field.internalName, loadedByTarget.get(e.target.list.rowId)!);
   const parent = plan.parentList ? parentListEntity({ ...plan, list: (await ctx.store.lists.withCounters([plan.list]))[0]! }, ctx) : undefined;
+  // `$expand=RoleAssignments`: each item's assignments (its own, or what it inherits), read from the one cached scope map.
+  const assignments = new Map<number, Entity[]>();
+  if (plan.roleAssignments) {
+    for (const item of items) {
+      const base = `${listEditLink(plan.list)}/Items(${item.id})`;
+      assignments.set(item.id, await roleAssignmentEntities(base, { kind: 'item', web: ctx.web, list: plan.list, id: item.id }, ctx));
+    }
+  }
 
   return items.map((item) => {
     const props: Array<[string, Value]> = [];
@@ -187,7 +195,7 @@ export async function renderItems(plan: ItemPlan, items: Item[], ctx: ApiContext
     }
     if (plan.roleAssignments) {
       const base = `${listEditLink(plan.list)}/Items(${item.id})`;
-      props.push(['RoleAssignments', { kind: 'expanded', navigationLink: `${base}/RoleAssignments`, value: roleAssignmentEntities(base, ctx) }]);
+      props.push(['RoleAssignments', { kind: 'expanded', navigationLink: `${base}/RoleAssignments`, value: assignments.get(item.id) ?? [] }]);
     }
     for (const p of plan.props) props.push([p.name, absolutePhotoLink(p.get(item, ctx.requestUrl.origin), ctx)]);
     return {

@@ -10,6 +10,9 @@ import type { BodyKind, MethodDef, Resource, ResourceType, VerbHandlerName } fro
 import { RESOURCE_TYPES } from './types/index.ts';
 import { requirePermission } from '../../../identity/permissions.ts';
 import { fail } from '../../../domain/errors.ts';
+import type { List } from '../../../domain/model.ts';
+import { grants, type PermissionKind } from '../../../domain/permissions.ts';
+import { effectivePermissions, type Securable } from '../../../identity/effective-permissions.ts';
 
 /** Names of SharePoint endpoints spemu knows of but does not serve yet: a uniform 501. */
 const NOT_YET: ReadonlySet<string> = new Set([
@@ -89,7 +92,7 @@ export async function resolve(segments: PathSegment[], verb: Verb, ctx: ApiConte
     // `deleteObject()` (gd-sprest, CSOM habits): what DELETE does to the resource, as a POSTed method.
     if (!method && segment.lname === 'deleteobject' && type.delete) {
       if (!last || verb !== 'POST') throw errors.methodNotAllowed(verb);
-      const deletion = verbPlan(resource, 'DELETE', ctx);
+      const deletion = await verbPlan(resource, 'DELETE', ctx);
       return {
         body: deletion.body,
         async run(withBody) {
@@ -102,8 +105,8 @@ export async function resolve(segments: PathSegment[], verb: Verb, ctx: ApiConte
     // An action is POSTed; SharePoint runs one sent with `X-HTTP-Method: DELETE` too (PnPjs's
     // attachment recycle() does so, and passes against SharePoint Online).
     if (method.kind === 'action' && (!last || (verb !== 'POST' && verb !== 'DELETE'))) throw errors.methodNotAllowed(verb);
-    // authorize: the permission the method declares, before it runs.
-    requirePermission(ctx.principal, method.permission ?? 'Open');
+    // authorize: the permission the method declares, on the object it acts on, before it runs.
+    await authorizeAt(resource, method.permission ?? 'Open', ctx);
     const args = segment.args ?? [];
     if (method.kind === 'action') {
       // An action ends the path and takes the body: it runs once the body is read.
@@ -112,7 +115,7 @@ export async function resolve(segments: PathSegment[], verb: Verb, ctx: ApiConte
         body: method.body ?? 'json',
         async run(withBody) {
           const result = await method.invoke(target, args, withBody);
-          return 'status' in result ? result : verbPlan(result, verb, withBody).run(withBody);
+          return 'status' in result ? result : (await verbPlan(result, verb, withBody)).run(withBody);
         },
       };
     }
@@ -129,7 +132,7 @@ export async function resolve(segments: PathSegment[], verb: Verb, ctx: ApiConte
 const VERB_HANDLERS: Record<Verb, VerbHandlerName> = { GET: 'get', POST: 'create', MERGE: 'update', PATCH: 'update', PUT: 'update', DELETE: 'delete' };
 const DEFAULT_BODIES: Record<VerbHandlerName, BodyKind> = { get: 'none', create: 'json', update: 'json', delete: 'none' };
 
-function verbPlan(resource: Resource, verb: Verb, ctx: ApiContext): Plan {
+async function verbPlan(resource: Resource, verb: Verb, ctx: ApiContext): Promise<Plan> {
   const type = typeOf(resource);
   const name = VERB_HANDLERS[verb];
   const handler = type[name];
@@ -137,6 +140,29 @@ function verbPlan(resource: Resource, verb: Verb, ctx: ApiContext): Plan {
   // authorize: the permission the verb's handler declares (a write that declares none is refused).
   const permission = type.permissions?.[name] ?? (name === 'get' ? 'Open' : undefined);
   if (!permission) throw fail.accessDenied();
-  requirePermission(ctx.principal, permission);
+  await authorizeAt(resource, permission, ctx);
   return { body: type.bodies?.[name] ?? DEFAULT_BODIES[name], run: (withBody) => handler(resource, withBody) };
+}
+
+/**
+ * The caller's permission on the object a resource is (or is in): an item, a list, or the web.
+ * A site where nothing has unique permissions answers from the caller's site role at once; where
+ * something has, from the role assignments that apply to the object (identity/effective-permissions.ts).
+ */
+async function authorizeAt(resource: Resource, kind: PermissionKind, ctx: ApiContext): Promise<void> {
+  if ((await ctx.store.roleAssignments.scopes(ctx.site.id)).size === 0) return requirePermission(ctx.principal, kind);
+  const mask = await effectivePermissions(ctx.store, ctx.site, ctx.principal, securableAt(resource, ctx));
+  if (!grants(mask, kind)) throw fail.accessDenied();
+}
+
+/** The securable object a resource acts on: the item it is or belongs to, else its list, else the web. */
+function securableAt(resource: Resource, ctx: ApiContext): Securable {
+  const r = resource as { list?: List; id?: unknown; item?: { id: number } };
+  if (r.list) {
+    const itemId = typeof r.id === 'number' ? r.id : r.item?.id;
+    if (itemId !== undefined && resource.kind !== 'items' && resource.kind !== 'list') return { kind: 'item', web: ctx.web, list: r.list, id: itemId };
+    return { kind: 'list', web: ctx.web, list: r.list };
+  }
+  if (resource.kind === 'web') return { kind: 'web', web: resource.web };
+  return { kind: 'web', web: ctx.web };
 }

@@ -3,6 +3,7 @@
 // answers. Adding an endpoint means adding an entry here, not a route.
 
 import type { View } from '../../../domain/views.ts';
+import type { Securable } from '../../../identity/effective-permissions.ts';
 import type { FeatureHolder } from '../../../store/features.ts';
 import type { CustomActionHolder, StoredCustomAction } from '../../../store/custom-actions.ts';
 import type { NavigationMenu, NavigationNode } from '../../../domain/navigation.ts';
@@ -37,12 +38,12 @@ export type Resource =
   | { kind: 'itemVersions'; list: List; id: number }
   | { kind: 'itemVersion'; list: List; id: number; versionId: number }
   /** EffectiveBasePermissions(ForUI) of a web, list or item: the caller's permission level. */
-  | { kind: 'basePermissions'; name: string }
+  | { kind: 'basePermissions'; name: string; securable?: Securable | undefined }
   /** The role assignments of a securable object (`base`: its edit link); spemu's lists and items inherit the web's. */
-  | { kind: 'roleAssignments'; base: string }
-  | { kind: 'roleAssignment'; base: string; group: SiteGroupDef }
+  | { kind: 'roleAssignments'; base: string; securable: Securable }
+  | { kind: 'roleAssignment'; base: string; securable: Securable; principalId: number }
   /** The web's role definitions, or a role assignment's bindings. */
-  | { kind: 'roleDefinitions'; binding?: { base: string; group: SiteGroupDef } | undefined }
+  | { kind: 'roleDefinitions'; binding?: { base: string; securable: Securable; principalId: number } | undefined }
   | { kind: 'roleDefinition'; definition: RoleDefinition }
   | { kind: 'webs'; web: Web }
   | { kind: 'webInfos'; web: Web }

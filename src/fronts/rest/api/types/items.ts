@@ -18,10 +18,11 @@ import { noContent, ok, type Outcome } from '../outcome.ts';
 import type { ResourceType } from '../resource.ts';
 import { checkThreshold } from '../threshold.ts';
 import { contentTypeOfItem } from './content-types.ts';
+import { visibleOnly } from '../item-visibility.ts';
 import { validateUpdateListItem } from './form-updates.ts';
 import { emptyOk, integerArgument } from './shared.ts';
 import { fieldValuesEntity, type FieldValuesForm } from '../field-values.ts';
-import { getUserEffectivePermissions, securableNavigation } from './security.ts';
+import { getUserEffectivePermissions, securableMethods, securableNavigation, type SecurableOf } from './security.ts';
 import { voidResult } from './documents-shared.ts';
 
 type ItemsResource = { kind: 'items'; list: List };
@@ -58,7 +59,7 @@ async function queryItems(r: ItemsResource, ctx: ApiContext): Promise<Outcome> {
   await checkThreshold(ctx, r.list, fields, ctx.query.filter, keys);
   const top = pageSize(ctx);
   const page = await ctx.store.items.query(r.list, fields, {
-    filter: ctx.query.filter, filterText: ctx.query.filterText, orderBy: keys, top,
+    filter: await visibleOnly(ctx.query.filter, r.list, ctx), filterText: ctx.query.filterText, orderBy: keys, top,
     // Sort keys' values go into the next link's skiptoken, so they are read too.
     load: plan.load && [...new Set([...plan.load, ...keys.map((k) => k.field)])],
     after: positionFromSkipToken(ctx, keys), backwards: ctx.query.skipToken?.pagedPrev,
@@ -88,7 +89,7 @@ async function loadItem(r: ItemResource, ctx: ApiContext): Promise<{ fields: Fie
 }
 
 export const itemsType: ResourceType<ItemsResource> = {
-  permissions: { create: 'AddListItems' },
+  permissions: { get: 'ViewListItems', create: 'AddListItems' },
   key: async (r, args) => ({ kind: 'item', list: r.list, id: integerArgument(args) }),
   methods: {
     getbyid: { kind: 'function', invoke: async (r, args) => ({ kind: 'item', list: r.list, id: integerArgument(args, 'id') }) },
@@ -103,7 +104,7 @@ export const itemsType: ResourceType<ItemsResource> = {
 };
 
 export const itemType: ResourceType<ItemResource> = {
-  permissions: { update: 'EditListItems', delete: 'DeleteListItems' },
+  permissions: { get: 'ViewListItems', update: 'EditListItems', delete: 'DeleteListItems' },
   navigation: {
     parentlist: async (r) => ({ kind: 'list', list: r.list }),
     fieldvaluesastext: async (r) => ({ kind: 'itemFieldValues', list: r.list, id: r.id, as: 'text' }),
@@ -124,13 +125,11 @@ export const itemType: ResourceType<ItemResource> = {
       if (!item.place.folder) return { kind: 'readOnly', read: async () => voidResult('Folder') };
       return { kind: 'folder', list: r.list, path: placePath(item.place) };
     },
-    ...securableNavigation<ItemResource>(async (r, ctx) => {
-      await loadItem(r, ctx);
-      return `${listEditLink(r.list)}/Items(${r.id})`;
-    }, true),
+    ...securableNavigation<ItemResource>(itemSecurable, true),
   },
   methods: {
     getusereffectivepermissions: getUserEffectivePermissions,
+    ...securableMethods<ItemResource>(itemSecurable),
     validateupdatelistitem: validateUpdateListItem,
     /**
      * The URL of the Office Online (WOPI) frame for the item's document: spemu has no WOPI
@@ -181,3 +180,9 @@ export const itemFieldValuesType: ResourceType<{ kind: 'itemFieldValues'; list: 
     return ok({ kind: 'entity', metadataName: entity.type, entity: selectProps(entity, ctx.query.select) });
   },
 };
+
+/** An item as a securable object (it must exist). */
+async function itemSecurable(r: ItemResource, ctx: ApiContext): ReturnType<SecurableOf<ItemResource>> {
+  await loadItem(r, ctx);
+  return { base: `${listEditLink(r.list)}/Items(${r.id})`, securable: { kind: 'item', web: ctx.web, list: r.list, id: r.id } };
+}

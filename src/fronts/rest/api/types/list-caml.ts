@@ -7,6 +7,7 @@ import { findFieldByNameOrTitle } from '../../../../domain/fields.ts';
 import { FIELD_KINDS } from '../../../../domain/field-kinds.ts';
 import { storedValue } from '../../../../domain/items.ts';
 import type { Field, Item, List } from '../../../../domain/model.ts';
+import { visibleOnly } from '../item-visibility.ts';
 import { COMPUTED_VIEW_FIELDS } from '../../../../domain/views.ts';
 import { listItemEntitySetName } from '../../../../domain/names.ts';
 import type { Expression } from '../../../../query/ast.ts';
@@ -51,7 +52,7 @@ function positionFromPaging(paging: URLSearchParams, keys: SortKey[]): { id: num
 /** The rows a query reads: one page of at most `top`, after `paging`. */
 async function readPage(list: List, fields: Field[], q: CamlItemQuery, top: number, paging: URLSearchParams, ctx: ApiContext, load?: Field[]) {
   return ctx.store.items.query(list, fields, {
-    filter: q.filter, filterText: 'CAML', orderBy: q.orderBy, top,
+    filter: await visibleOnly(q.filter, list, ctx), filterText: 'CAML', orderBy: q.orderBy, top,
     after: positionFromPaging(paging, q.orderBy), backwards: /^true$/i.test(paging.get('PagedPrev') ?? ''),
     lookups: q.lookups, load: load && [...new Set([...load, ...q.orderBy.map((k) => k.field)])],
   });

@@ -10,7 +10,8 @@ import { projectedCollection, projectEntity, type Navigation } from '../expand.t
 import { boolProp, intProp, readEntityBody, stringProp, type Properties } from '../body.ts';
 import { noContent, ok, type Outcome } from '../outcome.ts';
 import { requirePermission } from '../../../../identity/permissions.ts';
-import { getUserEffectivePermissions, securableNavigation, withSecurableProperties } from './security.ts';
+import { getUserEffectivePermissions, securableMethods, securableNavigation, withSecurableProperties } from './security.ts';
+import type { Entity } from '../../../../wire/values.ts';
 import type { ResourceType } from '../resource.ts';
 import { listViewMethods, listViewNavigation, viewEntity } from './views.ts';
 import { addValidateUpdateItemUsingPath } from './form-updates.ts';
@@ -37,7 +38,7 @@ function listProps(ctx: ApiContext): Properties {
 /** The list with `$expand=RootFolder,ParentWeb` and `$select` (below them too), as PnPjs's list.getParentInfos asks. */
 async function listOutcome(cached: List, web: Web, ctx: ApiContext, status = 200): Promise<Outcome> {
   const list = (await ctx.store.lists.withCounters([cached]))[0]!;
-  const entity = withSecurableProperties(listEntity(list, web, ctx), ctx, false);
+  const entity = await withSecurableProperties(listEntity(list, web, ctx), ctx, { kind: 'list', web, list });
   const link = listEditLink(list);
   const selected = await projectEntity(entity, listNavigations(list, web, ctx), ctx);
   const headers: Record<string, string> = { ETag: entity.etag! };
@@ -111,7 +112,8 @@ export const listsType: ResourceType<{ kind: 'lists'; web: Web }> = {
   async get(r, ctx) {
     const lists = await ctx.store.lists.withCounters(await ctx.store.lists.inWeb(r.web.id));
     const byId = new Map(lists.map((l) => [l.id, l]));
-    const entities = lists.map((l) => withSecurableProperties(listEntity(l, r.web, ctx), ctx, false));
+    const entities: Entity[] = [];
+    for (const l of lists) entities.push(await withSecurableProperties(listEntity(l, r.web, ctx), ctx, { kind: 'list', web: r.web, list: l }));
     // `$expand=RootFolder` (CLI for Microsoft 365's `spo list list`), ParentWeb or DefaultView, for each list.
     return projectedCollection(entities, (e) => listNavigations(byId.get(String(e.props.find(([k]) => k === 'Id')?.[1]))!, r.web, ctx), 'SP.ApiData.Lists', ctx);
   },
@@ -142,11 +144,12 @@ export const listType: ResourceType<ListResource> = {
     ...listExtraNavigation,
     titleresource: async (r) => userResource(async () => r.list.title),
     descriptionresource: async (r) => userResource(async () => r.list.description),
-    ...securableNavigation<ListResource>(async (r) => listEditLink(r.list)),
+    ...securableNavigation<ListResource>(async (r, ctx) => ({ base: listEditLink(r.list), securable: { kind: 'list', web: ctx.web, list: r.list } })),
   },
   methods: {
     getusereffectivepermissions: getUserEffectivePermissions,
     ...listViewMethods,
+    ...securableMethods<ListResource>(async (r, ctx) => ({ base: listEditLink(r.list), securable: { kind: 'list', web: ctx.web, list: r.list } })),
     addvalidateupdateitemusingpath: addValidateUpdateItemUsingPath,
     ...listExtraMethods,
     ...listCamlMethods,

@@ -8,19 +8,21 @@ import { permissionsOfRole, ROLE_DEFINITIONS, ROLE_LEVEL, type BasePermissions, 
 import { errors } from '../../../../wire/errors.ts';
 import { resolveLogin } from '../../../../identity/logins.ts';
 import { siteRoleOf } from '../../../../identity/roles.ts';
-import { directRoles, siteGroupById, siteGroupOfRole, siteGroups, type SiteGroupDef } from '../../../../identity/site-groups.ts';
-import { SYSTEM_ACCOUNT_ID } from '../../../../identity/site-users.ts';
-import type { Argument } from '../../../../odata/path.ts';
+import { allSiteGroups, directRoles, siteGroupOfRole, type SiteGroupDef } from '../../../../identity/site-groups.ts';
+import { assignmentsOf, effectivePermissions, type Securable } from '../../../../identity/effective-permissions.ts';
+import { groupEntity, userEntity } from '../principal-entities.ts';
+import { siteUserById } from './principals.ts';
+import { findSiteUser, loginNameOf, SYSTEM_ACCOUNT_ID } from '../../../../identity/site-users.ts';
+import { argumentLiteral, type Argument } from '../../../../odata/path.ts';
 import type { SiteRoleName } from '../../../../domain/model.ts';
 import type { Entity, Value } from '../../../../wire/values.ts';
 import type { ApiContext } from '../context.ts';
 import { projectedCollection, projectedEntity, type Navigation } from '../expand.ts';
 import { noContent, ok, type Outcome } from '../outcome.ts';
 import { readEntityBody, type Properties } from '../body.ts';
-import { allRoleDefinitions } from '../../../../services/role-definitions.ts';
-import { groupEntity } from '../principal-entities.ts';
+import { allRoleDefinitions } from '../../../../identity/role-levels.ts';
 import type { MethodDef, Resource, ResourceType } from '../resource.ts';
-import { entityCollection, integerArgument, singleEntity, stringArgument } from './shared.ts';
+import { argument, entityCollection, integerArgument, singleEntity, stringArgument } from './shared.ts';
 
 const RANK: Record<SiteRoleName, number> = { none: 0, visitor: 1, member: 2, owner: 3 };
 
@@ -50,14 +52,28 @@ async function roleOfLogin(ctx: ApiContext, login: string): Promise<SiteRoleName
 /** `getUserEffectivePermissions(@user)?@user='i:0#.f|membership|…'` on a web, list or item. */
 export const getUserEffectivePermissions: MethodDef<Resource> = {
   kind: 'function',
-  async invoke(_r: Resource, args: Argument[], ctx: ApiContext): Promise<Outcome> {
+  async invoke(r: Resource, args: Argument[], ctx: ApiContext): Promise<Outcome> {
     const login = stringArgument(args, 'userName', 'user', 'loginName');
-    return permissionsOutcome('GetUserEffectivePermissions', permissionsOfRole(await roleOfLogin(ctx, login)));
+    const role = await roleOfLogin(ctx, login);
+    const who = login.trim().toLowerCase() === 'sharepoint\\system' ? undefined : await resolveLogin(ctx.store, login);
+    const row = who ? await findSiteUser(ctx.store, ctx.site, loginNameOf(who)) : undefined;
+    const securable = securableOfResource(r, ctx);
+    if (!securable) return permissionsOutcome('GetUserEffectivePermissions', permissionsOfRole(role));
+    const principal = { userId: row?.id ?? -1, loginName: login, upn: '', role, via: 'bearer' as const };
+    return permissionsOutcome('GetUserEffectivePermissions', await effectivePermissions(ctx.store, ctx.site, principal, securable));
   },
 };
 
-export const basePermissionsType: ResourceType<{ kind: 'basePermissions'; name: string }> = {
-  get: async (r, ctx) => permissionsOutcome(r.name, callerPermissions(ctx.principal)),
+/** The web, list or item a resource is, for permission questions about it. */
+export function securableOfResource(r: Resource, ctx: ApiContext): Securable | undefined {
+  if (r.kind === 'web') return { kind: 'web', web: r.web };
+  if (r.kind === 'list') return { kind: 'list', web: ctx.web, list: r.list };
+  if (r.kind === 'item') return { kind: 'item', web: ctx.web, list: r.list, id: r.id };
+  return undefined;
+}
+
+export const basePermissionsType: ResourceType<{ kind: 'basePermissions'; name: string; securable?: Securable | undefined }> = {
+  get: async (r, ctx) => permissionsOutcome(r.name, r.securable ? await effectivePermissions(ctx.store, ctx.site, ctx.principal, r.securable) : callerPermissions(ctx.principal)),
 };
 
 // ---- Role definitions ------------------------------------------------------------------
@@ -77,11 +93,13 @@ function definitionEntity(d: RoleDefinition, ctx: ApiContext): Entity {
 /** The level a site group holds: Owners Full Control, Members Edit, Visitors Read. */
 const levelOf = (group: SiteGroupDef): RoleDefinition => ROLE_LEVEL[group.role as Exclude<SiteRoleName, 'none'>];
 
-/** The levels of a binding (one group's), or every level of the site collection: built in and its own. */
-const definitionsOf = async (r: { binding?: { group: SiteGroupDef } | undefined }, ctx: ApiContext): Promise<readonly RoleDefinition[]> =>
-  r.binding ? [levelOf(r.binding.group)] : allRoleDefinitions(ctx.store, ctx.site.id);
+type Binding = { base: string; securable: Securable; principalId: number };
 
-async function definitionIn(r: { binding?: { group: SiteGroupDef } | undefined }, ctx: ApiContext, match: (d: RoleDefinition) => boolean): Promise<Resource> {
+/** The levels of a binding (one principal's at one object), or every level of the site collection: built in and its own. */
+const definitionsOf = async (r: { binding?: Binding | undefined }, ctx: ApiContext): Promise<readonly RoleDefinition[]> =>
+  r.binding ? levelsOf(r.binding, r.binding.principalId, ctx) : allRoleDefinitions(ctx.store, ctx.site.id);
+
+async function definitionIn(r: { binding?: Binding | undefined }, ctx: ApiContext, match: (d: RoleDefinition) => boolean): Promise<Resource> {
   const definition = (await definitionsOf(r, ctx)).find(match);
   if (!definition) throw errors.roleDefinitionNotFound();
   return { kind: 'roleDefinition', definition };
@@ -113,7 +131,7 @@ function definitionPatch(props: Properties): { name?: string; description?: stri
 
 const ROLE_DEFINITIONS_METADATA = 'SP.ApiData.RoleDefinitions';
 
-export const roleDefinitionsType: ResourceType<{ kind: 'roleDefinitions'; binding?: { base: string; group: SiteGroupDef } | undefined }> = {
+export const roleDefinitionsType: ResourceType<{ kind: 'roleDefinitions'; binding?: Binding | undefined }> = {
   permissions: { create: 'ManagePermissions' },
   key: async (r, args, ctx) => definitionIn(r, ctx, (d) => d.id === integerArgument(args)),
   methods: {
@@ -153,89 +171,162 @@ export const roleDefinitionType: ResourceType<{ kind: 'roleDefinition'; definiti
 
 // ---- Role assignments ------------------------------------------------------------------
 
-const assignmentLink = (base: string, group: SiteGroupDef) => `${base}/RoleAssignments/GetByPrincipalId(${group.id})`;
+type AssignmentsResource = { kind: 'roleAssignments'; base: string; securable: Securable };
+type AssignmentResource = { kind: 'roleAssignment'; base: string; securable: Securable; principalId: number };
 
-function assignmentEntity(base: string, group: SiteGroupDef, ctx: ApiContext): Entity {
-  const link = assignmentLink(base, group);
+const assignmentLink = (base: string, principalId: number) => `${base}/RoleAssignments/GetByPrincipalId(${principalId})`;
+
+function assignmentEntity(base: string, principalId: number, ctx: ApiContext): Entity {
+  const link = assignmentLink(base, principalId);
+  return { type: 'SP.RoleAssignment', id: `${ctx.apiUrl}${link}`, editLink: link, deferred: ['Member', 'RoleDefinitionBindings'], props: [['PrincipalId', principalId]] };
+}
+
+/** A principal of the site as SP.Group or SP.User. */
+async function memberEntity(principalId: number, ctx: ApiContext): Promise<Entity> {
+  const group = (await allSiteGroups(ctx.store, ctx.site)).find((g) => g.id === principalId);
+  if (group) return groupEntity(group, siteGroupOfRole(ctx.site, 'owner').title, ctx);
+  return userEntity(await siteUserById(ctx, principalId), ctx);
+}
+
+async function levelsOf(r: { securable: Securable }, principalId: number, ctx: ApiContext): Promise<RoleDefinition[]> {
+  const { assignments } = await assignmentsOf(ctx.store, ctx.site, r.securable);
+  const ids = new Set(assignments.filter((a) => a.principalId === principalId).map((a) => a.roleDefinitionId));
+  return (await allRoleDefinitions(ctx.store, ctx.site.id)).filter((d) => ids.has(d.id));
+}
+
+function assignmentNavigations(r: { base: string; securable: Securable }, principalId: number, ctx: ApiContext): Record<string, Navigation> {
+  const link = assignmentLink(r.base, principalId);
   return {
-    type: 'SP.RoleAssignment', id: `${ctx.apiUrl}${link}`, editLink: link,
-    deferred: ['Member', 'RoleDefinitionBindings'],
-    props: [['PrincipalId', group.id]],
+    Member: { link: `${link}/Member`, load: () => memberEntity(principalId, ctx) },
+    RoleDefinitionBindings: { link: `${link}/RoleDefinitionBindings`, load: async () => (await levelsOf(r, principalId, ctx)).map((d) => definitionEntity(d, ctx)) },
   };
 }
 
-function assignmentNavigations(base: string, group: SiteGroupDef, ctx: ApiContext): Record<string, Navigation> {
-  const link = assignmentLink(base, group);
-  const owners = siteGroupOfRole(ctx.site, 'owner').title;
-  return {
-    Member: { link: `${link}/Member`, load: async () => groupEntity(group, owners, ctx) },
-    RoleDefinitionBindings: { link: `${link}/RoleDefinitionBindings`, load: async () => [definitionEntity(levelOf(group), ctx)] },
-  };
+async function principalIdsAt(r: { securable: Securable }, ctx: ApiContext): Promise<number[]> {
+  return [...new Set((await assignmentsOf(ctx.store, ctx.site, r.securable)).assignments.map((a) => a.principalId))];
 }
 
-function assignmentOf(ctx: ApiContext, base: string, principalId: number): Resource {
-  const group = siteGroupById(ctx.site, principalId);
-  if (!group) throw errors.principalNotFound(principalId);
-  return { kind: 'roleAssignment', base, group };
+async function assignmentOf(ctx: ApiContext, r: AssignmentsResource, principalId: number): Promise<Resource> {
+  if (!(await principalIdsAt(r, ctx)).includes(principalId)) throw errors.principalNotFound(principalId);
+  return { kind: 'roleAssignment', base: r.base, securable: r.securable, principalId };
 }
 
 const ROLE_ASSIGNMENTS_METADATA = 'SP.ApiData.RoleAssignments';
 
-/** The role assignments of the securable at `base`, as `$expand=RoleAssignments` shows them (the web's groups: every item inherits them). */
-export const roleAssignmentEntities = (base: string, ctx: ApiContext): Entity[] => siteGroups(ctx.site).map((g) => assignmentEntity(base, g, ctx));
+/** The role assignments of the securable at `base`, as `$expand=RoleAssignments` shows them (its own, or the ones it inherits). */
+export async function roleAssignmentEntities(base: string, securable: Securable, ctx: ApiContext): Promise<Entity[]> {
+  return (await principalIdsAt({ securable }, ctx)).map((id) => assignmentEntity(base, id, ctx));
+}
 
-export const roleAssignmentsType: ResourceType<{ kind: 'roleAssignments'; base: string }> = {
+/** `addRoleAssignment(principalid=n, roledefid=m)` / `removeRoleAssignment(…)` on a securable's role assignments. */
+function assignmentAction(name: string, run: (r: AssignmentsResource, principalId: number, roleDefinitionId: number, ctx: ApiContext) => Promise<void>): MethodDef<AssignmentsResource> {
+  return {
+    kind: 'action', permission: 'ManagePermissions', body: 'none',
+    async invoke(r, args, ctx) {
+      await run(r, integerArgument(args, 'principalId', 'principalid'), integerArgument(args, 'roleDefId', 'roledefid'), ctx);
+      return ok({ kind: 'primitive', methodName: name, edmType: 'Edm.Null', value: null });
+    },
+  };
+}
+
+export const roleAssignmentsType: ResourceType<AssignmentsResource> = {
   permissions: { create: 'ManagePermissions' },
-  key: async (r, args, ctx) => assignmentOf(ctx, r.base, integerArgument(args)),
+  key: async (r, args, ctx) => assignmentOf(ctx, r, integerArgument(args)),
   methods: {
-    getbyprincipalid: { kind: 'function', invoke: async (r, args, ctx) => assignmentOf(ctx, r.base, integerArgument(args, 'principalId')) },
+    getbyprincipalid: { kind: 'function', invoke: async (r, args, ctx) => assignmentOf(ctx, r, integerArgument(args, 'principalId')) },
+    addroleassignment: assignmentAction('AddRoleAssignment', (r, p, d, ctx) => ctx.services.permissions.add(ctx.site, r.securable, p, d)),
+    removeroleassignment: assignmentAction('RemoveRoleAssignment', (r, p, d, ctx) => ctx.services.permissions.remove(ctx.site, r.securable, p, d)),
   },
   async get(r, ctx) {
-    const groups = siteGroups(ctx.site);
-    const byId = new Map(groups.map((g) => [g.id, g]));
-    return projectedCollection(groups.map((g) => assignmentEntity(r.base, g, ctx)),
-      (e) => assignmentNavigations(r.base, byId.get(Number(e.props.find(([k]) => k === 'PrincipalId')?.[1]))!, ctx),
+    return projectedCollection(await roleAssignmentEntities(r.base, r.securable, ctx),
+      (e) => assignmentNavigations(r, Number(e.props.find(([k]) => k === 'PrincipalId')?.[1]), ctx),
       ROLE_ASSIGNMENTS_METADATA, ctx);
   },
 };
 
-export const roleAssignmentType: ResourceType<{ kind: 'roleAssignment'; base: string; group: SiteGroupDef }> = {
+export const roleAssignmentType: ResourceType<AssignmentResource> = {
   permissions: { delete: 'ManagePermissions' },
   navigation: {
-    member: async (r) => ({ kind: 'siteGroup', group: r.group }),
-    roledefinitionbindings: async (r) => ({ kind: 'roleDefinitions', binding: { base: r.base, group: r.group } }),
+    member: async (r, ctx) => {
+      const group = (await allSiteGroups(ctx.store, ctx.site)).find((g) => g.id === r.principalId);
+      return group ? { kind: 'siteGroup', group } : { kind: 'siteUser', user: await siteUserById(ctx, r.principalId) };
+    },
+    roledefinitionbindings: async (r) => ({ kind: 'roleDefinitions', binding: { base: r.base, securable: r.securable, principalId: r.principalId } }),
   },
-  get: async (r, ctx) => projectedEntity(assignmentEntity(r.base, r.group, ctx), assignmentNavigations(r.base, r.group, ctx),
-    ROLE_ASSIGNMENTS_METADATA, ctx),
-  delete: async () => { throw errors.notImplemented('SP.RoleAssignment.DeleteObject'); },
+  get: async (r, ctx) => projectedEntity(assignmentEntity(r.base, r.principalId, ctx), assignmentNavigations(r, r.principalId, ctx), ROLE_ASSIGNMENTS_METADATA, ctx),
+  async delete(r, ctx) {
+    await ctx.services.permissions.remove(ctx.site, r.securable, r.principalId);
+    return { status: 200 };
+  },
 };
 
 // ---- What a web, list or item gains ------------------------------------------------------
 
-/** Navigation properties of a securable object whose edit link is `base(r)`. */
-export function securableNavigation<R extends Resource>(base: (r: R, ctx: ApiContext) => Promise<string>, forUi = false):
+/** Where a securable resource is and what it is: its edit link and the object (web, list or item). */
+export type SecurableOf<R> = (r: R, ctx: ApiContext) => Promise<{ base: string; securable: Securable }>;
+
+/** Navigation properties of a securable object. */
+export function securableNavigation<R extends Resource>(of: SecurableOf<R>, forUi = false):
   Record<string, (r: R, ctx: ApiContext) => Promise<Resource>> {
   return {
-    roleassignments: async (r, ctx) => ({ kind: 'roleAssignments', base: await base(r, ctx) }),
-    effectivebasepermissions: async (r, ctx) => { await base(r, ctx); return { kind: 'basePermissions', name: 'EffectiveBasePermissions' }; },
+    roleassignments: async (r, ctx) => ({ kind: 'roleAssignments', ...(await of(r, ctx)) }),
+    effectivebasepermissions: async (r, ctx) => ({ kind: 'basePermissions', name: 'EffectiveBasePermissions', securable: (await of(r, ctx)).securable }),
     ...(forUi ? {
-      effectivebasepermissionsforui: async (r: R, ctx: ApiContext): Promise<Resource> => {
-        await base(r, ctx);
-        return { kind: 'basePermissions', name: 'EffectiveBasePermissionsForUI' };
-      },
+      effectivebasepermissionsforui: async (r: R, ctx: ApiContext): Promise<Resource> =>
+        ({ kind: 'basePermissions', name: 'EffectiveBasePermissionsForUI', securable: (await of(r, ctx)).securable }),
     } : {}),
+    /** The object whose role assignments apply here: this one, or the nearest parent with unique permissions. */
+    firstuniqueancestorsecurableobject: async (r, ctx) => {
+      const { base, securable } = await of(r, ctx);
+      const { inheritedFrom, unique } = await assignmentsOf(ctx.store, ctx.site, securable);
+      const from = unique ? securable : inheritedFrom ?? { kind: 'web', web: (await ctx.store.sites.web(ctx.site.rootWebId)) ?? ctx.web };
+      const link = from === securable ? base : securableLink(from);
+      return { kind: 'readOnly', read: async (c) => singleEntity({ type: 'SP.SecurableObject', id: `${c.apiUrl}${link}`, editLink: link, props: [['HasUniqueRoleAssignments', true]] }, 'SP.SecurableObject', c) };
+    },
+  };
+}
+
+function securableLink(s: Securable): string {
+  return s.kind === 'web' ? 'Web' : s.kind === 'list' ? `Web/Lists(guid'${s.list.id}')` : `Web/Lists(guid'${s.list.id}')/Items(${s.id})`;
+}
+
+const flagArgument = (args: Argument[], name: string): boolean => {
+  const literal = argumentLiteral(argument(args, name));
+  if (literal === undefined) return false;
+  if (literal.type !== 'boolean') throw errors.invalidPropertyValue('Edm.Boolean');
+  return literal.value;
+};
+
+/** breakRoleInheritance(copyRoleAssignments, clearSubscopes) and resetRoleInheritance on a securable object. */
+export function securableMethods<R extends Resource>(of: SecurableOf<R>): Record<string, MethodDef<R>> {
+  const done = (name: string): Outcome => ok({ kind: 'primitive', methodName: name, edmType: 'Edm.Null', value: null });
+  return {
+    breakroleinheritance: {
+      kind: 'action', permission: 'ManagePermissions', body: 'none',
+      async invoke(r, args, ctx) {
+        await ctx.services.permissions.breakInheritance(ctx.site, (await of(r, ctx)).securable, flagArgument(args, 'copyRoleAssignments'), flagArgument(args, 'clearSubscopes'));
+        return done('BreakRoleInheritance');
+      },
+    },
+    resetroleinheritance: {
+      kind: 'action', permission: 'ManagePermissions', body: 'none',
+      async invoke(r, _args, ctx) {
+        await ctx.services.permissions.resetInheritance(ctx.site, (await of(r, ctx)).securable);
+        return done('ResetRoleInheritance');
+      },
+    },
   };
 }
 
 /**
  * Properties of SP.Web and SP.List that SharePoint writes only when `$select` names them:
- * EffectiveBasePermissions (the caller's level) and HasUniqueRoleAssignments (the web holds
- * the site's one permission scope; lists inherit it). Appended to `entity` when selected.
+ * EffectiveBasePermissions (the caller's on the object) and HasUniqueRoleAssignments.
+ * Appended to `entity` when selected.
  */
-export function withSecurableProperties(entity: Entity, ctx: ApiContext, uniqueRoleAssignments: boolean): Entity {
-  const named = new Set((ctx.query.select ?? []).map((p) => p[0]));
+export async function withSecurableProperties(entity: Entity, ctx: ApiContext, securable: Securable): Promise<Entity> {
+  const named = new Set((ctx.query.select ?? []).map((p) => p[0]?.toLowerCase()));
   const props = [...entity.props];
-  if (named.has('EffectiveBasePermissions')) props.push(['EffectiveBasePermissions', basePermissionsValue(callerPermissions(ctx.principal))]);
-  if (named.has('HasUniqueRoleAssignments')) props.push(['HasUniqueRoleAssignments', uniqueRoleAssignments]);
+  if (named.has('effectivebasepermissions')) props.push(['EffectiveBasePermissions', basePermissionsValue(await effectivePermissions(ctx.store, ctx.site, ctx.principal, securable))]);
+  if (named.has('hasuniqueroleassignments')) props.push(['HasUniqueRoleAssignments', (await assignmentsOf(ctx.store, ctx.site, securable)).unique]);
   return props.length === entity.props.length ? entity : { ...entity, props };
 }

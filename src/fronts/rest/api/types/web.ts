@@ -6,7 +6,7 @@ import { siteEntity, webEntity } from '../entities.ts';
 import { errors } from '../../../../wire/errors.ts';
 import { singleEntity, stringArgument } from './shared.ts';
 import { webPrincipalMethods, webPrincipalNavigation } from './principals.ts';
-import { getUserEffectivePermissions, securableNavigation, withSecurableProperties } from './security.ts';
+import { getUserEffectivePermissions, securableMethods, securableNavigation, withSecurableProperties } from './security.ts';
 import type { Web } from '../../../../domain/model.ts';
 import { urlPrefix } from '../../../../domain/names.ts';
 import { decodeUrlText } from '../../../../domain/documents.ts';
@@ -64,11 +64,12 @@ export const webType: ResourceType<WebResource> = {
       if (!list) throw errors.listNotFoundByUrl();
       return { kind: 'list', list };
     },
-    ...securableNavigation<WebResource>(async () => 'Web'),
+    ...securableNavigation<WebResource>(async (r) => ({ base: 'Web', securable: { kind: 'web', web: r.web } })),
   },
   methods: {
     ...webPrincipalMethods,
     ...subwebMethods,
+    ...securableMethods<WebResource>(async (r) => ({ base: 'Web', securable: { kind: 'web', web: r.web } })),
     ...webExtraMethods,
     ...webFileMethods,
     getusereffectivepermissions: getUserEffectivePermissions,
@@ -88,7 +89,7 @@ export const webType: ResourceType<WebResource> = {
     },
   },
   async get(r, ctx) {
-    const entity = withSecurableProperties(webEntity(r.web, ctx), ctx, true);
+    const entity = await withSecurableProperties(webEntity(r.web, ctx), ctx, { kind: 'web', web: r.web });
     const projected = await projectEntity(entity, {
       ParentWeb: { link: 'Web/ParentWeb', load: async () => { const parent = await parentOf(r.web, ctx); return parent ? webInformationEntity(parent, ctx) : null; } },
     }, ctx);

@@ -1,0 +1,123 @@
+// What a principal may do on one securable object (a web, a list, an item), now that objects
+// can stop inheriting. An object's permissions come from the nearest object up the chain
+// (item → list → web → parent webs) with unique permissions: its role assignments, each a
+// principal (a site user, a SharePoint group) bound to a permission level. With no unique
+// object in the chain the site's own model applies: its role holders (owners Full Control,
+// members Edit, visitors Read), as the root web's implicit assignments to the default groups
+// say. Site collection administrators (owners) may do everything everywhere, as in SharePoint.
+//
+// A site's unique scopes and their assignments are one cached read; a site with none costs
+// nothing more than before, and no check costs a query per item.
+
+import type { List, Principal, Site, Web } from '../domain/model.ts';
+import { EMPTY_PERMISSIONS, ROLE_DEFINITIONS, ROLE_LEVEL, permissionsOfRole, type BasePermissions } from '../domain/permissions.ts';
+import { allRoleDefinitions } from './role-levels.ts';
+import type { RoleAssignmentRow } from '../store/role-assignments.ts';
+import type { StoreReader } from '../store/store.ts';
+import { siteGroupOfRole } from './site-groups.ts';
+import { SYSTEM_ACCOUNT_ID } from './site-users.ts';
+
+export type Securable =
+  | { kind: 'web'; web: Web }
+  | { kind: 'list'; web: Web; list: List }
+  | { kind: 'item'; web: Web; list: List; id: number };
+
+type Reader = Pick<StoreReader, 'roleAssignments' | 'roleDefinitions' | 'siteGroups' | 'sites'>;
+
+export const scopeKey = (s: Securable): string =>
+  s.kind === 'web' ? `web:${s.web.id}` : s.kind === 'list' ? `list:${s.list.rowId}` : `item:${s.list.rowId}:${s.id}`;
+
+/** The root web's implicit assignments: the default groups with their levels (Owners Full Control, Visitors Read, Members Edit). */
+export function defaultAssignments(site: Site): RoleAssignmentRow[] {
+  return (['owner', 'visitor', 'member'] as const).map((role) => ({ principalId: siteGroupOfRole(site, role).id, roleDefinitionId: ROLE_LEVEL[role].id }));
+}
+
+/** The object and its parents, nearest first: an item's list, a list's web, a web's parent webs. */
+export async function chainOf(store: Pick<StoreReader, 'sites'>, s: Securable): Promise<Securable[]> {
+  const chain: Securable[] = [s];
+  if (s.kind === 'item') chain.push({ kind: 'list', web: s.web, list: s.list });
+  if (s.kind !== 'web') chain.push({ kind: 'web', web: s.web });
+  for (let web = s.web; web.parentId !== null;) {
+    const parent = await store.sites.web(web.parentId);
+    if (!parent) break;
+    chain.push({ kind: 'web', web: parent });
+    web = parent;
+  }
+  return chain;
+}
+
+/** Where the object's permissions are defined: the nearest object with unique permissions, or none (the site's model). */
+export async function uniqueAncestor(store: Reader, site: Site, s: Securable): Promise<{ securable: Securable; assignments: readonly RoleAssignmentRow[] } | undefined> {
+  const scopes = await store.roleAssignments.scopes(site.id);
+  if (scopes.size === 0) return undefined;
+  for (const link of await chainOf(store, s)) {
+    const assignments = scopes.get(scopeKey(link));
+    if (assignments) return { securable: link, assignments };
+  }
+  return undefined;
+}
+
+/** The object's role assignments as they apply to it: its own, its nearest unique ancestor's, or the root web's implicit ones. */
+export async function assignmentsOf(store: Reader, site: Site, s: Securable): Promise<{ assignments: readonly RoleAssignmentRow[]; unique: boolean; inheritedFrom?: Securable | undefined }> {
+  const found = await uniqueAncestor(store, site, s);
+  if (!found) return { assignments: defaultAssignments(site), unique: s.kind === 'web' && s.web.parentId === null };
+  return { assignments: found.assignments, unique: scopeKey(found.securable) === scopeKey(s), inheritedFrom: found.securable };
+}
+
+/** The principal ids a user counts as at the site: their own row, the default group of their role, the site's own groups they are in. */
+async function principalIds(store: Reader, site: Site, principal: Principal): Promise<Set<number>> {
+  const ids = new Set<number>([principal.userId]);
+  // The default group of the user's role (group membership is explicit: a member is not a visitor).
+  if (principal.role !== 'none') ids.add(siteGroupOfRole(site, principal.role).id);
+  for (const g of await store.siteGroups.groupsOf(site.id, principal.userId)) ids.add(g);
+  return ids;
+}
+
+/** The mask a set of assignments gives a principal. */
+async function maskOf(store: Reader, site: Site, principal: Principal, assignments: readonly RoleAssignmentRow[]): Promise<BasePermissions> {
+  const ids = await principalIds(store, site, principal);
+  const levels = new Map((await allRoleDefinitions(store, site.id)).map((d) => [d.id, d.permissions]));
+  let mask = EMPTY_PERMISSIONS;
+  for (const a of assignments) {
+    if (!ids.has(a.principalId)) continue;
+    const level = levels.get(a.roleDefinitionId);
+    if (level) mask = { high: (mask.high | level.high) >>> 0, low: (mask.low | level.low) >>> 0 };
+  }
+  return mask;
+}
+
+/** What `principal` may do on the object. */
+export async function effectivePermissions(store: Reader, site: Site, principal: Principal, s: Securable): Promise<BasePermissions> {
+  if (principal.userId === SYSTEM_ACCOUNT_ID || principal.role === 'owner') return ROLE_DEFINITIONS[0]!.permissions;
+  const found = await uniqueAncestor(store, site, s);
+  // Someone with no site role reached the site through an assignment somewhere in it (authorize):
+  // where nothing of theirs applies they have Limited Access, as SharePoint gives them.
+  if (!found) {
+    if (principal.role !== 'none') return permissionsOfRole(principal.role);
+    return (await hasAnyAssignment(store, site, principal)) ? ROLE_DEFINITIONS.find((d) => d.name === 'Limited Access')!.permissions : EMPTY_PERMISSIONS;
+  }
+  return maskOf(store, site, principal, found.assignments);
+}
+
+/** Whether the principal has any assignment in the site (a user without a site role may still reach what they were given). */
+export async function hasAnyAssignment(store: Reader, site: Site, principal: Principal): Promise<boolean> {
+  const scopes = await store.roleAssignments.scopes(site.id);
+  if (scopes.size === 0) return false;
+  const ids = await principalIds(store, site, principal);
+  for (const rows of scopes.values()) if (rows.some((a) => ids.has(a.principalId))) return true;
+  return false;
+}
+
+/** Items of a list with unique permissions the principal may not view: left out of every query of the list. */
+export async function hiddenItemIds(store: Reader, site: Site, principal: Principal, web: Web, list: List, kind: (mask: BasePermissions) => boolean): Promise<number[]> {
+  if (principal.userId === SYSTEM_ACCOUNT_ID || principal.role === 'owner') return [];
+  const scopes = await store.roleAssignments.scopes(site.id);
+  const prefix = `item:${list.rowId}:`;
+  const hidden: number[] = [];
+  for (const [scope, assignments] of scopes) {
+    if (!scope.startsWith(prefix)) continue;
+    if (!kind(await maskOf(store, site, principal, assignments))) hidden.push(Number(scope.slice(prefix.length)));
+  }
+  void web;
+  return hidden;
+}
