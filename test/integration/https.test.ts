@@ -109,7 +109,7 @@ describe('--https with the certificate spemu makes', () => {
 
 describe('HTTP and HTTPS side by side (--https-port)', () => {
   it('serve the same tenant, each writing links with its own scheme and port', async () => {
-    const running = await startServer({ ...(await serverDatabase()), port: 0, httpsPort: 0, logLevel: 'silent', seed: DEMO_TENANT, anonymousUser: firstOwner() });
+    const running = await startServer({ ...(await serverDatabase()), data: tempDir(), port: 0, httpsPort: 0, logLevel: 'silent', seed: DEMO_TENANT, anonymousUser: firstOwner() });
     try {
       assert.match(running.url, /^http:\/\//);
       assert.match(running.httpsUrl!, /^https:\/\//);
