@@ -2,6 +2,8 @@
 
 import { join, resolve as resolvePath } from 'node:path';
 import { DIRECT_UPLOAD_LIMIT } from './services/documents.ts';
+import { peerTrust } from './pipeline/origin.ts';
+import type { TlsSource } from './server/tls.ts';
 
 export interface ServerOptions {
   /** Interface to listen on. Default 127.0.0.1. */
@@ -50,7 +52,22 @@ export interface ServerOptions {
    * instances (always on for PostgreSQL).
    */
   shared?: boolean;
+  /** Serve HTTPS: with `cert`/`key` or `pfx` if given, else with a certificate spemu makes into <data>/tls/. */
+  https?: boolean;
+  /** Also serve HTTPS on this port, HTTP staying on `port` (implies `https`). */
+  httpsPort?: number;
+  /** PEM certificate file (the chain, server certificate first); with `key`. Implies `https`. */
+  cert?: string;
+  /** PEM private key file of `cert`. */
+  key?: string;
+  /** PKCS#12 (.pfx/.p12) file holding the certificate and its key. Implies `https`. */
+  pfx?: string;
+  /** The passphrase of `pfx`. */
+  pfxPassphrase?: string;
+  /** Peers (addresses, CIDR ranges, loopback/linklocal/uniquelocal) whose Forwarded / X-Forwarded-Proto / X-Forwarded-Host are believed. Default none. */
+  trustProxy?: string[];
 }
+
 
 export interface ResolvedOptions {
   host: string;
@@ -79,6 +96,11 @@ export interface ResolvedOptions {
   requireDigest: boolean;
   /** Other processes write to the same database (PostgreSQL, or `--workers` on SQLite). */
   shared: boolean;
+  /** HTTPS, and its certificate; undefined: plain HTTP only. */
+  tls: TlsSource | undefined;
+  /** HTTPS's own port while HTTP keeps `port`; undefined: HTTPS (if any) on `port`, alone. */
+  httpsPort: number | undefined;
+  trustProxy: string[];
 }
 
 export class ConfigError extends Error {}
@@ -110,7 +132,11 @@ export function resolveOptions(options: ServerOptions): ResolvedOptions {
   const maxFileSize = options.maxFileSize ?? DIRECT_UPLOAD_LIMIT;
   if (!Number.isSafeInteger(maxFileSize) || maxFileSize < 1) throw new ConfigError(`--max-file-size must be a size ≥ 1 byte, not '${options.maxFileSize}'.`);
   if (options.tokenSecret !== undefined && options.tokenSecret.length < 32) throw new ConfigError('--token-secret must be at least 32 characters long.');
+  const { tls, httpsPort } = resolveTls(options, port);
+  const trustProxy = options.trustProxy ?? [];
+  try { peerTrust(trustProxy); } catch (e) { throw new ConfigError(`--trust-proxy: ${(e as Error).message}.`); }
   return {
+    tls, httpsPort, trustProxy,
     dataGiven: options.data !== undefined, tokenSecret: options.tokenSecret, auth, basicAuth: options.basicAuth ?? true,
     anonymousUser: options.anonymousUser || undefined, digestTimeout, requireDigest: options.requireDigest ?? false,
     host: options.host ?? '127.0.0.1', port, data, db, postgres, dbPoolSize, dbStatementTimeout, seed: options.seed, seedIfEmpty: options.seedIfEmpty, reset: options.reset ?? false,
@@ -118,6 +144,23 @@ export function resolveOptions(options: ServerOptions): ResolvedOptions {
     clock: options.clock ?? (() => new Date()),
     shared: postgres || (options.shared ?? false),
   };
+}
+
+/** `--https`, `--https-port`, `--cert`/`--key`, `--pfx`: whether HTTPS is served, where, and with which certificate. */
+function resolveTls(options: ServerOptions, port: number): { tls: TlsSource | undefined; httpsPort: number | undefined } {
+  if ((options.cert === undefined) !== (options.key === undefined)) throw new ConfigError('--cert and --key go together: give both, or --pfx, or neither.');
+  if (options.pfx !== undefined && options.cert !== undefined) throw new ConfigError('Give --cert/--key or --pfx, not both.');
+  if (options.pfxPassphrase !== undefined && options.pfx === undefined) throw new ConfigError('--pfx-passphrase needs --pfx.');
+  const httpsPort = options.httpsPort;
+  if (httpsPort !== undefined) {
+    if (!Number.isInteger(httpsPort) || httpsPort < 0 || httpsPort > 65535) throw new ConfigError(`--https-port must be a whole number from 0 to 65535, not '${httpsPort}'.`);
+    if (httpsPort !== 0 && httpsPort === port) throw new ConfigError(`--https-port must differ from --port (${port}): HTTP is served on --port, HTTPS on --https-port.`);
+  }
+  const tls: TlsSource | undefined = options.cert !== undefined ? { kind: 'pem', certFile: options.cert, keyFile: options.key! }
+    : options.pfx !== undefined ? { kind: 'pfx', pfxFile: options.pfx, passphrase: options.pfxPassphrase }
+    : options.https || httpsPort !== undefined ? { kind: 'generated' } : undefined;
+  if (options.https === false && tls) throw new ConfigError('--cert, --key, --pfx and --https-port serve HTTPS: they cannot be used with https: false.');
+  return { tls, httpsPort };
 }
 
 /**

@@ -4,6 +4,7 @@
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { blobFolderOf, resolveOptions, ConfigError, type ResolvedOptions, type ServerOptions } from './config.ts';
 import { checkPostgres, openPostgres, openSqlite, type Connection } from './store/sql/connect.ts';
@@ -17,7 +18,11 @@ import { createAuthenticator } from './pipeline/authenticate.ts';
 import { resolveSecret, SecretError } from './identity/secret.ts';
 import { loadTenantFile, validateTenant } from './tenant/validate.ts';
 import type { TenantFile } from './tenant/types.ts';
-import { loadTenant, tenantHash } from './tenant/load.ts';
+import { loadTenant, storeTenantHosts, tenantHash, tenantHosts } from './tenant/load.ts';
+import { loadTls, TlsFileError, type TlsSetup } from './server/tls.ts';
+import { certificateNames } from './server/certificates.ts';
+import { allowedHostNames, boundName } from './server/hosts.ts';
+import { peerTrust } from './pipeline/origin.ts';
 import { TENANT_HASH_KEY, TENANT_NAME_KEY } from './domain/settings.ts';
 import { isoSeconds } from './domain/values.ts';
 
@@ -27,9 +32,18 @@ export { TenantFileError } from './tenant/validate.ts';
 export { parseProjectDate } from './domain/projectdata/values.ts';
 
 export interface RunningServer {
-  /** Base URL, e.g. `http://127.0.0.1:8080`. */
+  /** Base URL, e.g. `http://127.0.0.1:8080`: HTTP on `port`, or HTTPS when `https` is served alone. */
   url: string;
   port: number;
+  /** HTTPS's base URL when HTTPS is served (`url` itself with `https` alone, else on `httpsPort`). */
+  httpsUrl?: string | undefined;
+  httpsPort?: number | undefined;
+  /** The CA certificate (PEM) spemu made for HTTPS, which clients must trust; undefined with the user's own certificate. */
+  ca?: string | undefined;
+  /** Where that CA certificate is kept (`<data>/tls/ca.pem`); undefined when made for this process only. */
+  caPath?: string | undefined;
+  /** The tenant's host names (host-named tenants); empty when it names none. */
+  hostNames: string[];
   /** The tenant's name and sites. */
   tenant: { name: string; sites: Array<{ url: string; title: string }> };
   close(): Promise<void>;
@@ -80,6 +94,24 @@ async function seedStore(store: Store, options: ResolvedOptions, now: string): P
     throw new ConfigError(`The database already holds tenant '${loadedName}', which differs from the seed ('${tenant.tenant.name}'). `
       + 'Start with --reset to replace it, or without --seed to keep it.');
   }
+  // The same tenant: only its host names may have changed (they are not part of the hash).
+  await storeTenantHosts(store, tenant);
+}
+
+/**
+ * HTTPS's key and certificate, if HTTPS is served: the user's, or the one kept in
+ * `<data>/tls/` for the loopback names, `--host` and the tenant's host names (made or remade
+ * here when those change; an in-memory database without a workspace folder gets one per process).
+ */
+function tlsSetup(resolved: ResolvedOptions, hosts: readonly string[]): TlsSetup | undefined {
+  if (!resolved.tls) return undefined;
+  const bound = boundName(resolved.host);
+  const dir = resolved.db === ':memory:' && !resolved.dataGiven ? undefined : join(resolved.data, 'tls');
+  try {
+    return loadTls(resolved.tls, certificateNames([...(bound ? [bound] : []), ...hosts]), dir, resolved.clock());
+  } catch (e) {
+    throw e instanceof TlsFileError ? new ConfigError(e.message) : e;
+  }
 }
 
 async function openDatabase(resolved: ResolvedOptions): Promise<Connection & { clearStatementCache?: () => void }> {
@@ -105,8 +137,8 @@ async function exclusively(connection: Connection, fn: () => Promise<void>): Pro
 }
 
 /**
- * Makes the database ready to serve, and closes it: the workspace, migrations, the seed and the
- * token secret. `--workers` runs this once before starting the workers, so they never race to
+ * Makes the database ready to serve, and closes it: the workspace, migrations, the seed, the
+ * token secret and a generated TLS certificate. `--workers` runs this once before starting the workers, so they never race to
  * migrate, seed or write the secret.
  */
 export async function prepareDatabase(options: ServerOptions): Promise<void> {
@@ -114,6 +146,8 @@ export async function prepareDatabase(options: ServerOptions): Promise<void> {
   const { store } = await openPreparedStore(resolved);
   try {
     resolveSecret({ tokenSecret: resolved.tokenSecret, dataDir: resolved.data });
+    // Made here once, so the workers find it rather than race to write it.
+    tlsSetup(resolved, await tenantHosts(store));
   } catch (e) {
     throw e instanceof SecretError ? new ConfigError(e.message) : e;
   } finally {
@@ -156,12 +190,16 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const resolved = resolveOptions(options);
   const { store } = await openPreparedStore(resolved);
   let secret: Uint8Array;
+  let hosts: string[];
+  let tls: TlsSetup | undefined;
   try {
     // An in-memory database without a workspace folder gets a secret for this process only.
     secret = resolveSecret({ tokenSecret: resolved.tokenSecret, dataDir: resolved.db === ':memory:' && !resolved.dataGiven ? undefined : resolved.data });
     if (resolved.anonymousUser && !(await store.directory.findUser(resolved.anonymousUser))) {
       throw new ConfigError(`--anonymous-user '${resolved.anonymousUser}' is not a user of the tenant's directory.`);
     }
+    hosts = await tenantHosts(store);
+    tls = tlsSetup(resolved, hosts);
   } catch (e) {
     await store.close();
     throw e instanceof SecretError ? new ConfigError(e.message) : e;
@@ -170,42 +208,64 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     store, secret, mode: resolved.auth, basicAuth: resolved.basicAuth, anonymousUser: resolved.anonymousUser,
     requireDigest: resolved.requireDigest, digestTimeoutSeconds: resolved.digestTimeout, clock: resolved.clock,
   });
-  const app = await createApp({
-    store, authenticator, secret, bodyLimit: resolved.bodyLimit, logLevel: resolved.logLevel,
-    clock: resolved.clock, settings: { listViewThreshold: resolved.listViewThreshold, maxFileSize: resolved.maxFileSize, defaultPageSize: 100, maxPageSize: 5000 },
-  });
-  if (resolved.shared) {
-    // Other instances may have changed metadata since the last request: one cheap read of the
-    // metadata counter per request, which also answers 503 early while the database is away.
-    app.addHook('onRequest', async (req) => {
-      if (!req.url.startsWith('/_spemu/health')) await store.sync();
-    });
-  }
+  // One listener, HTTP or HTTPS on --port; or both, HTTPS on --https-port: one fastify instance
+  // each (server/app.ts), over the same store, authenticator and settings.
+  const listeners: Array<{ port: number; https?: TlsSetup['https'] | undefined }> = !tls ? [{ port: resolved.port }]
+    : resolved.httpsPort === undefined ? [{ port: resolved.port, https: tls.https }]
+    : [{ port: resolved.port }, { port: resolved.httpsPort, https: tls.https }];
+  const apps: FastifyInstance[] = [];
+  const closeApps = () => Promise.all(apps.map((app) => closeApp(app)));
   try {
-    await app.listen({ host: resolved.host, port: resolved.port });
+    for (const listener of listeners) {
+      const app = await createApp({
+        store, authenticator, secret, bodyLimit: resolved.bodyLimit, logLevel: resolved.logLevel, clock: resolved.clock,
+        settings: { listViewThreshold: resolved.listViewThreshold, maxFileSize: resolved.maxFileSize, defaultPageSize: 100, maxPageSize: 5000 },
+        https: listener.https, trustProxy: resolved.trustProxy.length > 0 ? peerTrust(resolved.trustProxy) : undefined,
+        allowedHosts: allowedHostNames(hosts, resolved.host),
+      });
+      apps.push(app);
+      if (resolved.shared) {
+        // Other instances may have changed metadata since the last request: one cheap read of the
+        // metadata counter per request, which also answers 503 early while the database is away.
+        app.addHook('onRequest', async (req) => {
+          if (!req.url.startsWith('/_spemu/health')) await store.sync();
+        });
+      }
+      await app.listen({ host: resolved.host, port: listener.port });
+    }
   } catch (e) {
+    await closeApps();
     await store.close();
     throw e;
   }
   // Abandoned chunked uploads ended, unreferenced blobs collected (store/housekeeping.ts).
-  const stopHousekeeping = scheduleHousekeeping(store, resolved.clock, (e) => app.log.error({ err: e }, 'housekeeping failed'));
-  const port = (app.server.address() as AddressInfo).port;
+  const stopHousekeeping = scheduleHousekeeping(store, resolved.clock, (e) => apps[0]!.log.error({ err: e }, 'housekeeping failed'));
   const host = resolved.host.includes(':') ? `[${resolved.host}]` : resolved.host;
+  const urls = apps.map((app, i) => {
+    const port = (app.server.address() as AddressInfo).port;
+    return { port, url: `${listeners[i]!.https ? 'https' : 'http'}://${host}:${port}`, https: listeners[i]!.https !== undefined };
+  });
+  const secure = urls.find((u) => u.https);
   const sites = (await store.sites.all()).map((s) => ({ url: s.url, title: s.title }));
   return {
-    url: `http://${host}:${port}`, port, tenant: { name: (await store.settings.get(TENANT_NAME_KEY)) ?? '', sites },
+    url: urls[0]!.url, port: urls[0]!.port, httpsUrl: secure?.url, httpsPort: secure?.port, ca: tls?.ca, caPath: tls?.caPath, hostNames: hosts,
+    tenant: { name: (await store.settings.get(TENANT_NAME_KEY)) ?? '', sites },
     async close() {
       stopHousekeeping();
-      // Closing closes the connections idle at that moment; one whose response is still
-      // streaming (a file read from disk ends a tick after its last byte left) would stay open
-      // for the keep-alive timeout (72 s) once it ends. Close connections as they fall idle.
-      const idle = setInterval(() => app.server.closeIdleConnections(), 50);
-      try {
-        await app.close();
-      } finally {
-        clearInterval(idle);
-      }
+      await closeApps();
       await store.close();
     },
   };
+}
+
+async function closeApp(app: FastifyInstance): Promise<void> {
+  // Closing closes the connections idle at that moment; one whose response is still
+  // streaming (a file read from disk ends a tick after its last byte left) would stay open
+  // for the keep-alive timeout (72 s) once it ends. Close connections as they fall idle.
+  const idle = setInterval(() => app.server.closeIdleConnections(), 50);
+  try {
+    await app.close();
+  } finally {
+    clearInterval(idle);
+  }
 }

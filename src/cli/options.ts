@@ -7,7 +7,7 @@ import { ConfigError, type ServerOptions } from '../config.ts';
 export const USAGE = `Usage: spemu [flags]
        spemu <command> [arguments]   (token, migrate, export, import: listed below)
 
-Serves a SharePoint-compatible /_api on http://<host>:<port>.
+Serves a SharePoint-compatible /_api on http://<host>:<port> (https:// with --https).
 
 Flags (each also an environment variable SPEMU_<NAME>, e.g. SPEMU_PORT=9000):
   --host <addr>                 interface to listen on (default 127.0.0.1)
@@ -33,6 +33,15 @@ Flags (each also an environment variable SPEMU_<NAME>, e.g. SPEMU_PORT=9000):
   --anonymous-user <upn>        requests without credentials act as this user (local development only)
   --digest-timeout <seconds>    request digest lifetime, FormDigestTimeoutSeconds (default 1800)
   --require-digest              demand X-RequestDigest on every write, bearer ones too
+  --https                       serve HTTPS on --port, with a certificate made once into
+                                <data>/tls/ (its CA: <data>/tls/ca.pem, for NODE_EXTRA_CA_CERTS)
+  --https-port <n>              serve HTTPS on this port too, HTTP staying on --port (implies --https)
+  --cert <file> --key <file>    HTTPS with your own PEM certificate (chain) and key (imply --https)
+  --pfx <file>                  HTTPS with your own PKCS#12 file (implies --https)
+  --pfx-passphrase <s>          its passphrase (better as SPEMU_PFX_PASSPHRASE)
+  --trust-proxy <list>          believe Forwarded / X-Forwarded-Proto / X-Forwarded-Host from these
+                                peers only: addresses and CIDR ranges, comma-separated (or loopback,
+                                linklocal, uniquelocal); default none: those headers are ignored
   --help, --version
 
 With no --seed and an empty database, the demo tenant is loaded.`;
@@ -43,6 +52,8 @@ const FLAGS = {
   'log-level': { type: 'string' }, 'token-secret': { type: 'string' }, auth: { type: 'string' },
   'no-basic-auth': { type: 'boolean' }, 'anonymous-user': { type: 'string' }, 'digest-timeout': { type: 'string' },
   'require-digest': { type: 'boolean' }, workers: { type: 'string' }, help: { type: 'boolean' }, version: { type: 'boolean' },
+  https: { type: 'boolean' }, 'https-port': { type: 'string' }, cert: { type: 'string' }, key: { type: 'string' }, pfx: { type: 'string' },
+  'pfx-passphrase': { type: 'string' }, 'trust-proxy': { type: 'string' },
 } as const;
 
 export interface CliRequest {
@@ -98,6 +109,13 @@ export function readCommandLine(argv: string[], env: NodeJS.ProcessEnv): CliRequ
   if (text('anonymous-user')) options.anonymousUser = text('anonymous-user')!;
   if (text('digest-timeout') !== undefined) options.digestTimeout = whole('digest-timeout', text('digest-timeout'));
   if (flagOn('require-digest')) options.requireDigest = true;
+  if (flagOn('https')) options.https = true;
+  if (text('https-port') !== undefined) options.httpsPort = whole('https-port', text('https-port'));
+  if (text('cert') !== undefined) options.cert = text('cert')!;
+  if (text('key') !== undefined) options.key = text('key')!;
+  if (text('pfx') !== undefined) options.pfx = text('pfx')!;
+  if (text('pfx-passphrase') !== undefined) options.pfxPassphrase = text('pfx-passphrase')!;
+  if (text('trust-proxy') !== undefined) options.trustProxy = text('trust-proxy')!.split(',').map((e) => e.trim()).filter(Boolean);
   const workers = whole('workers', text('workers'));
   if (workers !== undefined && workers < 1) throw new ConfigError('--workers must be at least 1.');
   return { help: v.help === true, version: v.version === true, options, workers };

@@ -1,7 +1,7 @@
 // `spemu --workers <n>`: n server processes on one port, through node's cluster (the primary
 // accepts connections and hands them to the workers in turn).
 //
-//   primary:  prepare the database once (workspace, migrations, seed, token secret) →
+//   primary:  prepare the database once (workspace, migrations, seed, token secret, TLS certificate) →
 //             start n workers → banner once all listen → start a worker again when one dies →
 //             on SIGINT/SIGTERM, ask every worker to finish its requests and stop.
 //   worker:   a whole server (startServer) over the same database in shared mode: its caches
@@ -12,12 +12,7 @@ import cluster, { type Worker } from 'node:cluster';
 import type { RunningServer, ServerOptions } from '../index.ts';
 
 /** What a worker tells the primary once it listens. */
-interface ReadyMessage {
-  type: 'ready';
-  url: string;
-  port: number;
-  tenant: RunningServer['tenant'];
-}
+type ReadyMessage = { type: 'ready' } & Pick<RunningServer, 'url' | 'port' | 'httpsUrl' | 'caPath' | 'hostNames' | 'tenant'>;
 
 /** Workers that die this often within RESTART_WINDOW_MS stop the server: something is wrong with every start. */
 const MAX_RESTARTS = 5;
@@ -104,7 +99,9 @@ export async function runWorker(options: ServerOptions): Promise<void> {
   const { startServer } = await import('../index.ts');
   // The primary prepared (and if asked, reset) the database: a worker never wipes it.
   const server = await startServer({ ...options, reset: false, shared: true });
-  const ready: ReadyMessage = { type: 'ready', url: server.url, port: server.port, tenant: server.tenant };
+  const ready: ReadyMessage = {
+    type: 'ready', url: server.url, port: server.port, httpsUrl: server.httpsUrl, caPath: server.caPath, hostNames: server.hostNames, tenant: server.tenant,
+  };
   process.send!(ready);
   await new Promise<void>((done) => {
     process.on('message', (message: { type?: string }) => { if (message?.type === 'shutdown') done(); });

@@ -8,6 +8,8 @@ export const TENANT_HASH_KEY = 'tenant.hash';
 /** The tenant's id (the 401 challenge's realm, claims logins). */
 export const TENANT_ID_KEY = 'tenant.id';
 export const TENANT_FILE_KEY = 'tenant.file';
+/** The host names the tenant file names (a JSON array), which a new seed may change without a reset. */
+export const TENANT_HOSTS_KEY = 'tenant.hosts';
 
 /** A site's first owner, recorded by the tenant loader: the default author of what it loads. */
 export const siteDefaultUserKey = (siteId: string) => `site.defaultUser.${siteId}`;

@@ -10,7 +10,7 @@ export interface ApiRequest {
   method: string;
   /** Path and query exactly as sent (`/sites/dev/_api/web?$select=Title`). */
   url: string;
-  /** `http://host:port`, for absolute links in responses. */
+  /** `https://host:port`: the scheme and host the client used (pipeline/origin.ts), for absolute links in responses. */
   origin: string;
   /** Header names in lower case. */
   headers: Record<string, string | undefined>;
@@ -38,7 +38,7 @@ export function describeRequest(req: FastifyRequest, bodyLimit: number): ApiRequ
   const headers: Record<string, string | undefined> = {};
   for (const name of Object.keys(req.headers)) headers[name] = firstHeader(req, name);
   return {
-    method: req.method, url: req.url, origin: `${req.protocol}://${headers.host ?? 'localhost'}`, headers,
+    method: req.method, url: req.url, origin: req.publicOrigin, headers,
     body: RequestBody.fromRequest(req.body, headers['content-length'], bodyLimit),
   };
 }

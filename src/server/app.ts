@@ -4,6 +4,7 @@
 // URLs, SharePoint-shaped answers to what fastify itself refuses) and registers the fronts.
 
 import { STATUS_CODES } from 'node:http';
+import type { ServerOptions as HttpsServerOptions } from 'node:https';
 import type { Socket } from 'node:net';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { SpError, errors, isReportable, toSpError } from '../wire/errors.ts';
@@ -21,9 +22,17 @@ import { projectDataFront } from '../fronts/projectdata/index.ts';
 import { filesFront } from '../fronts/files/index.ts';
 import { restFront } from '../fronts/rest/index.ts';
 import { isBatchUrl } from '../fronts/rest/batch/limits.ts';
+import { requestOrigin, type PeerTrust } from '../pipeline/origin.ts';
+import { checkHost } from './hosts.ts';
 
 export interface AppOptions extends FrontDeps {
   logLevel: string;
+  /** Serve TLS with this key and certificate (server/tls.ts); plain HTTP without. */
+  https?: Pick<HttpsServerOptions, 'key' | 'cert' | 'pfx' | 'passphrase'> | undefined;
+  /** `--trust-proxy`: the peers whose Forwarded / X-Forwarded-* headers are believed; none without it. */
+  trustProxy?: PeerTrust | undefined;
+  /** Host-named tenants: the only host names answered (server/hosts.ts); every one when undefined. */
+  allowedHosts?: Set<string> | undefined;
 }
 
 /**
@@ -33,7 +42,13 @@ export interface AppOptions extends FrontDeps {
 export const MAX_URL_BYTES = 1024 * 1024;
 
 export async function createApp(options: AppOptions): Promise<FastifyInstance> {
+  const trustProxy = options.trustProxy;
+  // fastify's cast: `https` makes its instance an https.Server one; every route is the same.
   const app = Fastify({
+    ...(options.https ? { https: options.https } : {}),
+    // req.ip (logs) and req.protocol follow a trusted proxy's X-Forwarded-* as publicOrigin does:
+    // only the immediate peer (hop 0) is ever trusted.
+    trustProxy: trustProxy ? (address: string, hop: number) => hop === 0 && trustProxy(address) : false,
     logger: { level: options.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
     // One log line per request comes from each front, with the correlation id SharePoint clients see.
     logController: new LogController({ disableRequestLogging: true }),
@@ -48,6 +63,12 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
       sendError(reply, spError, newRequestId(), dialectOf(req));
     },
     clientErrorHandler,
+  }) as unknown as FastifyInstance;
+  // First of all: the origin every absolute URL is written with, then the host-named tenant's check.
+  app.decorateRequest('publicOrigin', '');
+  app.addHook('onRequest', (req, reply, done) => {
+    req.publicOrigin = requestOrigin(req, trustProxy);
+    if (checkHost(req, reply, options.allowedHosts)) done();
   });
   app.addHttpMethod('MERGE', { hasBody: true });
   // Bodies are not read here: each front gets the request stream and reads it once it knows

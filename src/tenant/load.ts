@@ -16,7 +16,7 @@ import { normaliseDateTime, toStoredValue } from '../domain/values.ts';
 import { DEFAULT_LIBRARY, DOCUMENT_LIBRARY_TEMPLATE, SITE_PAGES_TEMPLATE, USER_INFO_LIST_TEMPLATE } from '../domain/templates.ts';
 import type { Store } from '../store/store.ts';
 import type { ItemWrite } from '../store/items.ts';
-import { siteDefaultUserKey, TENANT_FILE_KEY, TENANT_HASH_KEY, TENANT_ID_KEY, TENANT_NAME_KEY } from '../domain/settings.ts';
+import { siteDefaultUserKey, TENANT_FILE_KEY, TENANT_HASH_KEY, TENANT_HOSTS_KEY, TENANT_ID_KEY, TENANT_NAME_KEY } from '../domain/settings.ts';
 import type { TenantContentType, TenantField, TenantFile, TenantList, TenantSite, TenantWeb } from './types.ts';
 import { availableColumns } from '../services/site-columns.ts';
 import { ContentTypeService } from '../services/content-types.ts';
@@ -30,9 +30,26 @@ import type { BlobRef } from '../store/blobs.ts';
 
 
 
-/** A stable fingerprint of the tenant file, to tell "already loaded" from "a different tenant". */
+/**
+ * A stable fingerprint of the tenant file, to tell "already loaded" from "a different tenant".
+ * The host names are left out: they say how the tenant is reached, not what it holds, so a
+ * seed that changes only them is taken (`storeTenantHosts`), not refused.
+ */
 export function tenantHash(tenant: TenantFile): string {
-  return createHash('sha256').update(JSON.stringify(tenant)).digest('hex');
+  const { hosts, ...named } = tenant.tenant;
+  const content = hosts === undefined ? tenant : { ...tenant, tenant: named };
+  return createHash('sha256').update(JSON.stringify(content)).digest('hex');
+}
+
+/** Records the tenant file's host names (none: an empty list). */
+export async function storeTenantHosts(store: Pick<Store, 'settings'>, tenant: TenantFile): Promise<void> {
+  await store.settings.set(TENANT_HOSTS_KEY, JSON.stringify((tenant.tenant.hosts ?? []).map((h) => h.toLowerCase())));
+}
+
+/** The host names the loaded tenant is reached by; empty when it names none. */
+export async function tenantHosts(store: Pick<Store, 'settings'>): Promise<string[]> {
+  const stored = await store.settings.get(TENANT_HOSTS_KEY);
+  return stored ? JSON.parse(stored) as string[] : [];
 }
 
 
@@ -109,6 +126,7 @@ export async function loadTenant(store: Store, tenant: TenantFile, now: string, 
     await tx.settings.set(TENANT_HASH_KEY, tenantHash(tenant));
     await tx.settings.set(TENANT_ID_KEY, randomUUID());
     await tx.settings.set(TENANT_FILE_KEY, JSON.stringify(tenant));
+    await storeTenantHosts(tx, tenant);
     await loadDirectory(tx, tenant, baseDir, now);
     for (const site of tenant.sites) {
       const created = await loadSite(tx, site, now, contents, homePage);

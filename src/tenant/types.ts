@@ -4,7 +4,8 @@
 export interface TenantFile {
   /** Optional reference to the JSON Schema, for editors; ignored. */
   $schema?: string;
-  tenant: { name: string };
+  /** `hosts`: the names the tenant is reached by (host-named tenants); none: any. */
+  tenant: { name: string; hosts?: string[] };
   /** The directory; may be empty. */
   users: TenantUser[];
   groups?: TenantGroup[];

@@ -200,6 +200,7 @@ interface SiteContext {
 function referenceProblems(doc: Json): TenantProblem[] {
   const problems: TenantProblem[] = [];
   const directory = checkDirectory(doc, problems);
+  checkHosts(doc, problems);
   const siteUrls = new Map<string, number>();
   for (const [index, site] of objectsIn(doc.sites)) {
     const url = stringOrUndefined(site.url);
@@ -217,6 +218,15 @@ function referenceProblems(doc: Json): TenantProblem[] {
     }
   }
   return problems;
+}
+
+/** The schema's uniqueItems is case-sensitive; host names are not. */
+function checkHosts(doc: Json, problems: TenantProblem[]): void {
+  if (!isObject(doc.tenant) || !Array.isArray(doc.tenant.hosts)) return;
+  const seen = new Map<string, number>();
+  doc.tenant.hosts.forEach((host, index) => {
+    if (typeof host === 'string') noteUnique(seen, host.toLowerCase(), index, `/tenant/hosts/${index}`, (first) => `duplicate host name "${host}" (also /tenant/hosts/${first})`, problems);
+  });
 }
 
 function checkDirectory(doc: Json, problems: TenantProblem[]): Directory {

@@ -7,7 +7,8 @@ import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { request, Agent } from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tlsRequest } from '../helpers/tls-request.ts';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -54,7 +55,7 @@ async function startWorkers(flags: string[]): Promise<Running> {
   cleanups.push(async () => { if (child.exitCode === null) { child.kill('SIGKILL'); await exited; } });
   const deadline = Date.now() + 60_000;
   for (;;) {
-    const banner = /serving tenant 'contoso' at (http:\/\/\S+) \(2 workers\)/.exec(output);
+    const banner = /serving tenant 'contoso' at (https?:\/\/\S+) \(2 workers\)/.exec(output);
     if (banner) return { child, url: banner[1]!, output: () => output, exited };
     if (child.exitCode !== null || Date.now() > deadline) throw new Error(`spemu --workers 2 did not start:\n${output}`);
     await new Promise((r) => setTimeout(r, 100));
@@ -189,6 +190,34 @@ describe(`spemu --workers (${backend})`, () => {
     server.child.kill('SIGTERM');
     assert.equal(await server.exited, 0);
     for (const pid of [pidA, replacement]) assert.equal(alive(pid), false, `worker ${pid} still running after SIGTERM`);
+  });
+
+  it('--https: every worker serves TLS with the one certificate the primary made into the workspace', async () => {
+    const flags = await databaseFlags();
+    const data = flags[flags.indexOf('--data') + 1]!;
+    const server = await startWorkers([...flags, '--https']);
+    assert.match(server.url, /^https:\/\//);
+    const caPath = join(data, 'tls', 'ca.pem');
+    assert.ok(server.output().includes(`NODE_EXTRA_CA_CERTS=${caPath}`), server.output());
+    const ca = readFileSync(caPath, 'utf8');
+    assert.deepEqual(readdirSync(join(data, 'tls')).sort(), ['ca-key.pem', 'ca.pem', 'server-key.pem', 'server.pem']);
+    // A new connection each time: the primary hands them to the workers in turn.
+    const pids = new Set<number>();
+    for (let i = 0; i < 10 && pids.size < 2; i++) {
+      const health = await tlsRequest(`${server.url}/_spemu/health`, { ca });
+      pids.add(health.json().pid);
+    }
+    assert.equal(pids.size, 2);
+    const added = await tlsRequest(`${server.url}/sites/dev/_api/web/lists/getbytitle('Tasks')/items`, {
+      ca, method: 'POST', body: JSON.stringify({ Title: 'over TLS' }), headers: { 'Content-Type': 'application/json', Accept: JSON_NOMETADATA },
+    });
+    assert.equal(added.status, 201);
+    assert.equal(added.json()['odata.id'], undefined);
+    const read = await tlsRequest(`${server.url}/sites/dev/_api/web/lists/getbytitle('Tasks')/items(${added.json().Id})?$select=Title`, { ca, headers: { Accept: 'application/json;odata=verbose' } });
+    assert.equal(read.json().d.Title, 'over TLS');
+    assert.ok(read.json().d.__metadata.uri.startsWith(`${server.url}/sites/dev/_api/`));
+    server.child.kill('SIGTERM');
+    assert.equal(await server.exited, 0);
   });
 
   it('refuses --workers 0, and more than one worker on an in-memory database', async () => {

@@ -79,7 +79,7 @@ const PAGE_HEADERS = {
   'Referrer-Policy': 'no-referrer',
 };
 
-const cookieHeader = (req: FastifyRequest, value: string, maxAge: number) => sessionCookieHeader(value, maxAge, req.protocol === 'https');
+const cookieHeader = (req: FastifyRequest, value: string, maxAge: number) => sessionCookieHeader(value, maxAge, req.publicOrigin.startsWith('https:'));
 
 /** upn, password and returnUrl from a form or JSON body. */
 async function readForm(req: FastifyRequest, bodyLimit: number): Promise<{ json: boolean; fields: Record<string, unknown> }> {

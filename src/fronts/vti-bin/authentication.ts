@@ -62,5 +62,5 @@ export async function serveLogin(req: FastifyRequest, reply: FastifyReply, deps:
     return;
   }
   const session = issueSession(deps.secret, user.upn, deps.clock());
-  reply.code(200).header('Set-Cookie', sessionCookieHeader(session.value, SESSION_SECONDS, req.protocol === 'https')).send(loginResult('NoError'));
+  reply.code(200).header('Set-Cookie', sessionCookieHeader(session.value, SESSION_SECONDS, req.publicOrigin.startsWith('https:'))).send(loginResult('NoError'));
 }
