@@ -4,6 +4,8 @@ import { join, resolve as resolvePath } from 'node:path';
 import { DIRECT_UPLOAD_LIMIT } from './services/documents.ts';
 import { peerTrust } from './pipeline/origin.ts';
 import type { TlsSource } from './server/tls.ts';
+import { throttleFromValue, ThrottleConfigError, type ThrottleConfig } from './pipeline/throttle/config.ts';
+import { FaultConfigError, parseFaults, type FaultsConfig } from './pipeline/throttle/faults.ts';
 
 export interface ServerOptions {
   /** Interface to listen on. Default 127.0.0.1. */
@@ -66,6 +68,18 @@ export interface ServerOptions {
   pfxPassphrase?: string;
   /** Peers (addresses, CIDR ranges, loopback/linklocal/uniquelocal) whose Forwarded / X-Forwarded-Proto / X-Forwarded-Host are believed. Default none. */
   trustProxy?: string[];
+  /**
+   * Throttle as SharePoint Online does (off by default): `'spo-default'` (its documented limits for
+   * the smallest tenants), settings text (`'app-ru=10/5s,user-requests=100/1m'`), or an object.
+   */
+  throttle?: string | Partial<ThrottleConfig> | false | undefined;
+  /**
+   * Fault rules: a faults.json path (read at start and again whenever it changes), or the
+   * document itself (`{ seed, rules: [...] }`, or just the rules). Off by default.
+   */
+  faults?: string | object | undefined;
+  /** Mark faulted and throttled answers with X-Spemu-Fault / X-Spemu-Throttle / X-Spemu-Latency (never otherwise). */
+  faultsDebug?: boolean;
 }
 
 
@@ -101,6 +115,11 @@ export interface ResolvedOptions {
   /** HTTPS's own port while HTTP keeps `port`; undefined: HTTPS (if any) on `port`, alone. */
   httpsPort: number | undefined;
   trustProxy: string[];
+  throttle: ThrottleConfig | undefined;
+  /** Rules given inline; a file's are read by startServer. */
+  faults: FaultsConfig | undefined;
+  faultsFile: string | undefined;
+  faultsDebug: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -135,8 +154,17 @@ export function resolveOptions(options: ServerOptions): ResolvedOptions {
   const { tls, httpsPort } = resolveTls(options, port);
   const trustProxy = options.trustProxy ?? [];
   try { peerTrust(trustProxy); } catch (e) { throw new ConfigError(`--trust-proxy: ${(e as Error).message}.`); }
+  let throttle: ThrottleConfig | undefined;
+  let faults: FaultsConfig | undefined;
+  try {
+    throttle = throttleFromValue(options.throttle);
+    faults = typeof options.faults === 'string' ? undefined : options.faults === undefined ? undefined : parseFaults(options.faults);
+  } catch (e) {
+    if (e instanceof ThrottleConfigError || e instanceof FaultConfigError) throw new ConfigError(e.message);
+    throw e;
+  }
   return {
-    tls, httpsPort, trustProxy,
+    tls, httpsPort, trustProxy, throttle, faults, faultsFile: typeof options.faults === 'string' ? options.faults : undefined, faultsDebug: options.faultsDebug ?? false,
     dataGiven: options.data !== undefined, tokenSecret: options.tokenSecret, auth, basicAuth: options.basicAuth ?? true,
     anonymousUser: options.anonymousUser || undefined, digestTimeout, requireDigest: options.requireDigest ?? false,
     host: options.host ?? '127.0.0.1', port, data, db, postgres, dbPoolSize, dbStatementTimeout, seed: options.seed, seedIfEmpty: options.seedIfEmpty, reset: options.reset ?? false,

@@ -25,6 +25,10 @@ import { allowedHostNames, boundName } from './server/hosts.ts';
 import { peerTrust } from './pipeline/origin.ts';
 import { TENANT_HASH_KEY, TENANT_NAME_KEY } from './domain/settings.ts';
 import { isoSeconds } from './domain/values.ts';
+import { TrafficGate } from './pipeline/throttle/gate.ts';
+import { readFaultsFile, watchFaultsFile } from './pipeline/throttle/faults-file.ts';
+import { FaultConfigError, parseFaults } from './pipeline/throttle/faults.ts';
+import { throttleFromValue, ThrottleConfigError, type ThrottleConfig } from './pipeline/throttle/config.ts';
 
 export type { ServerOptions } from './config.ts';
 export { ConfigError } from './config.ts';
@@ -46,6 +50,10 @@ export interface RunningServer {
   hostNames: string[];
   /** The tenant's name and sites. */
   tenant: { name: string; sites: Array<{ url: string; title: string }> };
+  /** Replaces the fault rules at run time (as POST /_spemu/faults does); undefined or [] clears them. */
+  setFaults(faults: object | undefined): void;
+  /** Replaces the throttling at run time (budgets start empty); undefined or false turns it off. */
+  setThrottle(throttle: string | Partial<ThrottleConfig> | false | undefined): void;
   close(): Promise<void>;
 }
 
@@ -204,6 +212,17 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     await store.close();
     throw e instanceof SecretError ? new ConfigError(e.message) : e;
   }
+  // Throttling and faults (pipeline/throttle/): off until configured; one gate for every listener.
+  let gate: TrafficGate;
+  let stopWatching = () => {};
+  try {
+    gate = new TrafficGate({ now: () => resolved.clock().getTime(), debug: resolved.faultsDebug }, {
+      throttle: resolved.throttle, faults: resolved.faultsFile ? readFaultsFile(resolved.faultsFile) : resolved.faults,
+    });
+  } catch (e) {
+    await store.close();
+    throw e instanceof FaultConfigError ? new ConfigError(e.message) : e;
+  }
   const authenticator = createAuthenticator({
     store, secret, mode: resolved.auth, basicAuth: resolved.basicAuth, anonymousUser: resolved.anonymousUser,
     requireDigest: resolved.requireDigest, digestTimeoutSeconds: resolved.digestTimeout, clock: resolved.clock,
@@ -218,7 +237,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   try {
     for (const listener of listeners) {
       const app = await createApp({
-        store, authenticator, secret, bodyLimit: resolved.bodyLimit, logLevel: resolved.logLevel, clock: resolved.clock,
+        store, authenticator, secret, bodyLimit: resolved.bodyLimit, logLevel: resolved.logLevel, clock: resolved.clock, gate,
         settings: { listViewThreshold: resolved.listViewThreshold, maxFileSize: resolved.maxFileSize, defaultPageSize: 100, maxPageSize: 5000 },
         https: listener.https, trustProxy: resolved.trustProxy.length > 0 ? peerTrust(resolved.trustProxy) : undefined,
         allowedHosts: allowedHostNames(hosts, resolved.host),
@@ -238,6 +257,13 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     await store.close();
     throw e;
   }
+  if (resolved.faultsFile) {
+    const log = apps[0]!.log;
+    stopWatching = watchFaultsFile(resolved.faultsFile, (faults) => {
+      gate.configure({ faults });
+      log.info({ file: resolved.faultsFile, rules: faults.rules.length }, 'fault rules reloaded');
+    }, (e) => log.error({ file: resolved.faultsFile, err: e.message }, 'fault rules not reloaded: the file is not valid; the rules in force stay'));
+  }
   // Abandoned chunked uploads ended, unreferenced blobs collected (store/housekeeping.ts).
   const stopHousekeeping = scheduleHousekeeping(store, resolved.clock, (e) => apps[0]!.log.error({ err: e }, 'housekeeping failed'));
   const host = resolved.host.includes(':') ? `[${resolved.host}]` : resolved.host;
@@ -250,12 +276,28 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   return {
     url: urls[0]!.url, port: urls[0]!.port, httpsUrl: secure?.url, httpsPort: secure?.port, ca: tls?.ca, caPath: tls?.caPath, hostNames: hosts,
     tenant: { name: (await store.settings.get(TENANT_NAME_KEY)) ?? '', sites },
+    setFaults(faults) {
+      gate.configure({ faults: configValue(() => parseFaults(faults ?? [])) });
+    },
+    setThrottle(throttle) {
+      gate.configure({ throttle: configValue(() => throttleFromValue(throttle)) });
+    },
     async close() {
+      stopWatching();
       stopHousekeeping();
       await closeApps();
       await store.close();
     },
   };
+}
+
+/** A throttle or faults value checked as startServer checks it: a ConfigError when it is wrong. */
+function configValue<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (e) {
+    throw e instanceof FaultConfigError || e instanceof ThrottleConfigError ? new ConfigError(e.message) : e;
+  }
 }
 
 async function closeApp(app: FastifyInstance): Promise<void> {

@@ -42,6 +42,15 @@ Flags (each also an environment variable SPEMU_<NAME>, e.g. SPEMU_PORT=9000):
   --trust-proxy <list>          believe Forwarded / X-Forwarded-Proto / X-Forwarded-Host from these
                                 peers only: addresses and CIDR ranges, comma-separated (or loopback,
                                 linklocal, uniquelocal); default none: those headers are ignored
+  --throttle <preset|settings>  throttle as SharePoint Online does (default off): spo-default (its
+                                documented limits for the smallest tenants), or settings such as
+                                app-ru=10/5s,user-requests=100/1m,tenant-ru=…,block-after=3/1m,block-for=1m
+  --faults <faults.json>        fault rules from a file, read again whenever it changes
+  --fault <rule>                one fault rule (repeatable), e.g. method=GET,path=*/items*,error=503,rate=0.5
+                                (error: 429 500 503 504 listViewThreshold securityValidation …;
+                                latency=200 | 100-500 | normal:300:50; drop | drop=after; truncate=<bytes>)
+  --faults-seed <n>             seed of --fault rules' random choices (default 1)
+  --faults-debug                mark faulted answers with X-Spemu-Fault (never otherwise)
   --help, --version
 
 With no --seed and an empty database, the demo tenant is loaded.`;
@@ -54,6 +63,8 @@ const FLAGS = {
   'require-digest': { type: 'boolean' }, workers: { type: 'string' }, help: { type: 'boolean' }, version: { type: 'boolean' },
   https: { type: 'boolean' }, 'https-port': { type: 'string' }, cert: { type: 'string' }, key: { type: 'string' }, pfx: { type: 'string' },
   'pfx-passphrase': { type: 'string' }, 'trust-proxy': { type: 'string' },
+  throttle: { type: 'string' }, faults: { type: 'string' }, fault: { type: 'string', multiple: true }, 'faults-seed': { type: 'string' },
+  'faults-debug': { type: 'boolean' },
 } as const;
 
 export interface CliRequest {
@@ -116,6 +127,15 @@ export function readCommandLine(argv: string[], env: NodeJS.ProcessEnv): CliRequ
   if (text('pfx') !== undefined) options.pfx = text('pfx')!;
   if (text('pfx-passphrase') !== undefined) options.pfxPassphrase = text('pfx-passphrase')!;
   if (text('trust-proxy') !== undefined) options.trustProxy = text('trust-proxy')!.split(',').map((e) => e.trim()).filter(Boolean);
+  if (text('throttle') !== undefined) options.throttle = text('throttle')!;
+  const rules = (v.fault as unknown as string[] | undefined) ?? [];
+  if (text('faults') !== undefined && rules.length > 0) throw new ConfigError('Give fault rules with --faults <file> or with --fault, not both.');
+  if (text('faults') !== undefined) options.faults = text('faults')!;
+  if (rules.length > 0) {
+    // Each rule as its flag text: startServer checks it (pipeline/throttle/faults.ts `parseFaultFlag`).
+    options.faults = { seed: whole('faults-seed', text('faults-seed')) ?? 1, rules };
+  }
+  if (flagOn('faults-debug')) options.faultsDebug = true;
   const workers = whole('workers', text('workers'));
   if (workers !== undefined && workers < 1) throw new ConfigError('--workers must be at least 1.');
   return { help: v.help === true, version: v.version === true, options, workers };

@@ -3,6 +3,7 @@
 
 import type { Store } from '../store/store.ts';
 import type { Authenticator } from './authenticate.ts';
+import type { TrafficGate } from './throttle/gate.ts';
 
 export interface ServerSettings {
   /** Items a list may hold before unindexed queries are refused; 0 turns the check off. */
@@ -24,4 +25,6 @@ export interface FrontDeps {
   /** Largest request body, in bytes. */
   bodyLimit: number;
   clock: () => Date;
+  /** Throttling and fault rules (pipeline/throttle/), run after authentication; off when absent or empty. */
+  gate?: TrafficGate | undefined;
 }

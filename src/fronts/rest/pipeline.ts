@@ -20,6 +20,7 @@ import { parseRequestQuery } from './query-options.ts';
 import { newRequestId, standardHeaders } from '../../wire/headers.ts';
 import type { Identity } from '../../pipeline/authenticate.ts';
 import type { FrontDeps } from '../../pipeline/deps.ts';
+import type { GateLogger } from '../../pipeline/throttle/gate.ts';
 import { describeRequest, rawQueryOf, splitApiUrl, type ApiRequest, type ApiResponse } from '../../pipeline/request.ts';
 import { sendResponse } from '../../pipeline/send.ts';
 import { executeBatch } from './batch/execute.ts';
@@ -117,8 +118,20 @@ export async function handleApi(req: FastifyRequest, reply: FastifyReply, option
 /**
  * The pipeline after authentication: a request in, a response out, never a throw. The HTTP
  * route calls it once per request; the `$batch` executor once per part, as the batch's user.
+ * First the throttling-and-faults stage (pipeline/throttle/: a part is charged and faulted alone).
  */
-async function respond(request: ApiRequest, caller: Caller, options: FrontDeps, log: Logger): Promise<ApiResponse> {
+async function respond(request: ApiRequest, caller: Caller, options: FrontDeps, log: Logger & GateLogger): Promise<ApiResponse> {
+  if (!options.gate?.active) return serve(request, caller, options, log);
+  const admission = await options.gate.admit(
+    { method: request.method, url: request.url, headers: request.headers, upn: caller.identity.user.upn, inBatch: caller.inBatch }, log);
+  if (admission.dropNow) return { status: 0, headers: {}, body: undefined, requestId: newRequestId(), delivery: { kind: 'drop' } };
+  if (admission.refusal) return errorResponse(admission.refusal, newRequestId(), errorDialect(request.headers.accept, request.headers['odata-version']), log, request.url);
+  const response = await serve(request, caller, options, log);
+  return { ...response, headers: { ...response.headers, ...admission.headers }, delivery: admission.delivery };
+}
+
+/** Everything after the throttling stage: context, dispatch, authorize, parse, digest, batch, resolve, body, execute, serialize, error. */
+async function serve(request: ApiRequest, caller: Caller, options: FrontDeps, log: Logger & GateLogger): Promise<ApiResponse> {
   // context: a correlation id, and the dialect the client reads (406 if none fits; a `$batch` answers multipart whatever its Accept).
   const requestId = newRequestId();
   const accept = request.headers.accept;
