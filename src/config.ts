@@ -4,6 +4,7 @@ import { join, resolve as resolvePath } from 'node:path';
 import { DIRECT_UPLOAD_LIMIT } from './services/documents.ts';
 import { peerTrust } from './pipeline/origin.ts';
 import type { TlsSource } from './server/tls.ts';
+import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from './services/webhooks/settings.ts';
 
 export interface ServerOptions {
   /** Interface to listen on. Default 127.0.0.1. */
@@ -66,6 +67,16 @@ export interface ServerOptions {
   pfxPassphrase?: string;
   /** Peers (addresses, CIDR ranges, loopback/linklocal/uniquelocal) whose Forwarded / X-Forwarded-Proto / X-Forwarded-Host are believed. Default none. */
   trustProxy?: string[];
+  /** List webhooks: milliseconds a change waits before its notification is sent. Default 60000 (SharePoint reads its queue about once a minute); 0 in tests. */
+  webhookDelay?: number;
+  /** Attempts after a failed notification before it is dropped. Default 5. */
+  webhookRetries?: number;
+  /** Milliseconds between attempts. Default 300000 (5 minutes). */
+  webhookRetryInterval?: number;
+  /** Notification URLs allowed (patterns: host, host:port, *.domain, or a URL prefix with *); default: any http(s) URL. */
+  webhookAllow?: string[];
+  /** Milliseconds a receiver has to answer (validation and notifications). Default 5000. */
+  webhookTimeout?: number;
 }
 
 
@@ -101,6 +112,7 @@ export interface ResolvedOptions {
   /** HTTPS's own port while HTTP keeps `port`; undefined: HTTPS (if any) on `port`, alone. */
   httpsPort: number | undefined;
   trustProxy: string[];
+  webhooks: WebhookSettings;
 }
 
 export class ConfigError extends Error {}
@@ -135,14 +147,32 @@ export function resolveOptions(options: ServerOptions): ResolvedOptions {
   const { tls, httpsPort } = resolveTls(options, port);
   const trustProxy = options.trustProxy ?? [];
   try { peerTrust(trustProxy); } catch (e) { throw new ConfigError(`--trust-proxy: ${(e as Error).message}.`); }
+  const webhooks = resolveWebhooks(options);
   return {
-    tls, httpsPort, trustProxy,
+    tls, httpsPort, trustProxy, webhooks,
     dataGiven: options.data !== undefined, tokenSecret: options.tokenSecret, auth, basicAuth: options.basicAuth ?? true,
     anonymousUser: options.anonymousUser || undefined, digestTimeout, requireDigest: options.requireDigest ?? false,
     host: options.host ?? '127.0.0.1', port, data, db, postgres, dbPoolSize, dbStatementTimeout, seed: options.seed, seedIfEmpty: options.seedIfEmpty, reset: options.reset ?? false,
     listViewThreshold: threshold, logLevel, bodyLimit: options.bodyLimit ?? 50 * 1024 * 1024, maxFileSize,
     clock: options.clock ?? (() => new Date()),
     shared: postgres || (options.shared ?? false),
+  };
+}
+
+function resolveWebhooks(options: ServerOptions): WebhookSettings {
+  const d = DEFAULT_WEBHOOK_SETTINGS;
+  const count = (name: string, value: number | undefined, fallback: number, min = 0): number => {
+    if (value === undefined) return fallback;
+    if (!Number.isSafeInteger(value) || value < min) throw new ConfigError(`--${name} must be a whole number ≥ ${min}, not '${value}'.`);
+    return value;
+  };
+  const allow = (options.webhookAllow ?? []).map((p) => p.trim()).filter(Boolean);
+  return {
+    delayMs: count('webhook-delay', options.webhookDelay, d.delayMs),
+    retries: count('webhook-retries', options.webhookRetries, d.retries),
+    retryIntervalMs: count('webhook-retry-interval', options.webhookRetryInterval, d.retryIntervalMs),
+    timeoutMs: count('webhook-timeout', options.webhookTimeout, d.timeoutMs, 1),
+    maxResponseBytes: d.maxResponseBytes, allow,
   };
 }
 

@@ -3,6 +3,8 @@
 
 import type { Store } from '../store/store.ts';
 import type { Authenticator } from './authenticate.ts';
+import type { WebhookSettings } from '../services/webhooks/settings.ts';
+import type { RoundResult } from '../services/webhooks/delivery.ts';
 
 export interface ServerSettings {
   /** Items a list may hold before unindexed queries are refused; 0 turns the check off. */
@@ -13,6 +15,8 @@ export interface ServerSettings {
   defaultPageSize: number;
   /** Largest `$top` honoured. */
   maxPageSize: number;
+  /** List webhooks: delivery, retries, allowed destinations (default: SharePoint's policy, any destination). */
+  webhooks?: WebhookSettings | undefined;
 }
 
 export interface FrontDeps {
@@ -24,4 +28,6 @@ export interface FrontDeps {
   /** Largest request body, in bytes. */
   bodyLimit: number;
   clock: () => Date;
+  /** The list webhook delivery worker, for the admin flush (services/webhooks/delivery.ts). */
+  webhookDelivery?: { round(options?: { now?: boolean }): Promise<RoundResult> } | undefined;
 }

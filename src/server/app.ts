@@ -80,7 +80,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   // The fronts. Those at fixed paths add routes; those below a site's path claim requests
   // through `sitePaths`, asked in this order, SharePoint REST last (it takes the rest).
   const sitePaths = new SitePathRouter();
-  await app.register(adminFront);
+  await app.register(adminFront, { deps: options });
   await app.register(loginFront, { deps: options });
   await app.register(layoutsFront, { deps: options, sitePaths });
   await app.register(vtiBinFront, { deps: options, sitePaths });
