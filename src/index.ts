@@ -12,6 +12,7 @@ import { migrateToLatest } from './store/sql/migrate.ts';
 import { dropSpemuTables } from './store/transfer/ownership.ts';
 import { SqlStore } from './store/sql/sql-store.ts';
 import { scheduleHousekeeping } from './store/housekeeping.ts';
+import { WebhookDelivery } from './services/webhooks/delivery.ts';
 import type { Store } from './store/store.ts';
 import { createApp } from './server/app.ts';
 import { createAuthenticator } from './pipeline/authenticate.ts';
@@ -233,12 +234,18 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     : resolved.httpsPort === undefined ? [{ port: resolved.port, https: tls.https }]
     : [{ port: resolved.port }, { port: resolved.httpsPort, https: tls.https }];
   const apps: FastifyInstance[] = [];
+  // List webhooks: the outbox's delivery worker (one per process; claims keep instances apart).
+  const webhookDelivery = new WebhookDelivery(store, resolved.webhooks, {
+    info: (fields, message) => apps[0]?.log.info(fields, message),
+    warn: (fields, message) => apps[0]?.log.warn(fields, message),
+  });
   const closeApps = () => Promise.all(apps.map((app) => closeApp(app)));
   try {
     for (const listener of listeners) {
       const app = await createApp({
         store, authenticator, secret, bodyLimit: resolved.bodyLimit, logLevel: resolved.logLevel, clock: resolved.clock, gate,
-        settings: { listViewThreshold: resolved.listViewThreshold, maxFileSize: resolved.maxFileSize, defaultPageSize: 100, maxPageSize: 5000 },
+        settings: { listViewThreshold: resolved.listViewThreshold, maxFileSize: resolved.maxFileSize, defaultPageSize: 100, maxPageSize: 5000, webhooks: resolved.webhooks },
+        webhookDelivery,
         https: listener.https, trustProxy: resolved.trustProxy.length > 0 ? peerTrust(resolved.trustProxy) : undefined,
         allowedHosts: allowedHostNames(hosts, resolved.host),
       });
@@ -266,6 +273,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   }
   // Abandoned chunked uploads ended, unreferenced blobs collected (store/housekeeping.ts).
   const stopHousekeeping = scheduleHousekeeping(store, resolved.clock, (e) => apps[0]!.log.error({ err: e }, 'housekeeping failed'));
+  const stopDelivery = webhookDelivery.start();
   const host = resolved.host.includes(':') ? `[${resolved.host}]` : resolved.host;
   const urls = apps.map((app, i) => {
     const port = (app.server.address() as AddressInfo).port;
@@ -285,6 +293,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     async close() {
       stopWatching();
       stopHousekeeping();
+      stopDelivery();
+      await webhookDelivery.idle();
       await closeApps();
       await store.close();
     },

@@ -138,5 +138,13 @@ export const fail = {
   rootWebDelete: failure('invalid', 'rootWebDelete', () => 'The root web of a site collection cannot be deleted.'),
   /** A web template (or a template's option) spemu does not provision. */
   webTemplateNotSupported: failure('invalid', 'webTemplateNotSupported', (what: string) => `${what} is not supported by spemu.`),
+  /** A webhook subscription the list does not have. */
+  subscriptionNotFound: failure('notFound', 'subscriptionNotFound', () => 'The subscription does not exist.'),
+  /** An expirationDateTime missing, unreadable, past, or more than 180 days ahead. */
+  invalidSubscriptionExpiration: failure('invalid', 'invalidSubscriptionExpiration', () =>
+    'The expiration date is invalid. It must be in the future and at most 180 days from now.'),
+  /** A notification URL refused, unreachable, or whose receiver did not echo the validation token (`reason`: for logs only). */
+  notificationUrlValidationFailed: failure('invalid', 'notificationUrlValidationFailed', (url: string, _reason: string) =>
+    `Failed to validate the notification URL '${url}'.`),
   serviceUnavailable: failure('unavailable', 'serviceUnavailable', (_retryAfterSeconds: number) => 'The server is busy. Try again later.'),
 } as const;

@@ -360,6 +360,15 @@ export const errors = {
     new SpError(400, '-1, Microsoft.Data.OData.ODataException',
       `The URL '${target}' of a batch part does not target the site of the batch request ('${site}'). The request URL and the URLs inside the body must target the same site.`),
 
+  /** (inference, docs/compatibility.md: status, code and text) */
+  subscriptionNotFound: () =>
+    new SpError(404, `-1, ${RESOURCE_NOT_FOUND}`, 'The subscription does not exist.'),
+  /** (inference, docs/compatibility.md: SharePoint's text is not documented) */
+  invalidSubscriptionExpiration: () =>
+    new SpError(400, '-1, System.ArgumentException', 'The expiration date is invalid. It must be in the future and at most 180 days from now.'),
+  /** SharePoint's code and text (sp-dev-docs #3430, #2658); status 400 INFERRED. The reason is for spemu's log only. */
+  notificationUrlValidationFailed: (url: string, _reason: string) =>
+    new SpError(400, '-1, System.InvalidOperationException', `Failed to validate the notification URL '${url}'.`),
   badArgument: (message: string) =>
     new SpError(400, '-2147024809, System.ArgumentException', message),
 

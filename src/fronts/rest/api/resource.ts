@@ -15,6 +15,7 @@ import type { Outcome } from './outcome.ts';
 import type { SiteUserRecord } from './principal-entities.ts';
 import type { SiteGroupDef } from '../../../identity/site-groups.ts';
 import type { PermissionKind, RoleDefinition } from '../../../domain/permissions.ts';
+import type { Subscription } from '../../../store/subscriptions.ts';
 
 export type Resource =
   | { kind: 'site' }
@@ -71,6 +72,9 @@ export type Resource =
   /** A folder of a list's tree by its path inside the list ('' = the root folder). */
   | { kind: 'webFolder'; web: Web; path: string }
   | { kind: 'webFolders'; web: Web; path: string }
+  /** A list's webhook subscriptions (types/subscriptions.ts). */
+  | { kind: 'subscriptions'; list: List }
+  | { kind: 'subscription'; list: List; subscription: Subscription }
   | { kind: 'attachments'; list: List; id: number }
   | { kind: 'attachment'; list: List; id: number; name: string }
   | { kind: 'attachmentContent'; list: List; id: number; name: string }

@@ -25,6 +25,7 @@ import { eventReceiversType } from './list-extras.ts';
 import { siteStaticsType, webStaticsType } from './statics.ts';
 import { userResourceType } from './user-resources.ts';
 import { customActionsType, customActionType } from './custom-actions.ts';
+import { subscriptionsType, subscriptionType } from './subscriptions.ts';
 
 export const RESOURCE_TYPES: ResourceTypes = {
   site: siteType,
@@ -85,6 +86,8 @@ export const RESOURCE_TYPES: ResourceTypes = {
   webFolder: webFolderType,
   webFolders: webFoldersType,
   moveCopyUtil: moveCopyUtilType,
+  subscriptions: subscriptionsType,
+  subscription: subscriptionType,
   attachments: attachmentsType,
   attachment: attachmentType,
   attachmentContent: attachmentContentType,

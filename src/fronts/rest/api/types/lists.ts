@@ -141,6 +141,7 @@ export const listType: ResourceType<ListResource> = {
     ...listViewNavigation,
     contenttypes: async (r, ctx) => ({ kind: 'contentTypes', web: ctx.web, list: r.list }),
     usercustomactions: async (r) => listCustomActions(r.list),
+    subscriptions: async (r) => ({ kind: 'subscriptions', list: r.list }),
     ...listExtraNavigation,
     titleresource: async (r) => userResource(async () => r.list.title),
     descriptionresource: async (r) => userResource(async () => r.list.description),
