@@ -66,6 +66,8 @@ export interface ServerOptions {
   pfxPassphrase?: string;
   /** Peers (addresses, CIDR ranges, loopback/linklocal/uniquelocal) whose Forwarded / X-Forwarded-Proto / X-Forwarded-Host are believed. Default none. */
   trustProxy?: string[];
+  /** Serve a managed-identity endpoint (App Service's and IMDS's protocols) issuing tokens for this directory user. */
+  managedIdentity?: string | undefined;
 }
 
 
@@ -101,6 +103,7 @@ export interface ResolvedOptions {
   /** HTTPS's own port while HTTP keeps `port`; undefined: HTTPS (if any) on `port`, alone. */
   httpsPort: number | undefined;
   trustProxy: string[];
+  managedIdentity: string | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -136,7 +139,7 @@ export function resolveOptions(options: ServerOptions): ResolvedOptions {
   const trustProxy = options.trustProxy ?? [];
   try { peerTrust(trustProxy); } catch (e) { throw new ConfigError(`--trust-proxy: ${(e as Error).message}.`); }
   return {
-    tls, httpsPort, trustProxy,
+    tls, httpsPort, trustProxy, managedIdentity: options.managedIdentity?.trim() || undefined,
     dataGiven: options.data !== undefined, tokenSecret: options.tokenSecret, auth, basicAuth: options.basicAuth ?? true,
     anonymousUser: options.anonymousUser || undefined, digestTimeout, requireDigest: options.requireDigest ?? false,
     host: options.host ?? '127.0.0.1', port, data, db, postgres, dbPoolSize, dbStatementTimeout, seed: options.seed, seedIfEmpty: options.seedIfEmpty, reset: options.reset ?? false,

@@ -42,6 +42,9 @@ Flags (each also an environment variable SPEMU_<NAME>, e.g. SPEMU_PORT=9000):
   --trust-proxy <list>          believe Forwarded / X-Forwarded-Proto / X-Forwarded-Host from these
                                 peers only: addresses and CIDR ranges, comma-separated (or loopback,
                                 linklocal, uniquelocal); default none: those headers are ignored
+  --managed-identity <upn>      serve a managed-identity endpoint (Azure App Service's and IMDS's protocols)
+                                issuing tokens for this directory user; the banner shows IDENTITY_ENDPOINT,
+                                \`spemu identity-header\` prints IDENTITY_HEADER
   --help, --version
 
 With no --seed and an empty database, the demo tenant is loaded.`;
@@ -53,7 +56,7 @@ const FLAGS = {
   'no-basic-auth': { type: 'boolean' }, 'anonymous-user': { type: 'string' }, 'digest-timeout': { type: 'string' },
   'require-digest': { type: 'boolean' }, workers: { type: 'string' }, help: { type: 'boolean' }, version: { type: 'boolean' },
   https: { type: 'boolean' }, 'https-port': { type: 'string' }, cert: { type: 'string' }, key: { type: 'string' }, pfx: { type: 'string' },
-  'pfx-passphrase': { type: 'string' }, 'trust-proxy': { type: 'string' },
+  'pfx-passphrase': { type: 'string' }, 'trust-proxy': { type: 'string' }, 'managed-identity': { type: 'string' },
 } as const;
 
 export interface CliRequest {
@@ -116,6 +119,7 @@ export function readCommandLine(argv: string[], env: NodeJS.ProcessEnv): CliRequ
   if (text('pfx') !== undefined) options.pfx = text('pfx')!;
   if (text('pfx-passphrase') !== undefined) options.pfxPassphrase = text('pfx-passphrase')!;
   if (text('trust-proxy') !== undefined) options.trustProxy = text('trust-proxy')!.split(',').map((e) => e.trim()).filter(Boolean);
+  if (text('managed-identity')) options.managedIdentity = text('managed-identity')!;
   const workers = whole('workers', text('workers'));
   if (workers !== undefined && workers < 1) throw new ConfigError('--workers must be at least 1.');
   return { help: v.help === true, version: v.version === true, options, workers };
