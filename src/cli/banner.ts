@@ -52,7 +52,7 @@ function identityLines(server: Served): string[] {
   if (!identity) return [];
   return ['', `Managed identity: tokens for ${identity.upn}, as Azure App Service gives them. In the client's shell:`,
     `  export IDENTITY_ENDPOINT=${identity.endpoint}`,
-    '  export IDENTITY_HEADER=$(npx spemu identity-header)   # with this server\'s --data / --token-secret, if given',
+    '  export IDENTITY_HEADER=$(spemu identity-header)   # with this server\'s --data / --token-secret, if it has them',
     ...(server.caPath ? [`  export NODE_EXTRA_CA_CERTS=${resolve(server.caPath)}`] : [])];
 }
 
