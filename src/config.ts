@@ -91,6 +91,8 @@ export interface ServerOptions {
   webhookAllow?: string[];
   /** Milliseconds a receiver has to answer (validation and notifications). Default 5000. */
   webhookTimeout?: number;
+  /** Serve a managed-identity endpoint (App Service's and IMDS's protocols) issuing tokens for this directory user. */
+  managedIdentity?: string | undefined;
 }
 
 
@@ -132,6 +134,7 @@ export interface ResolvedOptions {
   faultsFile: string | undefined;
   faultsDebug: boolean;
   webhooks: WebhookSettings;
+  managedIdentity: string | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -179,6 +182,7 @@ export function resolveOptions(options: ServerOptions): ResolvedOptions {
   return {
     tls, httpsPort, trustProxy, throttle, faults, faultsFile: typeof options.faults === 'string' ? options.faults : undefined, faultsDebug: options.faultsDebug ?? false,
     webhooks,
+    managedIdentity: options.managedIdentity?.trim() || undefined,
     dataGiven: options.data !== undefined, tokenSecret: options.tokenSecret, auth, basicAuth: options.basicAuth ?? true,
     anonymousUser: options.anonymousUser || undefined, digestTimeout, requireDigest: options.requireDigest ?? false,
     host: options.host ?? '127.0.0.1', port, data, db, postgres, dbPoolSize, dbStatementTimeout, seed: options.seed, seedIfEmpty: options.seedIfEmpty, reset: options.reset ?? false,

@@ -30,6 +30,8 @@ import { TrafficGate } from './pipeline/throttle/gate.ts';
 import { readFaultsFile, watchFaultsFile } from './pipeline/throttle/faults-file.ts';
 import { FaultConfigError, parseFaults } from './pipeline/throttle/faults.ts';
 import { throttleFromValue, ThrottleConfigError, type ThrottleConfig } from './pipeline/throttle/config.ts';
+import { managedIdentityHeader } from './identity/managed-identity.ts';
+import { APP_SERVICE_PATH } from './fronts/managed-identity/index.ts';
 
 export type { ServerOptions } from './config.ts';
 export { ConfigError } from './config.ts';
@@ -49,6 +51,11 @@ export interface RunningServer {
   caPath?: string | undefined;
   /** The tenant's host names (host-named tenants); empty when it names none. */
   hostNames: string[];
+  /**
+   * With `managedIdentity`: what App Service would set, IDENTITY_ENDPOINT (on HTTPS when served)
+   * and IDENTITY_HEADER (the workspace's secret for it: give it to clients, never log it).
+   */
+  managedIdentity?: { upn: string; endpoint: string; header: string } | undefined;
   /** The tenant's name and sites. */
   tenant: { name: string; sites: Array<{ url: string; title: string }> };
   /** Replaces the fault rules at run time (as POST /_spemu/faults does); undefined or [] clears them. */
@@ -207,6 +214,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     if (resolved.anonymousUser && !(await store.directory.findUser(resolved.anonymousUser))) {
       throw new ConfigError(`--anonymous-user '${resolved.anonymousUser}' is not a user of the tenant's directory.`);
     }
+    if (resolved.managedIdentity && !(await store.directory.findUser(resolved.managedIdentity))) {
+      throw new ConfigError(`--managed-identity '${resolved.managedIdentity}' is not a user of the tenant's directory.`);
+    }
     hosts = await tenantHosts(store);
     tls = tlsSetup(resolved, hosts);
   } catch (e) {
@@ -247,7 +257,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         settings: { listViewThreshold: resolved.listViewThreshold, maxFileSize: resolved.maxFileSize, defaultPageSize: 100, maxPageSize: 5000, webhooks: resolved.webhooks },
         webhookDelivery,
         https: listener.https, trustProxy: resolved.trustProxy.length > 0 ? peerTrust(resolved.trustProxy) : undefined,
-        allowedHosts: allowedHostNames(hosts, resolved.host),
+        allowedHosts: allowedHostNames(hosts, resolved.host), managedIdentity: resolved.managedIdentity,
       });
       apps.push(app);
       if (resolved.shared) {
@@ -283,6 +293,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const sites = (await store.sites.all()).map((s) => ({ url: s.url, title: s.title }));
   return {
     url: urls[0]!.url, port: urls[0]!.port, httpsUrl: secure?.url, httpsPort: secure?.port, ca: tls?.ca, caPath: tls?.caPath, hostNames: hosts,
+    managedIdentity: resolved.managedIdentity === undefined ? undefined
+      : { upn: resolved.managedIdentity, endpoint: `${(secure ?? urls[0]!).url}${APP_SERVICE_PATH}`, header: managedIdentityHeader(secret) },
     tenant: { name: (await store.settings.get(TENANT_NAME_KEY)) ?? '', sites },
     setFaults(faults) {
       gate.configure({ faults: configValue(() => parseFaults(faults ?? [])) });

@@ -59,6 +59,9 @@ Flags (each also an environment variable SPEMU_<NAME>, e.g. SPEMU_PORT=9000):
   --webhook-allow <pattern>     call only notification URLs that match (repeatable; SPEMU_WEBHOOK_ALLOW:
                                 comma-separated): host, host:port, *.example.com, or a URL prefix
                                 such as https://hooks.example.com/api/*. Default: any http(s) URL
+  --managed-identity <upn>      serve a managed-identity endpoint (Azure App Service's and IMDS's protocols)
+                                issuing tokens for this directory user; the banner shows IDENTITY_ENDPOINT,
+                                \`spemu identity-header\` prints IDENTITY_HEADER
   --help, --version
 
 With no --seed and an empty database, the demo tenant is loaded.`;
@@ -75,6 +78,7 @@ const FLAGS = {
   'faults-debug': { type: 'boolean' },
   'webhook-delay': { type: 'string' }, 'webhook-retries': { type: 'string' }, 'webhook-retry-interval': { type: 'string' },
   'webhook-timeout': { type: 'string' }, 'webhook-allow': { type: 'string', multiple: true },
+  'managed-identity': { type: 'string' },
 } as const;
 
 export interface CliRequest {
@@ -161,6 +165,7 @@ export function readCommandLine(argv: string[], env: NodeJS.ProcessEnv): CliRequ
   if (text('webhook-timeout') !== undefined) options.webhookTimeout = duration('webhook-timeout', text('webhook-timeout')!);
   const allow = (v['webhook-allow'] as unknown as string[] | undefined) ?? env.SPEMU_WEBHOOK_ALLOW?.split(',');
   if (allow !== undefined) options.webhookAllow = allow.map((p) => p.trim()).filter(Boolean);
+  if (text('managed-identity')) options.managedIdentity = text('managed-identity')!;
   const workers = whole('workers', text('workers'));
   if (workers !== undefined && workers < 1) throw new ConfigError('--workers must be at least 1.');
   return { help: v.help === true, version: v.version === true, options, workers };
