@@ -94,10 +94,22 @@ async function explainer(db: string, postgres: boolean): Promise<Explainer> {
   if (postgres) {
     const client = new pg.Client({ connectionString: db });
     await client.connect();
+    const lines = (rows: Array<Record<string, string>>) => rows.map((r) => r['QUERY PLAN']!.trim()).join(' · ');
+    const literal = (v: unknown) => (v === null || v === undefined ? 'NULL' : typeof v === 'number' || typeof v === 'boolean' ? String(v) : client.escapeLiteral(String(v)));
     return {
       async plan(s) {
-        const { rows } = await client.query({ text: `explain (costs off) ${s.text}`, values: s.params });
-        return rows.map((r: Record<string, string>) => r['QUERY PLAN']!.trim()).join(' · ');
+        const custom = lines((await client.query({ text: `explain (costs off) ${s.text}`, values: s.params })).rows);
+        // spemu runs hot reads as named statements, which PostgreSQL may plan once for any
+        // parameters after five runs (a generic plan): show that one too when it differs.
+        await client.query(`prepare spemu_explain as ${s.text}`);
+        try {
+          await client.query('set plan_cache_mode = force_generic_plan');
+          const generic = lines((await client.query(`explain (costs off) execute spemu_explain(${s.params.map(literal).join(', ')})`)).rows);
+          return generic === custom ? custom : `${custom} ‖ generic plan: ${generic}`;
+        } finally {
+          await client.query('deallocate spemu_explain');
+          await client.query('reset plan_cache_mode');
+        }
       },
       close: () => client.end(),
     };
