@@ -101,11 +101,17 @@ async function seedStore(store: Store, options: ResolvedOptions, now: string): P
     if (loadedName === undefined && options.seedIfEmpty !== undefined) {
       const { tenant, baseDir } = await readSeed(options.seedIfEmpty);
       await loadTenant(store, tenant, now, baseDir);
+      await store.refreshStatistics();
     }
     return;
   }
   const { tenant, baseDir } = await readSeed(options.seed);
-  if (loadedName === undefined) return loadTenant(store, tenant, now, baseDir);
+  if (loadedName === undefined) {
+    await loadTenant(store, tenant, now, baseDir);
+    // Without this, PostgreSQL plans a fresh 100k-item list's first queries from empty-table guesses.
+    await store.refreshStatistics();
+    return;
+  }
   if ((await store.settings.get(TENANT_HASH_KEY)) !== tenantHash(tenant)) {
     throw new ConfigError(`The database already holds tenant '${loadedName}', which differs from the seed ('${tenant.tenant.name}'). `
       + 'Start with --reset to replace it, or without --seed to keep it.');

@@ -119,5 +119,11 @@ export interface Store extends Repositories {
    * metadata they changed since the last call (one cheap query).
    */
   sync(): Promise<void>;
+  /**
+   * After a bulk load (a seeded tenant): fresh planner statistics. PostgreSQL's planner
+   * otherwise guesses from an empty table and may take the wrong index for a query
+   * (`ANALYZE`); on SQLite, nothing (its plans come from its rules, without statistics).
+   */
+  refreshStatistics(): Promise<void>;
   close(): Promise<void>;
 }

@@ -134,7 +134,7 @@ export function fieldEntity(field: FieldDefinition, owner: FieldOwner, ctx: ApiC
     ['EntityPropertyName', field.internalName], ['Filterable', info.queryable], ['FromBaseType', field.builtIn],
     ['Group', fieldGroup(field)], ['Hidden', field.hidden], ['Id', field.id], ['Indexed', field.indexed],
     ['IndexStatus', 0], ['InternalName', field.internalName], ['IsModern', false], ['JSLink', 'clienttemplates.js'],
-    ['PinnedToFiltersPane', false], ['ReadOnlyField', field.readOnly], ['Required', field.required],
+    ['PinnedToFiltersPane', false], ['ReadOnlyField', field.readOnly || field.options.primaryFieldId !== undefined], ['Required', field.required],
     ['SchemaXml', schemaXml(field)], ['Scope', owner.scope], ['Sealed', field.builtIn],
     ['ShowInFiltersPane', 0], ['Sortable', info.queryable], ['StaticName', field.internalName], ['Title', field.title],
     ['FieldTypeKind', info.fieldTypeKind], ['TypeAsString', info.typeAsString], ['TypeDisplayName', info.typeAsString],
@@ -154,10 +154,11 @@ export function fieldEntity(field: FieldDefinition, owner: FieldOwner, ctx: ApiC
       break;
     case 'User': case 'UserMulti': case 'Lookup': case 'LookupMulti': {
       const user = info.reference === 'user';
-      props.push(['AllowMultipleValues', info.multi], ['DependentLookupInternalNames', strings([])], ['IsDependentLookup', false],
+      const primaryId = field.options.primaryFieldId;
+      props.push(['AllowMultipleValues', info.multi], ['DependentLookupInternalNames', strings([])], ['IsDependentLookup', primaryId !== undefined],
         ['IsRelationship', !user], ['LookupField', user ? 'ImnName' : field.options.lookupField ?? 'Title'],
         ['LookupList', user ? '{user-info-list}' : `{${field.options.lookupListId ?? ''}}`], ['LookupWebId', owner.webId],
-        ['PrimaryFieldId', null], ['RelationshipDeleteBehavior', 0], ['UnlimitedLengthInDocumentLibrary', false]);
+        ['PrimaryFieldId', primaryId ?? null], ['RelationshipDeleteBehavior', 0], ['UnlimitedLengthInDocumentLibrary', false]);
       if (user) props.push(['AllowDisplay', true], ['Presence', true], ['SelectionGroup', 0], ['SelectionMode', 0]);
       break;
     }

@@ -12,6 +12,7 @@ import type { Field, Item, List, SiteColumn, Web } from '../../../domain/model.t
 import type { Argument } from '../../../odata/path.ts';
 import type { ApiContext } from './context.ts';
 import type { Outcome } from './outcome.ts';
+import type { ListForm } from './types/list-forms.ts';
 import type { SiteUserRecord } from './principal-entities.ts';
 import type { SiteGroupDef } from '../../../identity/site-groups.ts';
 import type { PermissionKind, RoleDefinition } from '../../../domain/permissions.ts';
@@ -55,6 +56,9 @@ export type Resource =
   | { kind: 'navigationService' }
   | { kind: 'features'; holder: FeatureHolder }
   | { kind: 'eventReceivers'; list: List }
+  /** A list's display, edit and new forms (types/list-forms.ts). */
+  | { kind: 'forms'; list: List }
+  | { kind: 'form'; list: List; form: ListForm }
   /** SP.Web's and SP.Site's static methods (`_api/SP.Web.GetDocumentLibraries(@v)`). */
   | { kind: 'webStatics' }
   | { kind: 'userResource'; value: (ctx: ApiContext) => Promise<string> }

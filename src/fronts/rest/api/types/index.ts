@@ -22,6 +22,7 @@ import { contentTypesType, contentTypeType } from './content-types.ts';
 import { navigationNodesType, navigationNodeType, navigationServiceType, navigationType } from './navigation.ts';
 import { featuresType } from './features.ts';
 import { eventReceiversType } from './list-extras.ts';
+import { formsType, formType } from './list-forms.ts';
 import { siteStaticsType, webStaticsType } from './statics.ts';
 import { userResourceType } from './user-resources.ts';
 import { customActionsType, customActionType } from './custom-actions.ts';
@@ -59,6 +60,8 @@ export const RESOURCE_TYPES: ResourceTypes = {
   navigation: navigationType,
   features: featuresType,
   eventReceivers: eventReceiversType,
+  forms: formsType,
+  form: formType,
   webStatics: webStaticsType,
   userResource: userResourceType,
   siteStatics: siteStaticsType,
