@@ -191,6 +191,13 @@ export const errors = {
     new SpError(404, '-2147024894, System.IO.FileNotFoundException', 'File Not Found.'),
   folderNotFound: (_serverRelativeUrl: string) =>
     new SpError(404, '-2147024894, System.IO.FileNotFoundException', 'File Not Found.'),
+  /**
+   * A file added to a folder that is not there. Code CONFIRMED (pnp/pnpjs#1013; spsave matches
+   * `-2147024893` on a 404 to create the folders); the text is .NET's for the exception without
+   * a path (INFERRED, docs/compatibility.md).
+   */
+  directoryNotFound: () =>
+    new SpError(404, '-2147024893, System.IO.DirectoryNotFoundException', 'Attempted to access a path that is not on the disk.'),
 
   itemNotFound: () =>
     new SpError(404, '-2130575338, System.ArgumentException', 'Item does not exist. It may have been deleted by another user.'),

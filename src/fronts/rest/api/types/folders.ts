@@ -28,7 +28,7 @@ type FolderResource = { kind: 'folder'; list: List; path: string };
 type FoldersResource = { kind: 'folders'; list: List; dir: string };
 type WebFolderResource = { kind: 'webFolder'; web: Web; path: string };
 
-/** The folder at a URL: a list's folder, a web folder above the lists, or the `$select=Exists` probe's answer. */
+/** The folder at a URL: a list's folder, a web folder above the lists, the `$select=Exists` probe's answer, or a missing folder. */
 export async function folderAt(web: Web, url: string, ctx: ApiContext): Promise<Resource | Outcome> {
   const found = await documentAt(ctx.store, web, url);
   if (found && !found.item) return { kind: 'folder', list: found.list, path: '' };
@@ -43,7 +43,8 @@ export async function folderAt(web: Web, url: string, ctx: ApiContext): Promise<
   if (select?.length === 1 && select[0]!.length === 1 && select[0]![0]!.toLowerCase() === 'exists') {
     return ok({ kind: 'entity', metadataName: 'SP.Folder', entity: { type: 'SP.Folder', props: [['Exists', false]] } });
   }
-  throw fail.folderNotFound(url);
+  // Not there: resolved lazily, as SharePoint does (missing-folder.ts).
+  return { kind: 'missingFolder', url };
 }
 
 export function subfolderEntity(list: List, item: Item, ctx: ApiContext, itemCount: number): Entity {
