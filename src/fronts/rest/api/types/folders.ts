@@ -23,6 +23,8 @@ import { booleanArgument, locate, pathLink, pathOf, propertyBag, target, urlArgu
 import { destinationOf, resourcePathProp } from './move-copy.ts';
 import { emptyOk, entityCollection, singleEntity, stringArgument } from './shared.ts';
 import { contentTypeOrder } from './content-types.ts';
+import { projectedEntity } from '../expand.ts';
+import { folderNavigations } from './folder-expand.ts';
 
 type FolderResource = { kind: 'folder'; list: List; path: string };
 type FoldersResource = { kind: 'folders'; list: List; dir: string };
@@ -129,12 +131,13 @@ export const folderType: ResourceType<FolderResource> = {
     copytousingpath: voidAction('CopyToUsingPath', 'AddListItems', (r, args, ctx) => transferFolder('copy', r, args, ctx, true), 'json'),
   },
   async get(r, ctx) {
-    const entity = r.path
-      ? subfolderEntity(r.list, await folderItem(r, ctx), ctx, await ctx.store.documents.count(r.list, r.path))
+    const item = r.path ? await folderItem(r, ctx) : undefined;
+    const entity = item
+      ? subfolderEntity(r.list, item, ctx, await ctx.store.documents.count(r.list, r.path))
       : folderEntity((await ctx.store.lists.withCounters([r.list]))[0]!, ctx);
     // The content types a new item here may be, in order (the list's; no folder orders its own: UniqueContentTypeOrder null).
     const withOrder = { ...entity, props: [...entity.props, ['ContentTypeOrder', await contentTypeOrder(r.list, ctx)], ['UniqueContentTypeOrder', null]] as typeof entity.props };
-    return singleEntity(withOrder, 'SP.Folder', ctx);
+    return projectedEntity(withOrder, folderNavigations(r.list, r.path, item, ctx), 'SP.Folder', ctx);
   },
   /** MERGE: a new Name renames the folder (a list's root folder keeps its name: the list's URL is not renamed here). */
   async update(r, ctx) {
