@@ -6,6 +6,9 @@
 // failure; Windows credentials (NTLM, node-sp-auth's default) fail at once and say why.
 
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { describe, it, before } from 'node:test';
 import { useTestServer } from '../helpers/server.ts';
@@ -155,5 +158,46 @@ describe('sp-request with forms credentials against spemu', () => {
     const plain = await fetch(`${site}/_api/web`, { headers: { Authorization: 'Digest x', Accept: VERBOSE } });
     assert.equal(((await plain.json()) as { error: { message: { value: string } } }).error.message.value,
       'Access denied. You do not have permission to perform this action or access this resource.');
+  });
+});
+
+// Why spemu does not offer NTLM (docs/compatibility.md): even where a server offers it, node-sp-auth's
+// NTLM (node-ntlm-client) builds its answer from the password's MD4 hash, which Node's OpenSSL 3 does not
+// provide unless started with --openssl-legacy-provider. A stand-in server offering an NTLM challenge
+// (not spemu: spemu offers none) shows what the client does then, on this Node.
+describe('node-sp-auth\'s NTLM on this Node, against a server that does offer NTLM', () => {
+  it('needs MD4 for its Type 3 message: without it (Node 17+ by default) it fails with ERR_OSSL_EVP_UNSUPPORTED', async () => {
+    const type2 = Buffer.alloc(48);
+    type2.write('NTLMSSP\0', 0, 'ascii');
+    type2.writeUInt32LE(2, 8); // a challenge
+    type2.writeUInt32LE(48, 16); // empty target name, after the header
+    type2.writeUInt32LE(0x00080201, 20); // Unicode, NTLM, NTLM2 session key
+    type2.write('0123456789abcdef', 24, 'hex'); // the server's challenge
+    const seen: string[] = [];
+    const server = createServer((req, res) => {
+      const [scheme = '', token = ''] = String(req.headers.authorization ?? '').split(' ');
+      const message = Buffer.from(token, 'base64');
+      seen.push(`${scheme}:${message.length >= 12 ? message.readUInt32LE(8) : '-'}`);
+      res.writeHead(401, { 'WWW-Authenticate': `NTLM ${type2.toString('base64')}` }).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const site = `http://127.0.0.1:${(server.address() as AddressInfo).port}/sites/dev`;
+      const spr = sprequest.create({ username: 'alice', password: 'alice-demo-pass', domain: 'CONTOSO' });
+      const md4 = (() => { try { createHash('md4'); return true; } catch { return false; } })();
+      if (!md4) {
+        await assert.rejects(spr.get(`${site}/_api/web`), (e: Error & { code?: string }) => {
+          assert.equal(e.code, 'ERR_OSSL_EVP_UNSUPPORTED');
+          return true;
+        });
+        assert.deepEqual(seen, ['NTLM:1'], 'only the Type 1 message was sent');
+      } else {
+        // With the legacy provider it gets as far as its Type 3 message (the stand-in refuses it).
+        await assert.rejects(spr.get(`${site}/_api/web`));
+        assert.deepEqual(seen, ['NTLM:1', 'NTLM:3']);
+      }
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });
