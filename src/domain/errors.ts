@@ -38,8 +38,9 @@ export const fail = {
   expandRequired: failure('invalid', 'expandRequired', (token: string, field: string) =>
     `The query to field '${token}' is not valid. The $select query string must specify the target fields and the $expand query string must contains ${field}.`),
   /** No credentials, or credentials that are not accepted; `challenges` are the WWW-Authenticate values to offer. */
-  unauthorized: failure('unauthenticated', 'unauthorized', (_challenges: string[], _diagnostics?: string) =>
-    'Access denied. You do not have permission to perform this action or access this resource.'),
+  /** `notice`: a sentence added to the message where spemu refuses a kind of credentials SharePoint takes (NTLM). */
+  unauthorized: failure('unauthenticated', 'unauthorized', (_challenges: string[], _diagnostics?: string, notice?: string) =>
+    `Access denied. You do not have permission to perform this action or access this resource.${notice ? ` ${notice}` : ''}`),
   accessDenied: failure('forbidden', 'accessDenied', () => 'Access denied. You do not have permission to perform this action or access this resource.'),
   digestInvalid: failure('forbidden', 'digestInvalid', () => 'The security validation for this page is invalid.'),
   digestExpired: failure('forbidden', 'digestExpired', () => 'The security validation for this page has timed out.'),

@@ -18,6 +18,7 @@ import { adminFront } from '../fronts/admin/index.ts';
 import { loginFront } from '../fronts/login/index.ts';
 import { layoutsFront } from '../fronts/layouts/index.ts';
 import { vtiBinFront } from '../fronts/vti-bin/index.ts';
+import { formsFront } from '../fronts/forms/index.ts';
 import { projectDataFront } from '../fronts/projectdata/index.ts';
 import { filesFront } from '../fronts/files/index.ts';
 import { restFront } from '../fronts/rest/index.ts';
@@ -88,6 +89,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(managedIdentityFront, { deps: options, upn: options.managedIdentity });
   await app.register(layoutsFront, { deps: options, sitePaths });
   await app.register(vtiBinFront, { deps: options, sitePaths });
+  await app.register(formsFront, { deps: options, sitePaths });
   await app.register(projectDataFront, { deps: options, sitePaths });
   await app.register(filesFront, { deps: options, sitePaths });
   await app.register(restFront, { deps: options, sitePaths });

@@ -87,6 +87,9 @@ export type Resource =
   /** An entity reached by navigation that is only read (a folder's Properties, StorageMetrics). */
   | { kind: 'readOnly'; read: (ctx: ApiContext) => Promise<Outcome> }
   | { kind: 'folder'; list: List; path: string }
+  /** A folder addressed by URL that is not there, and its Files: 404 when read, DirectoryNotFound when a file is added. */
+  | { kind: 'missingFolder'; url: string }
+  | { kind: 'missingFolderFiles'; url: string }
   | { kind: 'files'; list: List; dir: string }
   | { kind: 'folders'; list: List; dir: string }
   | { kind: 'file'; list: List; item: Item }

@@ -14,6 +14,7 @@ import { basePermissionsType, roleAssignmentsType, roleAssignmentType, roleDefin
 import { fileContentType, filesType, fileStubType, fileType, fileVersionContentType, fileVersionsType, fileVersionType } from './files.ts';
 import { foldersType, folderType, webFoldersType, webFolderType } from './folders.ts';
 import { moveCopyUtilType } from './move-copy.ts';
+import { missingFolderFilesType, missingFolderType } from './missing-folder.ts';
 import { attachmentContentType, attachmentsType, attachmentType } from './attachments.ts';
 import { propertyValuesType, regionalSettingsType, timeZonesType, timeZoneType } from './web-extras.ts';
 import { webInfosType, websType } from './webs.ts';
@@ -78,6 +79,8 @@ export const RESOURCE_TYPES: ResourceTypes = {
   timeZone: timeZoneType,
   timeZones: timeZonesType,
   folder: folderType,
+  missingFolder: missingFolderType,
+  missingFolderFiles: missingFolderFilesType,
   files: filesType,
   folders: foldersType,
   file: fileType,
