@@ -88,7 +88,7 @@ export async function registerApps(tenantName: string, apps: readonly AppDefinit
 }
 
 /** The tenant file without its apps' clear-text secrets: what may be stored as the loaded file. */
-export function withoutAppSecrets<T extends { apps?: AppDefinition[] }>(tenant: T): T {
+export function withoutAppSecrets<T extends { apps?: Array<{ secrets?: unknown[] }> }>(tenant: T): T {
   if (!tenant.apps) return tenant;
   return { ...tenant, apps: tenant.apps.map((a) => ({ ...a, secrets: (a.secrets ?? []).map(() => '(hashed)') })) };
 }

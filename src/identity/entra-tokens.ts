@@ -148,3 +148,18 @@ export async function verifyEntraToken(token: string, checks: EntraTokenChecks):
   }
   throw new TokenError(TOKEN_DIAGNOSTICS.noUser);
 }
+
+/** A v2.0 ID token for a user signed in through a client app (aud = the client id). */
+export async function issueIdToken(request: { keys: SigningKeys; authority: Authority; clientId: string; user: DirectoryUser; now: Date; nonce?: string | undefined }): Promise<string> {
+  const { keys, authority, user } = request;
+  const iat = Math.floor(request.now.getTime() / 1000);
+  return new SignJWT({
+    aud: request.clientId, iss: issuerV2(authority), iat, nbf: iat, exp: iat + ACCESS_TOKEN_SECONDS,
+    name: user.displayName, oid: user.objectId, preferred_username: user.upn, sub: user.objectId, tid: authority.tenantId,
+    uti: randomBytes(16).toString('base64url'), ver: '2.0', ...(request.nonce ? { nonce: request.nonce } : {}),
+  }).setProtectedHeader({ typ: 'JWT', alg: 'RS256', kid: keys.active.kid }).sign(keys.active.privateKey);
+}
+
+/** MSAL's client_info: base64url of `{"uid": oid, "utid": tid}`, from which it builds the account id. */
+export const clientInfo = (objectId: string, tenantId: string) =>
+  Buffer.from(JSON.stringify({ uid: objectId, utid: tenantId })).toString('base64url');

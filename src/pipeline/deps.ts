@@ -3,6 +3,7 @@
 
 import type { Store } from '../store/store.ts';
 import type { Authenticator } from './authenticate.ts';
+import type { SigningKeys } from '../identity/signing-keys.ts';
 
 export interface ServerSettings {
   /** Items a list may hold before unindexed queries are refused; 0 turns the check off. */
@@ -20,6 +21,8 @@ export interface FrontDeps {
   authenticator: Authenticator;
   /** The workspace secret: signs session cookies and digests. */
   secret: Uint8Array;
+  /** The RS256 keys Entra-shaped tokens are signed with (identity/signing-keys.ts). */
+  signingKeys: SigningKeys;
   settings: ServerSettings;
   /** Largest request body, in bytes. */
   bodyLimit: number;

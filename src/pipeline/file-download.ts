@@ -41,7 +41,7 @@ export async function serveFile(req: FastifyRequest, reply: FastifyReply, deps: 
   for (const [name, value] of Object.entries(req.headers)) headers[name] = Array.isArray(value) ? value[0] : value;
   let response: ApiResponse;
   try {
-    const identity = await deps.authenticator.identify({ authorization: headers.authorization, cookie: headers.cookie });
+    const identity = await deps.authenticator.identify({ authorization: headers.authorization, cookie: headers.cookie, origin: req.publicOrigin });
     const addressed = await lookup.web(deps.store);
     if (!addressed) throw lookup.notFound();
     const { site, web } = addressed;

@@ -33,7 +33,7 @@ async function handle(req: FastifyRequest, reply: FastifyReply, deps: FrontDeps)
   let response: ApiResponse;
   try {
     // authenticate: the shared stage (401 with SharePoint's challenge).
-    const identity = await deps.authenticator.identify({ authorization: request.headers.authorization, cookie: request.headers.cookie });
+    const identity = await deps.authenticator.identify({ authorization: request.headers.authorization, cookie: request.headers.cookie, origin: request.origin });
     // the feed's own pipeline: dispatch, authorize, parse, execute, serialize, error.
     response = await respondProjectData(request, identity, decodeSitePath(split.sitePath), split.apiPath, deps, req.log);
   } catch (e) {
