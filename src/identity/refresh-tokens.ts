@@ -6,7 +6,7 @@
 // one returns a new one (rotation, as Entra does); the old one stays valid until it expires,
 // since nothing is stored to remember it was used.
 
-import { createHmac } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { SignJWT, errors as joseErrors, jwtVerify } from 'jose';
 
 /** Entra's refresh tokens live 90 days (sliding); spemu's 14. */
@@ -32,7 +32,7 @@ export interface RefreshGrant {
 export async function issueRefreshToken(secret: Uint8Array, grant: RefreshGrant, now: Date): Promise<string> {
   const iat = Math.floor(now.getTime() / 1000);
   return new SignJWT({ typ: TYPE, cid: grant.clientId, scp: grant.scopes.join(' '), res: grant.resource, pfp: grant.passwordFingerprint })
-    .setProtectedHeader({ alg: 'HS256' }).setSubject(grant.upn).setIssuedAt(iat).setExpirationTime(iat + REFRESH_TOKEN_SECONDS)
+    .setProtectedHeader({ alg: 'HS256' }).setSubject(grant.upn).setJti(randomBytes(12).toString('base64url')).setIssuedAt(iat).setExpirationTime(iat + REFRESH_TOKEN_SECONDS)
     .sign(refreshKey(secret));
 }
 
