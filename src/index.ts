@@ -17,9 +17,10 @@ import type { Store } from './store/store.ts';
 import { createApp } from './server/app.ts';
 import { createAuthenticator } from './pipeline/authenticate.ts';
 import { resolveSecret, SecretError } from './identity/secret.ts';
+import { loadSigningKeys, type SigningKeys } from './identity/signing-keys.ts';
 import { loadTenantFile, validateTenant } from './tenant/validate.ts';
 import type { TenantFile } from './tenant/types.ts';
-import { loadTenant, storeTenantHosts, tenantHash, tenantHosts } from './tenant/load.ts';
+import { loadTenant, storeTenantApps, storeTenantHosts, tenantHash, tenantHosts } from './tenant/load.ts';
 import { loadTls, TlsFileError, type TlsSetup } from './server/tls.ts';
 import { certificateNames } from './server/certificates.ts';
 import { allowedHostNames, boundName } from './server/hosts.ts';
@@ -116,8 +117,9 @@ async function seedStore(store: Store, options: ResolvedOptions, now: string): P
     throw new ConfigError(`The database already holds tenant '${loadedName}', which differs from the seed ('${tenant.tenant.name}'). `
       + 'Start with --reset to replace it, or without --seed to keep it.');
   }
-  // The same tenant: only its host names may have changed (they are not part of the hash).
+  // The same tenant: only its host names and apps may have changed (they are not part of the hash).
   await storeTenantHosts(store, tenant);
+  await storeTenantApps(store, tenant, baseDir);
 }
 
 /**
@@ -168,6 +170,7 @@ export async function prepareDatabase(options: ServerOptions): Promise<void> {
   const { store } = await openPreparedStore(resolved);
   try {
     resolveSecret({ tokenSecret: resolved.tokenSecret, dataDir: resolved.data });
+    loadSigningKeys(resolved.data, resolved.clock());
     // Made here once, so the workers find it rather than race to write it.
     tlsSetup(resolved, await tenantHosts(store));
   } catch (e) {
@@ -212,11 +215,15 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const resolved = resolveOptions(options);
   const { store } = await openPreparedStore(resolved);
   let secret: Uint8Array;
+  let signingKeys: SigningKeys;
   let hosts: string[];
   let tls: TlsSetup | undefined;
   try {
     // An in-memory database without a workspace folder gets a secret for this process only.
-    secret = resolveSecret({ tokenSecret: resolved.tokenSecret, dataDir: resolved.db === ':memory:' && !resolved.dataGiven ? undefined : resolved.data });
+    const workspace = resolved.db === ':memory:' && !resolved.dataGiven ? undefined : resolved.data;
+    secret = resolveSecret({ tokenSecret: resolved.tokenSecret, dataDir: workspace });
+    // Entra-shaped tokens' RS256 keys: the workspace's (identity/signing-keys.json), else this process's.
+    signingKeys = loadSigningKeys(workspace, resolved.clock());
     if (resolved.anonymousUser && !(await store.directory.findUser(resolved.anonymousUser))) {
       throw new ConfigError(`--anonymous-user '${resolved.anonymousUser}' is not a user of the tenant's directory.`);
     }
@@ -242,7 +249,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   }
   const authenticator = createAuthenticator({
     store, secret, mode: resolved.auth, basicAuth: resolved.basicAuth, anonymousUser: resolved.anonymousUser,
-    requireDigest: resolved.requireDigest, digestTimeoutSeconds: resolved.digestTimeout, clock: resolved.clock,
+    requireDigest: resolved.requireDigest, digestTimeoutSeconds: resolved.digestTimeout, clock: resolved.clock, signingKeys,
   });
   // One listener, HTTP or HTTPS on --port; or both, HTTPS on --https-port: one fastify instance
   // each (server/app.ts), over the same store, authenticator and settings.
@@ -259,7 +266,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   try {
     for (const listener of listeners) {
       const app = await createApp({
-        store, authenticator, secret, bodyLimit: resolved.bodyLimit, logLevel: resolved.logLevel, clock: resolved.clock, gate,
+        store, authenticator, secret, signingKeys, bodyLimit: resolved.bodyLimit, logLevel: resolved.logLevel, clock: resolved.clock, gate,
         settings: { listViewThreshold: resolved.listViewThreshold, maxFileSize: resolved.maxFileSize, defaultPageSize: 100, maxPageSize: 5000, webhooks: resolved.webhooks },
         webhookDelivery,
         https: listener.https, trustProxy: resolved.trustProxy.length > 0 ? peerTrust(resolved.trustProxy) : undefined,

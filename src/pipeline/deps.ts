@@ -6,6 +6,7 @@ import type { Authenticator } from './authenticate.ts';
 import type { TrafficGate } from './throttle/gate.ts';
 import type { WebhookSettings } from '../services/webhooks/settings.ts';
 import type { RoundResult } from '../services/webhooks/delivery.ts';
+import type { SigningKeys } from '../identity/signing-keys.ts';
 
 export interface ServerSettings {
   /** Items a list may hold before unindexed queries are refused; 0 turns the check off. */
@@ -25,6 +26,8 @@ export interface FrontDeps {
   authenticator: Authenticator;
   /** The workspace secret: signs session cookies and digests. */
   secret: Uint8Array;
+  /** The RS256 keys Entra-shaped tokens are signed with (identity/signing-keys.ts). */
+  signingKeys: SigningKeys;
   settings: ServerSettings;
   /** Largest request body, in bytes. */
   bodyLimit: number;

@@ -5,6 +5,7 @@
 // (ViewListItems, ViewVersions for a past version, as the caller's level on the site grants
 // them), then the bytes (file-response.ts). Errors are SharePoint's JSON error body.
 
+import { callerKey } from './authenticate.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { fileEtag, placePath, urlInList } from '../domain/documents.ts';
 import { fail } from '../domain/errors.ts';
@@ -43,9 +44,9 @@ export async function serveFile(req: FastifyRequest, reply: FastifyReply, deps: 
   let response: ApiResponse;
   let admission: Admission | undefined;
   try {
-    const identity = await deps.authenticator.identify({ authorization: headers.authorization, cookie: headers.cookie });
+    const identity = await deps.authenticator.identify({ authorization: headers.authorization, cookie: headers.cookie, origin: req.publicOrigin });
     // The throttling-and-faults stage (a download costs 1 resource unit).
-    admission = deps.gate?.active ? await deps.gate.admit({ method: req.method, url: req.url, headers, upn: identity.user.upn, inBatch: false }, req.log) : undefined;
+    admission = deps.gate?.active ? await deps.gate.admit({ method: req.method, url: req.url, headers, upn: callerKey(identity), inBatch: false }, req.log) : undefined;
     if (admission?.dropNow) return dropConnection(req, reply);
     if (admission?.refusal) throw admission.refusal;
     const addressed = await lookup.web(deps.store);

@@ -16,6 +16,7 @@ import { firstHeader, splitApiUrl } from '../pipeline/request.ts';
 import { SitePathRouter } from '../pipeline/site-paths.ts';
 import { adminFront } from '../fronts/admin/index.ts';
 import { loginFront } from '../fronts/login/index.ts';
+import { identityFront } from '../fronts/identity/index.ts';
 import { layoutsFront } from '../fronts/layouts/index.ts';
 import { vtiBinFront } from '../fronts/vti-bin/index.ts';
 import { formsFront } from '../fronts/forms/index.ts';
@@ -87,6 +88,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(adminFront, { deps: options });
   await app.register(loginFront, { deps: options });
   await app.register(managedIdentityFront, { deps: options, upn: options.managedIdentity });
+  await app.register(identityFront, { deps: options });
   await app.register(layoutsFront, { deps: options, sitePaths });
   await app.register(vtiBinFront, { deps: options, sitePaths });
   await app.register(formsFront, { deps: options, sitePaths });

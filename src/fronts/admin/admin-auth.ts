@@ -12,6 +12,8 @@ const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v
 
 export async function requireAdmin(req: FastifyRequest, deps: FrontDeps): Promise<string> {
   const identity = await deps.authenticator.identify({ authorization: first(req.headers.authorization), cookie: first(req.headers.cookie) });
+  // Apps act on sites, not on spemu: run-time switches are for people.
+  if (!identity.user) throw errors.accessDenied();
   for (const site of await deps.store.sites.all()) {
     if (await siteRoleOf(deps.store.directory, site.id, identity.user.upn) === 'owner') return identity.user.upn;
   }

@@ -18,7 +18,7 @@ import { errorResponse, type Logger } from '../../wire/error-response.ts';
 import { isoSeconds } from '../../domain/values.ts';
 import { parseRequestQuery } from './query-options.ts';
 import { newRequestId, standardHeaders } from '../../wire/headers.ts';
-import type { Identity } from '../../pipeline/authenticate.ts';
+import { callerKey, type Identity } from '../../pipeline/authenticate.ts';
 import type { FrontDeps } from '../../pipeline/deps.ts';
 import type { GateLogger } from '../../pipeline/throttle/gate.ts';
 import { describeRequest, rawQueryOf, splitApiUrl, type ApiRequest, type ApiResponse } from '../../pipeline/request.ts';
@@ -106,7 +106,7 @@ export async function handleApi(req: FastifyRequest, reply: FastifyReply, option
   let response: ApiResponse;
   try {
     // 2. authenticate: who is asking (401 when nobody provably is), before anything about the tenant is revealed.
-    const identity = await options.authenticator.identify({ authorization: request.headers.authorization, cookie: request.headers.cookie });
+    const identity = await options.authenticator.identify({ authorization: request.headers.authorization, cookie: request.headers.cookie, origin: request.origin });
     // 3. respond: everything after authentication, the same function that runs each part of a `$batch`.
     response = await respond(request, { identity, inBatch: false }, options, req.log);
   } catch (e) {
@@ -123,7 +123,7 @@ export async function handleApi(req: FastifyRequest, reply: FastifyReply, option
 async function respond(request: ApiRequest, caller: Caller, options: FrontDeps, log: Logger & GateLogger): Promise<ApiResponse> {
   if (!options.gate?.active) return serve(request, caller, options, log);
   const admission = await options.gate.admit(
-    { method: request.method, url: request.url, headers: request.headers, upn: caller.identity.user.upn, inBatch: caller.inBatch }, log);
+    { method: request.method, url: request.url, headers: request.headers, upn: callerKey(caller.identity), inBatch: caller.inBatch }, log);
   if (admission.dropNow) return { status: 0, headers: {}, body: undefined, requestId: newRequestId(), delivery: { kind: 'drop' } };
   if (admission.refusal) return errorResponse(admission.refusal, newRequestId(), errorDialect(request.headers.accept, request.headers['odata-version']), log, request.url);
   const response = await serve(request, caller, options, log);
