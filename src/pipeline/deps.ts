@@ -13,6 +13,8 @@ export interface ServerSettings {
   defaultPageSize: number;
   /** Largest `$top` honoured. */
   maxPageSize: number;
+  /** Days the change log keeps changes (`--change-log-days`, default 60). */
+  changeRetentionDays?: number | undefined;
 }
 
 export interface FrontDeps {

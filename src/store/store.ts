@@ -28,6 +28,7 @@ import type { SiteGroupRepository } from './site-groups.ts';
 import type { RoleDefinitionRepository } from './role-definitions.ts';
 import type { RoleAssignmentRepository } from './role-assignments.ts';
 import type { SiteColumnRepository } from './site-columns.ts';
+import type { ChangeRepository } from './changes.ts';
 
 export type { NewField, NewList };
 export type { FieldPatch } from './fields.ts';
@@ -73,6 +74,8 @@ export interface Repositories {
   roleDefinitions: RoleDefinitionRepository;
   /** Unique permissions of webs, lists and items, and their role assignments (role-assignments.ts). */
   roleAssignments: RoleAssignmentRepository;
+  /** The change log: what every write changed, numbered per site collection (changes.ts). */
+  changes: ChangeRepository;
 }
 
 /**
@@ -101,6 +104,7 @@ export interface StoreReader {
   siteGroups: Pick<SiteGroupRepository, 'of' | 'members' | 'groupsOf'>;
   roleDefinitions: Pick<RoleDefinitionRepository, 'of'>;
   roleAssignments: Pick<RoleAssignmentRepository, 'scopes'>;
+  changes: Pick<ChangeRepository, 'query' | 'latest'>;
 }
 
 /** Storage. Every write is atomic; an error leaves nothing behind. */

@@ -360,6 +360,13 @@ export const errors = {
     new SpError(400, '-1, Microsoft.Data.OData.ODataException',
       `The URL '${target}' of a batch part does not target the site of the batch request ('${site}'). The request URL and the URLs inside the body must target the same site.`),
 
+  /** (inference, docs/compatibility.md) A change token that does not parse: .NET's ArgumentException text. */
+  invalidChangeToken: () =>
+    new SpError(400, '-2147024809, System.ArgumentException', 'Value does not fall within the expected range.'),
+  /** Text CONFIRMED (SharePoint's SPException once the change log no longer reaches the token); status and HRESULT INFERRED. */
+  changeTokenTooOld: () =>
+    new SpError(500, `-2146232832, ${SP_EXCEPTION}`, 'The changeToken refers to a time before the start of the current change log.'),
+
   badArgument: (message: string) =>
     new SpError(400, '-2147024809, System.ArgumentException', message),
 

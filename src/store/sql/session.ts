@@ -11,6 +11,8 @@ import type { DirectDriver, Row, ShapeTexts } from './direct-reads.ts';
 import type { UnitOfWork } from '../unit-of-work.ts';
 import type { ByteStore } from '../blobs.ts';
 import type { SqlFlavour } from './flavour.ts';
+import type { ChangeDraft } from '../../domain/change-tokens.ts';
+import { writeChanges } from './changes.ts';
 
 /** A cache entry a write changes: a scope and a key, or a whole scope. */
 export type CacheName = readonly [scope: string, key?: string];
@@ -34,6 +36,8 @@ export interface SessionOptions {
 class TransactionWork implements UnitOfWork {
   private readonly held: CacheName[] = [];
   private readonly commitHooks: Array<() => void> = [];
+  /** The change log's rows this transaction writes before it commits. */
+  readonly changeDrafts: ChangeDraft[] = [];
 
   constructor(private readonly cache: ReadThroughCache) {}
 
@@ -44,6 +48,10 @@ class TransactionWork implements UnitOfWork {
 
   afterCommit(fn: () => void): void {
     this.commitHooks.push(fn);
+  }
+
+  recordChange(change: ChangeDraft): void {
+    this.changeDrafts.push(change);
   }
 
   /** The transaction ended: release what it held; after a commit, run its hooks. */
@@ -70,7 +78,13 @@ export class SqlSession {
     const work = new TransactionWork(this.options.cache);
     let committed = false;
     try {
-      const run = (trx: Kysely<any>) => fn(new SqlSession(trx, this.options, work));
+      // What the work recorded for the change log is written last, in the same transaction.
+      const run = async (trx: Kysely<any>) => {
+        const session = new SqlSession(trx, this.options, work);
+        const result = await fn(session);
+        if (work.changeDrafts.length) await writeChanges(session, work.changeDrafts);
+        return result;
+      };
       const result = this.options.flavour === 'sqlite' ? await immediateTransaction(this.db, run) : await this.db.transaction().execute(run);
       committed = true;
       return result;
