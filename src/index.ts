@@ -219,7 +219,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     for (const listener of listeners) {
       const app = await createApp({
         store, authenticator, secret, bodyLimit: resolved.bodyLimit, logLevel: resolved.logLevel, clock: resolved.clock,
-        settings: { listViewThreshold: resolved.listViewThreshold, maxFileSize: resolved.maxFileSize, defaultPageSize: 100, maxPageSize: 5000 },
+        settings: {
+          listViewThreshold: resolved.listViewThreshold, maxFileSize: resolved.maxFileSize, defaultPageSize: 100, maxPageSize: 5000,
+          changeRetentionDays: resolved.changeLogDays,
+        },
         https: listener.https, trustProxy: resolved.trustProxy.length > 0 ? peerTrust(resolved.trustProxy) : undefined,
         allowedHosts: allowedHostNames(hosts, resolved.host),
       });
@@ -239,7 +242,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     throw e;
   }
   // Abandoned chunked uploads ended, unreferenced blobs collected (store/housekeeping.ts).
-  const stopHousekeeping = scheduleHousekeeping(store, resolved.clock, (e) => apps[0]!.log.error({ err: e }, 'housekeeping failed'));
+  const stopHousekeeping = scheduleHousekeeping(store, resolved.clock, (e) => apps[0]!.log.error({ err: e }, 'housekeeping failed'), undefined, resolved.changeLogDays);
   const host = resolved.host.includes(':') ? `[${resolved.host}]` : resolved.host;
   const urls = apps.map((app, i) => {
     const port = (app.server.address() as AddressInfo).port;
