@@ -9,6 +9,10 @@ import assert from 'node:assert/strict';
 import type { SPFI } from '@pnp/sp';
 import '@pnp/sp/sites/index.js';
 import '@pnp/sp/views/index.js';
+import '@pnp/sp/files/index.js';
+import '@pnp/sp/folders/index.js';
+import '@pnp/sp/site-groups/index.js';
+import '@pnp/sp/site-users/index.js';
 import { useTestServer } from '../helpers/server.ts';
 import { failure, pnpFor } from '../helpers/pnp.ts';
 import { ACCEPT } from '../helpers/wire.ts';
@@ -97,6 +101,37 @@ describe('PnPjs change log against spemu', () => {
     const web = await sp.web.webs.add('Changes sub', 'changes-sub');
     const webs = await sp.site.getChanges({ ChangeTokenStart: siteStart, Web: true, Add: true }) as Change[];
     assert.deepEqual(webs.map((c) => c.WebId), [web.Id]);
+  });
+
+  it('files and folders: items to the Item flag, SP.ChangeFile / SP.ChangeFolder to File and Folder alone; a rename is Rename', async () => {
+    const lib = '/sites/dev/Shared Documents';
+    const docs = sp.web.lists.getByTitle('Documents');
+    const start = { StringValue: await listToken('Documents') };
+    await sp.web.getFolderByServerRelativePath(lib).folders.addUsingPath('Changed');
+    const file = await sp.web.getFolderByServerRelativePath(`${lib}/Changed`).files.addUsingPath('a.txt', 'one', { Overwrite: true });
+    await sp.web.getFolderByServerRelativePath(`${lib}/Changed`).files.addUsingPath('a.txt', 'two', { Overwrite: true });
+    await sp.web.getFileByServerRelativePath(`${lib}/Changed/a.txt`).moveByPath(`${lib}/Changed/b.txt`, false);
+    await sp.web.getFileByServerRelativePath(`${lib}/Changed/b.txt`).delete();
+
+    const items = await docs.getChanges({ ChangeTokenStart: start, Item: true, Add: true, Update: true, DeleteObject: true, Rename: true }) as Array<Change & { FileSystemObjectType: number; ServerRelativeUrl: string; __metadata?: unknown }>;
+    assert.deepEqual(items.map((c) => [c.ChangeType, c.FileSystemObjectType, c.ServerRelativeUrl]), [
+      [1, 1, `${lib}/Changed`], [1, 0, `${lib}/Changed/a.txt`], [2, 0, `${lib}/Changed/a.txt`], [4, 0, `${lib}/Changed/b.txt`], [3, 0, `${lib}/Changed/b.txt`],
+    ]);
+    assert.equal(items[1]!.UniqueId, file.UniqueId);
+    const files = await docs.getChanges({ ChangeTokenStart: start, File: true, Add: true }) as Change[];
+    assert.deepEqual(files.map((c) => c.UniqueId), [file.UniqueId]);
+    const folders = await docs.getChanges({ ChangeTokenStart: start, Folder: true, Add: true }) as Change[];
+    assert.equal(folders.length, 1);
+  });
+
+  it('groups and their members on the site collection: Group with Add, GroupMembershipAdd', async () => {
+    const start = { StringValue: (await sp.site.select('CurrentChangeToken')() as unknown as { CurrentChangeToken: { StringValue: string } }).CurrentChangeToken.StringValue };
+    const group = await sp.web.siteGroups.add({ Title: 'Change watchers' });
+    await sp.web.siteGroups.getById(group.Id).users.add('i:0#.f|membership|erin@contoso.onmicrosoft.com');
+    const added = await sp.site.getChanges({ ChangeTokenStart: start, Group: true, Add: true }) as Array<Change & { GroupId: number }>;
+    assert.deepEqual(added.map((c) => [c.ChangeType, c.GroupId]), [[1, group.Id]]);
+    const members = await sp.site.getChanges({ ChangeTokenStart: start, GroupMembershipAdd: true }) as Array<Change & { GroupId: number }>;
+    assert.deepEqual(members.map((c) => [c.ChangeType, c.GroupId]), [[13, group.Id]]);
   });
 
   it('FetchLimit pages through the changes, each page starting at the last token read', async () => {

@@ -112,6 +112,17 @@ const RULES: { [K in keyof Repositories]?: Record<string, Rule> } = {
       after: ([list], removed: number, folder: Item | undefined) => one(removed > 0 && folder, () => itemChange(list, folder!, DeleteObject)),
     },
   },
+  // An attachment added or removed is a change to its item (SharePoint's webhooks call it ItemAttachmentAdded/Deleted).
+  attachments: {
+    put: {
+      before: (repos, [list, itemId]) => repos.items.get(list, [], itemId),
+      after: ([list], r, item: Item | undefined) => one(typeof r === 'object' && item, () => itemChange(list, item!, Update)),
+    },
+    delete: {
+      before: (repos, [list, itemId]) => repos.items.get(list, [], itemId),
+      after: ([list], gone: boolean, item: Item | undefined) => one(gone && item, () => itemChange(list, item!, Update)),
+    },
+  },
   lists: {
     create: { after: ([web], list: List) => [listChange(list, Add, (web as Web).siteId)] },
     update: { after: (_args, list: List) => [listChange(list, Update)] },
