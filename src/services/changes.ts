@@ -54,11 +54,13 @@ export interface ChangeLogOptions {
   now: Date;
 }
 
-/** Which kinds a query's flags select (the membership flags also select groups: they are changes to groups). */
+/** Which kinds a query's flags select (the membership flags also select groups, the RoleDefinition flags permission levels). */
 function kindsOf(flags: Record<string, boolean>): ChangeObjectKind[] {
   const kinds = new Set<ChangeObjectKind>();
   for (const [flag, on] of Object.entries(flags)) if (on) for (const k of KIND_FLAGS[flag] ?? []) kinds.add(k);
   if (flags.GroupMembershipAdd || flags.GroupMembershipDelete) kinds.add('group');
+  // Permission levels have no object flag of their own: their change flags select them.
+  if (flags.RoleDefinitionAdd || flags.RoleDefinitionUpdate || flags.RoleDefinitionDelete) kinds.add('roleDefinition');
   return [...kinds];
 }
 

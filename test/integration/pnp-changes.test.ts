@@ -13,6 +13,8 @@ import '@pnp/sp/files/index.js';
 import '@pnp/sp/folders/index.js';
 import '@pnp/sp/site-groups/index.js';
 import '@pnp/sp/site-users/index.js';
+import '@pnp/sp/security/index.js';
+import '@pnp/sp/content-types/index.js';
 import { useTestServer } from '../helpers/server.ts';
 import { failure, pnpFor } from '../helpers/pnp.ts';
 import { ACCEPT } from '../helpers/wire.ts';
@@ -132,6 +134,23 @@ describe('PnPjs change log against spemu', () => {
     assert.deepEqual(added.map((c) => [c.ChangeType, c.GroupId]), [[1, group.Id]]);
     const members = await sp.site.getChanges({ ChangeTokenStart: start, GroupMembershipAdd: true }) as Array<Change & { GroupId: number }>;
     assert.deepEqual(members.map((c) => [c.ChangeType, c.GroupId]), [[13, group.Id]]);
+  });
+
+  it('site users, unique permissions, role assignments and content types are changes too', async () => {
+    const webStart = { StringValue: (await sp.web.select('CurrentChangeToken')() as unknown as { CurrentChangeToken: { StringValue: string } }).CurrentChangeToken.StringValue };
+    const { list, data } = await sp.web.lists.ensure('Changes P', '', 100);
+    const user = await sp.web.ensureUser('c:0(.s|true'); // Everyone: not a site user yet
+    const users = await sp.web.getChanges({ ChangeTokenStart: webStart, User: true, Add: true }) as Array<Change & { UserId: number }>;
+    assert.deepEqual(users.map((c) => [c.ChangeType, c.UserId]), [[1, user.Id]]);
+
+    await list.breakRoleInheritance(false, false);
+    await list.roleAssignments.add(user.Id, 1073741827);
+    const security = await list.getChanges({ ChangeTokenStart: webStart, List: true, SecurityPolicy: true, RoleAssignmentAdd: true }) as Change[];
+    assert.deepEqual(security.map((c) => [c.ChangeType, c.ListId]), [[17, data.Id], [11, data.Id]]);
+
+    const type = await sp.web.contentTypes.add('0x0100A1B2C3D4E5F60718293A4B5C6D7E8F90', 'Changed type');
+    const types = await sp.web.getChanges({ ChangeTokenStart: webStart, ContentType: true, Add: true }) as Array<Change & { ContentTypeId: { StringValue: string } }>;
+    assert.deepEqual(types.map((c) => c.ContentTypeId.StringValue), [type.data.Id!.StringValue]);
   });
 
   it('FetchLimit pages through the changes, each page starting at the last token read', async () => {

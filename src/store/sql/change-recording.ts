@@ -9,6 +9,7 @@ import type { ChangeDraft, ChangeObjectKind, ChangeTypeNumber } from '../../doma
 import { ChangeType } from '../../domain/change-tokens.ts';
 import { placePath, splitPath } from '../../domain/documents.ts';
 import type { Item, List, Web } from '../../domain/model.ts';
+import { USER_INFO_LIST_TEMPLATE } from '../../domain/templates.ts';
 import type { Repositories } from '../store.ts';
 import type { RepositoryMemory } from './repositories.ts';
 import type { SqlSession } from './session.ts';
@@ -23,10 +24,14 @@ interface Rule {
   after: (args: AnyArgs, result: any, before: any) => ChangeDraft[] | Promise<ChangeDraft[]>;
 }
 
-const { Add, Update, DeleteObject, Rename, MoveAway, MoveInto, MemberAdd, MemberDelete, AssignmentAdd, AssignmentDelete, ScopeAdd, ScopeDelete } = ChangeType;
+const { Add, Update, DeleteObject, Rename, MoveAway, MoveInto, MemberAdd, MemberDelete, AssignmentAdd, AssignmentDelete, ScopeAdd, ScopeDelete, RoleAdd, RoleUpdate, RoleDelete } = ChangeType;
 
 /** An item (a list item, a file, a folder) change: ChangeItem's ids and what it shows. */
 export function itemChange(list: List, item: Pick<Item, 'id' | 'guid' | 'editorId' | 'contentTypeId' | 'place' | 'values'>, type: ChangeTypeNumber): ChangeDraft {
+  // A row of the User Information List is a site user: SP.ChangeUser (the User flag).
+  if (list.baseTemplate === USER_INFO_LIST_TEMPLATE) {
+    return { kind: 'user', type, webId: list.webId, listId: list.id, itemId: item.id, uniqueId: item.guid, details: { userId: item.id } };
+  }
   const path = item.place.name !== null ? placePath(item.place) : undefined;
   return {
     kind: item.place.folder ? 'folder' : list.baseType === 1 ? 'file' : 'item', type, webId: list.webId, listId: list.id, itemId: item.id, uniqueId: item.guid,
@@ -169,6 +174,11 @@ const RULES: { [K in keyof Repositories]?: Record<string, Rule> } = {
     delete: { after: ([siteId, id], gone: boolean) => one(gone, () => siteChange('group', siteId, DeleteObject, { groupId: id })) },
     addMember: { after: ([siteId, groupId, userId]) => [siteChange('group', siteId, MemberAdd, { groupId, userId })] },
     removeMember: { after: ([siteId, groupId, userId], gone: boolean) => one(gone, () => siteChange('group', siteId, MemberDelete, { groupId, userId })) },
+  },
+  roleDefinitions: {
+    add: { after: ([siteId, definition], added: boolean) => one(added, () => siteChange('roleDefinition', siteId, RoleAdd, { roleDefinitionId: definition.id, name: definition.name })) },
+    update: { after: ([siteId, id], r) => one(typeof r === 'object' && r, () => siteChange('roleDefinition', siteId, RoleUpdate, { roleDefinitionId: id, name: r.name })) },
+    delete: { after: ([siteId, id], gone: boolean) => one(gone, () => siteChange('roleDefinition', siteId, RoleDelete, { roleDefinitionId: id })) },
   },
   roleAssignments: {
     breakInheritance: { before: (repos, [, scope]) => securable(repos, scope), after: ([siteId], _r, target) => securableChange(siteId, target, ScopeAdd, undefined) },

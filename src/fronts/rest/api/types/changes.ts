@@ -152,7 +152,8 @@ export function changeEntity(change: Change, target: ChangeTarget, itemFlag: boo
       case 'view': return { type: 'SP.ChangeView', props: [['ListId', change.listId ?? ''], ['ViewId', change.uniqueId ?? ''], ['WebId', change.webId]] };
       case 'contentType': return { type: 'SP.ChangeContentType', props: [['ContentTypeId', contentTypeId(change.uniqueId)], ['WebId', change.webId]] };
       case 'group': return { type: 'SP.ChangeGroup', props: [['GroupId', typeof d.groupId === 'number' ? d.groupId : 0]] };
-      case 'user': return { type: 'SP.ChangeUser', props: [['Activate', false], ['UserId', typeof d.userId === 'number' ? d.userId : 0]] };
+      case 'user': return { type: 'SP.ChangeUser', props: [['Activate', change.type === 1], ['UserId', typeof d.userId === 'number' ? d.userId : 0]] };
+      case 'roleDefinition': return { type: 'SP.Change', props: [] };
       default: return { type: 'SP.Change', props: [] };
     }
   })();
