@@ -77,15 +77,42 @@ function position(text: string, options: ChangeLogOptions): { number: number } |
   return token.number >= 0 ? { number: token.number } : { time: new Date(Math.max(0, token.timeMs)).toISOString() };
 }
 
-/** The changes a ChangeQuery selects in `scope`, oldest first (or latest first). */
-export async function readChanges(changes: Pick<ChangeRepository, 'query'>, scope: ChangeScope, input: ChangeQueryInput, options: ChangeLogOptions): Promise<Change[]> {
+/** Rounds of reading past changes the caller may not see before an answer is given as it is. */
+const TRIM_ROUNDS = 20;
+
+/**
+ * The changes a ChangeQuery selects in `scope`, oldest first (or latest first). With `visible`
+ * (unique permissions in the site collection), changes the caller may not see are left out and
+ * the page is filled from the changes after them, so that paging on the last change's token
+ * never stops early nor loops on changes it cannot show.
+ */
+export async function readChanges(
+  changes: Pick<ChangeRepository, 'query'>, scope: ChangeScope, input: ChangeQueryInput, options: ChangeLogOptions,
+  visible?: (change: Change) => Promise<boolean>,
+): Promise<Change[]> {
   const limit = Math.min(MAX_FETCH_LIMIT, input.fetchLimit && input.fetchLimit > 0 ? input.fetchLimit : DEFAULT_FETCH_LIMIT);
-  return changes.query({
+  const latestFirst = input.latestFirst ?? false;
+  const query: ChangeQuery = {
     siteId: scope.siteId, scope: scope.scope, kinds: kindsOf(input.flags), types: typesOf(input.flags),
     after: input.start ? position(input.start, options) : undefined,
     upTo: input.end ? position(input.end, options) : undefined,
-    limit, latestFirst: input.latestFirst ?? false,
-  });
+    limit, latestFirst,
+  };
+  if (!visible) return changes.query(query);
+  const shown: Change[] = [];
+  for (let round = 0; round < TRIM_ROUNDS; round++) {
+    const page = await changes.query(query);
+    for (const change of page) {
+      if (await visible(change)) shown.push(change);
+      if (shown.length === limit) return shown;
+    }
+    if (page.length < limit) break;
+    const last = page[page.length - 1]!.number;
+    // Continue past the last change read (a number bound replaces a time bound on that side).
+    if (latestFirst) query.upTo = { number: last - 1 };
+    else query.after = { number: last };
+  }
+  return shown;
 }
 
 /** A scope's CurrentChangeToken: the site collection's last change number, now. */

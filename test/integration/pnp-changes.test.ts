@@ -153,6 +153,33 @@ describe('PnPjs change log against spemu', () => {
     assert.deepEqual(types.map((c) => c.ContentTypeId.StringValue), [type.data.Id!.StringValue]);
   });
 
+  it('security trimming: an item the caller may not view is left out, and paging past it neither stops early nor repeats', async () => {
+    const { list } = await sp.web.lists.ensure('Changes T', '', 100);
+    const start = { StringValue: await listToken('Changes T') };
+    const open1 = await list.items.add({ Title: 'open 1' });
+    const closed = await list.items.add({ Title: 'closed' });
+    const open2 = await list.items.add({ Title: 'open 2' });
+    await list.items.getById(closed.Id).breakRoleInheritance(false, false);
+    // Bob, a member, with Basic and a request digest (getChanges is a POST).
+    const authorization = `Basic ${Buffer.from('bob@contoso.onmicrosoft.com:bob-demo-pass').toString('base64')}`;
+    const info = await fetch(`${site}/_api/contextinfo`, { method: 'POST', headers: { Authorization: authorization, Accept: ACCEPT.nometadata } });
+    const bob = pnpFor(site, { Authorization: authorization, 'X-RequestDigest': ((await info.json()) as { FormDigestValue: string }).FormDigestValue });
+    const bobList = bob.web.lists.getByTitle('Changes T');
+    const all = await bobList.getChanges({ ChangeTokenStart: start, Item: true, Add: true }) as Change[];
+    assert.deepEqual(all.map((c) => c.ItemId), [open1.Id, open2.Id]);
+    const seen: number[] = [];
+    let from = start;
+    for (let n = 0; n < 5; n++) {
+      const page = await bobList.getChanges({ ChangeTokenStart: from, Item: true, Add: true, FetchLimit: 1 } as never) as Change[];
+      if (page.length === 0) break;
+      seen.push(page[0]!.ItemId!);
+      from = page[0]!.ChangeToken;
+    }
+    assert.deepEqual(seen, [open1.Id, open2.Id]);
+    const owner = await list.getChanges({ ChangeTokenStart: start, Item: true, Add: true }) as Change[];
+    assert.deepEqual(owner.map((c) => c.ItemId), [open1.Id, closed.Id, open2.Id], 'the owner sees every change');
+  });
+
   it('FetchLimit pages through the changes, each page starting at the last token read', async () => {
     const { list } = await sp.web.lists.ensure('Changes D', '', 100);
     let start = { StringValue: await listToken('Changes D') };

@@ -4,6 +4,8 @@
 import type { Change } from '../../../../domain/change-tokens.ts';
 import { formatToken, type TokenScopeName } from '../../../../domain/change-tokens.ts';
 import { userInfoList } from '../../../../identity/site-users.ts';
+import { effectivePermissions, hiddenItemIds } from '../../../../identity/effective-permissions.ts';
+import { grants } from '../../../../domain/permissions.ts';
 import { currentChangeToken, DEFAULT_CHANGE_RETENTION_DAYS, isChangeQueryProperty, readChanges, tokenOfChange, type ChangeQueryInput, type ChangeScope } from '../../../../services/changes.ts';
 import { errors } from '../../../../wire/errors.ts';
 import type { Entity, Value } from '../../../../wire/values.ts';
@@ -58,7 +60,7 @@ export function getChangesMethod(target: (r: Resource, ctx: ApiContext) => Chang
     async invoke(r, _args, ctx) {
       const t = target(r, ctx);
       const query = readChangeQuery(ctx.body);
-      const changes = await readChanges(ctx.store.changes, t, query, { retentionDays: retention(ctx), now: new Date() });
+      const changes = await readChanges(ctx.store.changes, t, query, { retentionDays: retention(ctx), now: new Date() }, await itemVisibility(ctx));
       const editors = await editorsOf(changes, ctx);
       const itemFlag = query.flags.Item === true;
       return ok({ kind: 'entitySet', metadataName: 'Collection(SP.Change)', entities: changes.map((c) => changeEntity(c, t, itemFlag, editors, ctx)) });
@@ -91,6 +93,37 @@ export async function withCurrentChangeTokens(entities: Entity[], ctx: ApiContex
     }
   }
   return entities;
+}
+
+/**
+ * Where some lists or items have unique permissions, whether the caller may see a change: an
+ * item change needs View Items on its list and item, as reading the item does (security
+ * trimming). Undefined where nothing is unique: everyone with access to the site sees all.
+ */
+export async function itemVisibility(ctx: ApiContext): Promise<((change: Change) => Promise<boolean>) | undefined> {
+  if ((await ctx.store.roleAssignments.scopes(ctx.site.id)).size === 0) return undefined;
+  const perList = new Map<string, Promise<{ viewable: boolean; hidden: Set<number> }>>();
+  const listRule = (webId: string, listId: string) => {
+    let rule = perList.get(listId);
+    if (!rule) {
+      rule = (async () => {
+        const web = await ctx.store.sites.web(webId);
+        const list = web ? await ctx.store.lists.byId(webId, listId) : undefined;
+        // A list deleted since: its changes (its items' deletions) stay readable as they were.
+        if (!web || !list) return { viewable: true, hidden: new Set<number>() };
+        const mask = await effectivePermissions(ctx.store, ctx.site, ctx.principal, { kind: 'list', web, list });
+        const canView = (m: typeof mask) => grants(m, 'ViewListItems');
+        return { viewable: canView(mask), hidden: new Set(await hiddenItemIds(ctx.store, ctx.site, ctx.principal, web, list, canView)) };
+      })();
+      perList.set(listId, rule);
+    }
+    return rule;
+  };
+  return async (change) => {
+    if (!change.listId || !['item', 'file', 'folder'].includes(change.kind)) return true;
+    const rule = await listRule(change.webId, change.listId);
+    return rule.viewable && !(change.itemId !== undefined && rule.hidden.has(change.itemId));
+  };
 }
 
 interface Editor { title: string; email: string; login: string }

@@ -12,6 +12,7 @@ import { currentChangeToken, readChanges, tokenOfChange } from '../../../../serv
 import { DEFAULT_CHANGE_RETENTION_DAYS } from '../../../../services/changes.ts';
 import { errors } from '../../../../wire/errors.ts';
 import { camlItemQuery } from '../caml-query.ts';
+import { itemVisibility } from './changes.ts';
 import type { ApiContext } from '../context.ts';
 import { visibleOnly } from '../item-visibility.ts';
 import type { Outcome } from '../outcome.ts';
@@ -93,7 +94,7 @@ export const getListItemChangesSinceToken: MethodDef<Resource> = {
       const changes = await readChanges(ctx.store.changes, { siteId: ctx.site.id, scope: { kind: 'list', listId: list.id } }, {
         flags: { Item: true, Add: true, Update: true, DeleteObject: true, Rename: true, Restore: true, Move: true, SystemUpdate: true },
         start: token, fetchLimit: CHANGES_PER_CALL,
-      }, { retentionDays: ctx.settings.changeRetentionDays ?? DEFAULT_CHANGE_RETENTION_DAYS, now: new Date() });
+      }, { retentionDays: ctx.settings.changeRetentionDays ?? DEFAULT_CHANGE_RETENTION_DAYS, now: new Date() }, await itemVisibility(ctx));
       const deleted = new Map<number, string>();
       const changed = new Set<number>();
       for (const c of changes) {
