@@ -29,6 +29,8 @@ export interface ServerOptions {
   reset?: boolean;
   /** Items a list may hold before unindexed queries are refused (SharePoint's 5000); 0 = off. */
   listViewThreshold?: number;
+  /** Days the change log keeps changes; an older change token is refused. Default 60, as SharePoint. */
+  changeLogDays?: number;
   /** fatal, error, warn, info, debug, trace or silent. Default info. */
   logLevel?: string;
   /** Largest request body in bytes. Default 50 MiB. */
@@ -109,6 +111,7 @@ export interface ResolvedOptions {
   seedIfEmpty?: string | object | undefined;
   reset: boolean;
   listViewThreshold: number;
+  changeLogDays: number;
   logLevel: string;
   bodyLimit: number;
   maxFileSize: number;
@@ -147,6 +150,8 @@ export function resolveOptions(options: ServerOptions): ResolvedOptions {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`--port must be a whole number from 0 to 65535, not '${options.port}'.`);
   const threshold = options.listViewThreshold ?? 5000;
   if (!Number.isInteger(threshold) || threshold < 0) throw new ConfigError(`--list-view-threshold must be a whole number ≥ 0, not '${options.listViewThreshold}'.`);
+  const changeLogDays = options.changeLogDays ?? 60;
+  if (!Number.isInteger(changeLogDays) || changeLogDays < 1) throw new ConfigError(`--change-log-days must be a whole number ≥ 1, not '${options.changeLogDays}'.`);
   const logLevel = options.logLevel ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`--log-level must be one of ${LOG_LEVELS.join(', ')}, not '${logLevel}'.`);
   const db = options.db ?? `${data.replace(/\/$/, '')}/spemu.db`;
@@ -186,7 +191,7 @@ export function resolveOptions(options: ServerOptions): ResolvedOptions {
     dataGiven: options.data !== undefined, tokenSecret: options.tokenSecret, auth, basicAuth: options.basicAuth ?? true,
     anonymousUser: options.anonymousUser || undefined, digestTimeout, requireDigest: options.requireDigest ?? false,
     host: options.host ?? '127.0.0.1', port, data, db, postgres, dbPoolSize, dbStatementTimeout, seed: options.seed, seedIfEmpty: options.seedIfEmpty, reset: options.reset ?? false,
-    listViewThreshold: threshold, logLevel, bodyLimit: options.bodyLimit ?? 50 * 1024 * 1024, maxFileSize,
+    listViewThreshold: threshold, changeLogDays, logLevel, bodyLimit: options.bodyLimit ?? 50 * 1024 * 1024, maxFileSize,
     clock: options.clock ?? (() => new Date()),
     shared: postgres || (options.shared ?? false),
   };

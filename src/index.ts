@@ -267,7 +267,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     for (const listener of listeners) {
       const app = await createApp({
         store, authenticator, secret, signingKeys, bodyLimit: resolved.bodyLimit, logLevel: resolved.logLevel, clock: resolved.clock, gate,
-        settings: { listViewThreshold: resolved.listViewThreshold, maxFileSize: resolved.maxFileSize, defaultPageSize: 100, maxPageSize: 5000, webhooks: resolved.webhooks },
+        settings: { listViewThreshold: resolved.listViewThreshold, maxFileSize: resolved.maxFileSize, defaultPageSize: 100, maxPageSize: 5000, webhooks: resolved.webhooks,
+          changeRetentionDays: resolved.changeLogDays,
+        },
         webhookDelivery,
         https: listener.https, trustProxy: resolved.trustProxy.length > 0 ? peerTrust(resolved.trustProxy) : undefined,
         allowedHosts: allowedHostNames(hosts, resolved.host), managedIdentity: resolved.managedIdentity,
@@ -295,7 +297,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     }, (e) => log.error({ file: resolved.faultsFile, err: e.message }, 'fault rules not reloaded: the file is not valid; the rules in force stay'));
   }
   // Abandoned chunked uploads ended, unreferenced blobs collected (store/housekeeping.ts).
-  const stopHousekeeping = scheduleHousekeeping(store, resolved.clock, (e) => apps[0]!.log.error({ err: e }, 'housekeeping failed'));
+  const stopHousekeeping = scheduleHousekeeping(store, resolved.clock, (e) => apps[0]!.log.error({ err: e }, 'housekeeping failed'), undefined, resolved.changeLogDays);
   const stopDelivery = webhookDelivery.start();
   const host = resolved.host.includes(':') ? `[${resolved.host}]` : resolved.host;
   const urls = apps.map((app, i) => {

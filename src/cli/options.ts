@@ -22,6 +22,7 @@ Flags (each also an environment variable SPEMU_<NAME>, e.g. SPEMU_PORT=9000):
   --seed <tenant.json>          load this tenant into an empty database; refuse if it holds another
   --reset                       wipe the workspace before starting (PostgreSQL: drop spemu's tables, only those)
   --list-view-threshold <n>     items before unindexed queries are refused (default 5000, 0 = off)
+  --change-log-days <n>         days the change log keeps changes (default 60, as SharePoint)
   --max-file-size <size>        largest file, chunk or attachment in one request: bytes, or with
                                 KB, MB or GB (default 250MB, as SharePoint Online)
   --log-level <level>           fatal, error, warn, info, debug, trace or silent (default info)
@@ -68,7 +69,7 @@ With no --seed and an empty database, the demo tenant is loaded.`;
 
 const FLAGS = {
   host: { type: 'string' }, port: { type: 'string' }, data: { type: 'string' }, db: { type: 'string' },
-  'db-pool-size': { type: 'string' }, 'db-statement-timeout': { type: 'string' }, seed: { type: 'string' }, reset: { type: 'boolean' }, 'list-view-threshold': { type: 'string' }, 'max-file-size': { type: 'string' },
+  'db-pool-size': { type: 'string' }, 'db-statement-timeout': { type: 'string' }, seed: { type: 'string' }, reset: { type: 'boolean' }, 'list-view-threshold': { type: 'string' }, 'change-log-days': { type: 'string' }, 'max-file-size': { type: 'string' },
   'log-level': { type: 'string' }, 'token-secret': { type: 'string' }, auth: { type: 'string' },
   'no-basic-auth': { type: 'boolean' }, 'anonymous-user': { type: 'string' }, 'digest-timeout': { type: 'string' },
   'require-digest': { type: 'boolean' }, workers: { type: 'string' }, help: { type: 'boolean' }, version: { type: 'boolean' },
@@ -135,6 +136,7 @@ export function readCommandLine(argv: string[], env: NodeJS.ProcessEnv): CliRequ
   if (text('seed') !== undefined) options.seed = text('seed')!;
   if (flagOn('reset')) options.reset = true;
   if (text('list-view-threshold') !== undefined) options.listViewThreshold = whole('list-view-threshold', text('list-view-threshold'));
+  if (text('change-log-days') !== undefined) options.changeLogDays = whole('change-log-days', text('change-log-days'));
   if (text('max-file-size') !== undefined) options.maxFileSize = size('max-file-size', text('max-file-size')!);
   if (text('log-level') !== undefined) options.logLevel = text('log-level')!;
   if (text('token-secret')) options.tokenSecret = text('token-secret')!;

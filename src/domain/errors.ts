@@ -130,6 +130,10 @@ export const fail = {
   principalNotFound: failure('notFound', 'principalNotFound', (id: number) => `Principal ${id} does not exist.`),
   inheritsPermissions: failure('invalid', 'inheritsPermissions', () => 'This operation is not allowed on an object that inherits permissions.'),
   viewNotFound: failure('notFound', 'viewNotFound', () => 'The specified view is invalid.'),
+  /** A change token that does not parse, or names another object than the one asked (change-tokens.ts). */
+  invalidChangeToken: failure('invalid', 'invalidChangeToken', () => 'Value does not fall within the expected range.'),
+  /** A change token older than the change log keeps (retention: SharePoint keeps 60 days). */
+  changeTokenTooOld: failure('invalid', 'changeTokenTooOld', () => 'The changeToken refers to a time before the start of the current change log.'),
   /** A new web at a URL a web (or a list of the parent web) already has. */
   webUrlInUse: failure('conflict', 'webUrlInUse', (serverRelativeUrl: string) => `The Web site address "${serverRelativeUrl}" is already in use.`),
   /** A web deleted while it still has subwebs. */

@@ -19,6 +19,8 @@ export interface ServerSettings {
   maxPageSize: number;
   /** List webhooks: delivery, retries, allowed destinations (default: SharePoint's policy, any destination). */
   webhooks?: WebhookSettings | undefined;
+  /** Days the change log keeps changes (`--change-log-days`, default 60). */
+  changeRetentionDays?: number | undefined;
 }
 
 export interface FrontDeps {

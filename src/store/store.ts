@@ -29,6 +29,7 @@ import type { RoleDefinitionRepository } from './role-definitions.ts';
 import type { RoleAssignmentRepository } from './role-assignments.ts';
 import type { SiteColumnRepository } from './site-columns.ts';
 import type { SubscriptionRepository } from './subscriptions.ts';
+import type { ChangeRepository } from './changes.ts';
 
 export type { NewField, NewList };
 export type { FieldPatch } from './fields.ts';
@@ -76,6 +77,8 @@ export interface Repositories {
   roleAssignments: RoleAssignmentRepository;
   /** List webhook subscriptions and the outbox of their notifications (subscriptions.ts). */
   subscriptions: SubscriptionRepository;
+  /** The change log: what every write changed, numbered per site collection (changes.ts). */
+  changes: ChangeRepository;
 }
 
 /**
@@ -105,6 +108,7 @@ export interface StoreReader {
   roleDefinitions: Pick<RoleDefinitionRepository, 'of'>;
   roleAssignments: Pick<RoleAssignmentRepository, 'scopes'>;
   subscriptions: Pick<SubscriptionRepository, 'get' | 'ofList' | 'pending'>;
+  changes: Pick<ChangeRepository, 'query' | 'latest'>;
 }
 
 /** Storage. Every write is atomic; an error leaves nothing behind. */

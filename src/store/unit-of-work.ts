@@ -4,6 +4,8 @@
 // or not at all. What the write changed in the read cache is named here and dropped once
 // the transaction ends, so no other request caches a row the transaction is rewriting.
 
+import type { ChangeDraft } from '../domain/change-tokens.ts';
+
 export interface UnitOfWork {
   /** This transaction changes the cached entry `scope`/`key` (no key: every entry of the scope). */
   changes(scope: string, key?: string): void;
@@ -14,4 +16,6 @@ export interface UnitOfWork {
    * is asked (e.g. the webhook outbox: one notification per list a transaction changed).
    */
   beforeCommit(key: string, fn: () => Promise<void>): void;
+  /** Records a change in the change log: written, numbered, just before this transaction commits. */
+  recordChange(change: ChangeDraft): void;
 }

@@ -377,6 +377,13 @@ export const errors = {
   /** SharePoint's code and text (sp-dev-docs #3430, #2658); status 400 INFERRED. The reason is for spemu's log only. */
   notificationUrlValidationFailed: (url: string, _reason: string) =>
     new SpError(400, '-1, System.InvalidOperationException', `Failed to validate the notification URL '${url}'.`),
+  /** (inference, docs/compatibility.md) A change token that does not parse: .NET's ArgumentException text. */
+  invalidChangeToken: () =>
+    new SpError(400, '-2147024809, System.ArgumentException', 'Value does not fall within the expected range.'),
+  /** Text CONFIRMED (SharePoint's SPException once the change log no longer reaches the token); status and HRESULT INFERRED. */
+  changeTokenTooOld: () =>
+    new SpError(500, `-2146232832, ${SP_EXCEPTION}`, 'The changeToken refers to a time before the start of the current change log.'),
+
   badArgument: (message: string) =>
     new SpError(400, '-2147024809, System.ArgumentException', message),
 

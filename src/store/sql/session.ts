@@ -11,6 +11,8 @@ import type { DirectDriver, Row, ShapeTexts } from './direct-reads.ts';
 import type { UnitOfWork } from '../unit-of-work.ts';
 import type { ByteStore } from '../blobs.ts';
 import type { SqlFlavour } from './flavour.ts';
+import type { ChangeDraft } from '../../domain/change-tokens.ts';
+import { writeChanges } from './changes.ts';
 
 /** A cache entry a write changes: a scope and a key, or a whole scope. */
 export type CacheName = readonly [scope: string, key?: string];
@@ -35,6 +37,8 @@ class TransactionWork implements UnitOfWork {
   private readonly held: CacheName[] = [];
   private readonly commitHooks: Array<() => void> = [];
   private readonly preCommit = new Map<string, () => Promise<void>>();
+  /** The change log's rows this transaction writes before it commits. */
+  readonly changeDrafts: ChangeDraft[] = [];
 
   constructor(private readonly cache: ReadThroughCache) {}
 
@@ -57,6 +61,11 @@ class TransactionWork implements UnitOfWork {
     for (let pending = [...this.preCommit]; pending.length; pending = [...this.preCommit].filter(([k]) => !done.has(k))) {
       for (const [key, fn] of pending) { done.add(key); await fn(); }
     }
+  }
+
+  /** Records a change in the change log: written, numbered, just before this transaction commits. */
+  recordChange(change: ChangeDraft): void {
+    this.changeDrafts.push(change);
   }
 
   /** The transaction ended: release what it held; after a commit, run its hooks. */
@@ -83,9 +92,13 @@ export class SqlSession {
     const work = new TransactionWork(this.options.cache);
     let committed = false;
     try {
+      // The steps asked to run before the commit (the webhook outbox), then what the work
+      // recorded for the change log, written last, in the same transaction.
       const run = async (trx: Kysely<any>) => {
-        const result = await fn(new SqlSession(trx, this.options, work));
+        const session = new SqlSession(trx, this.options, work);
+        const result = await fn(session);
         await work.runBeforeCommit();
+        if (work.changeDrafts.length) await writeChanges(session, work.changeDrafts);
         return result;
       };
       const result = this.options.flavour === 'sqlite' ? await immediateTransaction(this.db, run) : await this.db.transaction().execute(run);

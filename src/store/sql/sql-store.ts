@@ -8,7 +8,8 @@ import { ShapeTexts, type DirectDriver } from './direct-reads.ts';
 import type { Store } from '../store.ts';
 import type { UnitOfWork } from '../unit-of-work.ts';
 import type { SqlFlavour } from './flavour.ts';
-import { buildRepositories, type RepositoryMemory } from './repositories.ts';
+import { buildRepositories, REPOSITORIES, type RepositoryMemory } from './repositories.ts';
+import { recordingChanges } from './change-recording.ts';
 import { applyForeignChanges, SqlSession } from './session.ts';
 import { DiskBytes } from '../blob-disk.ts';
 import { ChunkBytes } from './blob-chunks.ts';
@@ -41,7 +42,8 @@ export interface SessionStore extends Store {}
 export class SessionStore {
   constructor(protected readonly session: SqlSession) {
     const memory: RepositoryMemory = { pdTables: session.inTransaction ? undefined : new Map() };
-    Object.assign(this, buildRepositories(session, memory));
+    // Every write the change log follows records its change in its own unit of work (change-recording.ts).
+    Object.assign(this, recordingChanges(buildRepositories(session, memory), session, memory, (name, s, m) => REPOSITORIES[name](s, m)));
   }
 
   transaction<T>(fn: (store: Store, work: UnitOfWork) => Promise<T>): Promise<T> {

@@ -17,8 +17,12 @@ const resourcePath = (url: string): Value => complex('SP.ResourcePath', [['Decod
 /** An SP.ResourcePath value (`ServerRelativePath` and the like). */
 export const resourcePathValue = resourcePath;
 const strings = (items: string[]): Value => ({ kind: 'collection', elementType: 'Edm.String', items });
-const changeToken = (id: string, version: number): Value =>
-  complex('SP.ChangeToken', [['StringValue', `1;3;${id};638399664141230000;${version}`]]);
+/**
+ * A CurrentChangeToken placeholder of the right shape: the handlers that answer a site, web or
+ * list alone put the change log's current token in its place (types/changes.ts).
+ */
+const changeToken = (id: string, version: number, scope = 3): Value =>
+  complex('SP.ChangeToken', [['StringValue', `1;${scope};${id};638399664141230000;${version}`]]);
 
 /** Absolute URL of a server-relative path on this server. */
 export const absoluteUrl = (ctx: ApiContext, serverRelative: string) => new URL(serverRelative, ctx.apiUrl).href.replace(/\/$/, '');
@@ -35,7 +39,7 @@ export function webEntity(web: Web, ctx: ApiContext): Entity {
       'SiteGroups', 'SiteUserInfoList', 'SiteUsers', 'Webs'],
     props: [
       ['AllowRssFeeds', true], ['AlternateCssUrl', ''], ['AppInstanceId', '00000000-0000-0000-0000-000000000000'],
-      ['Configuration', 0], ['Created', web.created], ['CurrentChangeToken', changeToken(web.id, 1)],
+      ['Configuration', 0], ['Created', web.created], ['CurrentChangeToken', changeToken(web.id, 1, 2)],
       ['CustomMasterUrl', `${web.serverRelativeUrl.replace(/\/$/, '')}/_catalogs/masterpage/seattle.master`],
       ['Description', web.description], ['DesignPackageId', '00000000-0000-0000-0000-000000000000'],
       ['EnableMinimalDownload', false], ['HorizontalQuickLaunch', false], ['Id', web.id], ['IsMultilingual', false],
@@ -55,6 +59,7 @@ export function siteEntity(site: Site, ctx: ApiContext): Entity {
     deferred: ['Features', 'Owner', 'RecycleBin', 'RootWeb', 'UserCustomActions'],
     props: [
       ['AllowCreateDeclarativeWorkflow', false], ['AllowDesigner', true], ['CompatibilityLevel', 15],
+      ['CurrentChangeToken', changeToken(site.id, 1, 1)],
       ['Id', site.id], ['ReadOnly', false], ['RequiredDesignerVersion', '15.0.0.0'],
       ['ServerRelativeUrl', site.url], ['ShareByLinkEnabled', false], ['ShowUrlStructure', false],
       ['UIVersionConfigurationEnabled', false], ['UpgradeReminderDate', '1899-12-30T00:00:00Z'],

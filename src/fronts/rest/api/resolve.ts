@@ -19,7 +19,7 @@ const NOT_YET: ReadonlySet<string> = new Set([
   '$metadata', 'search', 'sp.utilities.utility',
   'alerts',
   'properties',
-  'recyclebin', 'projectdata', 'sp.apps.appcatalog', 'getchanges',
+  'recyclebin', 'projectdata', 'sp.apps.appcatalog',
   'breakroleinheritance', 'resetroleinheritance', 'addroleassignment', 'removeroleassignment',
   'firstuniqueancestorsecurableobject', 'getparentinfos', 'deletewithparameters', 'fileversion', 'fields', 'files', 'folders',
 ]);

@@ -5,6 +5,8 @@ import type { List, Web } from '../../../../domain/model.ts';
 import type { FixedLibrary } from '../../../../services/lists.ts';
 import { errors } from '../../../../wire/errors.ts';
 import type { ApiContext } from '../context.ts';
+import { getChangesMethod, withCurrentChangeToken, withCurrentChangeTokens } from './changes.ts';
+import { getListItemChangesSinceToken } from './list-item-changes.ts';
 import { absoluteUrl, folderEntity, listEditLink, listEntity, webEntity } from '../entities.ts';
 import { projectedCollection, projectEntity, type Navigation } from '../expand.ts';
 import { boolProp, intProp, readEntityBody, stringProp, type Properties } from '../body.ts';
@@ -39,7 +41,7 @@ function listProps(ctx: ApiContext): Properties {
 /** The list with `$expand=RootFolder,ParentWeb` and `$select` (below them too), as PnPjs's list.getParentInfos asks. */
 async function listOutcome(cached: List, web: Web, ctx: ApiContext, status = 200): Promise<Outcome> {
   const list = (await ctx.store.lists.withCounters([cached]))[0]!;
-  const entity = await withSecurableProperties(listEntity(list, web, ctx), ctx, { kind: 'list', web, list });
+  const entity = await withCurrentChangeToken(await withSecurableProperties(listEntity(list, web, ctx), ctx, { kind: 'list', web, list }), ctx, 'list', list.id);
   const link = listEditLink(list);
   const selected = await projectEntity(entity, listNavigations(list, web, ctx), ctx);
   const headers: Record<string, string> = { ETag: entity.etag! };
@@ -115,6 +117,7 @@ export const listsType: ResourceType<{ kind: 'lists'; web: Web }> = {
     const byId = new Map(lists.map((l) => [l.id, l]));
     const entities: Entity[] = [];
     for (const l of lists) entities.push(await withSecurableProperties(listEntity(l, r.web, ctx), ctx, { kind: 'list', web: r.web, list: l }));
+    await withCurrentChangeTokens(entities, ctx, 'list');
     // `$expand=RootFolder` (CLI for Microsoft 365's `spo list list`), ParentWeb or DefaultView, for each list.
     return projectedCollection(entities, (e) => listNavigations(byId.get(String(e.props.find(([k]) => k === 'Id')?.[1]))!, r.web, ctx), 'SP.ApiData.Lists', ctx);
   },
@@ -157,6 +160,11 @@ export const listType: ResourceType<ListResource> = {
     ...listExtraMethods,
     ...listFormMethods,
     ...listCamlMethods,
+    getchanges: getChangesMethod((r, ctx) => {
+      const { list } = r as ListResource;
+      return { siteId: ctx.site.id, scope: { kind: 'list', listId: list.id }, tokenScope: 'list', id: list.id };
+    }),
+    getlistitemchangessincetoken: getListItemChangesSinceToken,
     /** A new item id, taken from the list's counter so that no item added later gets it. */
     reservelistitemid: {
       kind: 'action', permission: 'AddListItems',
