@@ -6,6 +6,7 @@ import { peerTrust } from './pipeline/origin.ts';
 import type { TlsSource } from './server/tls.ts';
 import { throttleFromValue, ThrottleConfigError, type ThrottleConfig } from './pipeline/throttle/config.ts';
 import { FaultConfigError, parseFaults, type FaultsConfig } from './pipeline/throttle/faults.ts';
+import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from './services/webhooks/settings.ts';
 
 export interface ServerOptions {
   /** Interface to listen on. Default 127.0.0.1. */
@@ -80,6 +81,18 @@ export interface ServerOptions {
   faults?: string | object | undefined;
   /** Mark faulted and throttled answers with X-Spemu-Fault / X-Spemu-Throttle / X-Spemu-Latency (never otherwise). */
   faultsDebug?: boolean;
+  /** List webhooks: milliseconds a change waits before its notification is sent. Default 60000 (SharePoint reads its queue about once a minute); 0 in tests. */
+  webhookDelay?: number;
+  /** Attempts after a failed notification before it is dropped. Default 5. */
+  webhookRetries?: number;
+  /** Milliseconds between attempts. Default 300000 (5 minutes). */
+  webhookRetryInterval?: number;
+  /** Notification URLs allowed (patterns: host, host:port, *.domain, or a URL prefix with *); default: any http(s) URL. */
+  webhookAllow?: string[];
+  /** Milliseconds a receiver has to answer (validation and notifications). Default 5000. */
+  webhookTimeout?: number;
+  /** Serve a managed-identity endpoint (App Service's and IMDS's protocols) issuing tokens for this directory user. */
+  managedIdentity?: string | undefined;
 }
 
 
@@ -120,6 +133,8 @@ export interface ResolvedOptions {
   faults: FaultsConfig | undefined;
   faultsFile: string | undefined;
   faultsDebug: boolean;
+  webhooks: WebhookSettings;
+  managedIdentity: string | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -163,14 +178,34 @@ export function resolveOptions(options: ServerOptions): ResolvedOptions {
     if (e instanceof ThrottleConfigError || e instanceof FaultConfigError) throw new ConfigError(e.message);
     throw e;
   }
+  const webhooks = resolveWebhooks(options);
   return {
     tls, httpsPort, trustProxy, throttle, faults, faultsFile: typeof options.faults === 'string' ? options.faults : undefined, faultsDebug: options.faultsDebug ?? false,
+    webhooks,
+    managedIdentity: options.managedIdentity?.trim() || undefined,
     dataGiven: options.data !== undefined, tokenSecret: options.tokenSecret, auth, basicAuth: options.basicAuth ?? true,
     anonymousUser: options.anonymousUser || undefined, digestTimeout, requireDigest: options.requireDigest ?? false,
     host: options.host ?? '127.0.0.1', port, data, db, postgres, dbPoolSize, dbStatementTimeout, seed: options.seed, seedIfEmpty: options.seedIfEmpty, reset: options.reset ?? false,
     listViewThreshold: threshold, logLevel, bodyLimit: options.bodyLimit ?? 50 * 1024 * 1024, maxFileSize,
     clock: options.clock ?? (() => new Date()),
     shared: postgres || (options.shared ?? false),
+  };
+}
+
+function resolveWebhooks(options: ServerOptions): WebhookSettings {
+  const d = DEFAULT_WEBHOOK_SETTINGS;
+  const count = (name: string, value: number | undefined, fallback: number, min = 0): number => {
+    if (value === undefined) return fallback;
+    if (!Number.isSafeInteger(value) || value < min) throw new ConfigError(`--${name} must be a whole number ≥ ${min}, not '${value}'.`);
+    return value;
+  };
+  const allow = (options.webhookAllow ?? []).map((p) => p.trim()).filter(Boolean);
+  return {
+    delayMs: count('webhook-delay', options.webhookDelay, d.delayMs),
+    retries: count('webhook-retries', options.webhookRetries, d.retries),
+    retryIntervalMs: count('webhook-retry-interval', options.webhookRetryInterval, d.retryIntervalMs),
+    timeoutMs: count('webhook-timeout', options.webhookTimeout, d.timeoutMs, 1),
+    maxResponseBytes: d.maxResponseBytes, allow,
   };
 }
 

@@ -12,6 +12,7 @@ import { migrateToLatest } from './store/sql/migrate.ts';
 import { dropSpemuTables } from './store/transfer/ownership.ts';
 import { SqlStore } from './store/sql/sql-store.ts';
 import { scheduleHousekeeping } from './store/housekeeping.ts';
+import { WebhookDelivery } from './services/webhooks/delivery.ts';
 import type { Store } from './store/store.ts';
 import { createApp } from './server/app.ts';
 import { createAuthenticator } from './pipeline/authenticate.ts';
@@ -29,6 +30,8 @@ import { TrafficGate } from './pipeline/throttle/gate.ts';
 import { readFaultsFile, watchFaultsFile } from './pipeline/throttle/faults-file.ts';
 import { FaultConfigError, parseFaults } from './pipeline/throttle/faults.ts';
 import { throttleFromValue, ThrottleConfigError, type ThrottleConfig } from './pipeline/throttle/config.ts';
+import { managedIdentityHeader } from './identity/managed-identity.ts';
+import { APP_SERVICE_PATH } from './fronts/managed-identity/index.ts';
 
 export type { ServerOptions } from './config.ts';
 export { ConfigError } from './config.ts';
@@ -48,6 +51,11 @@ export interface RunningServer {
   caPath?: string | undefined;
   /** The tenant's host names (host-named tenants); empty when it names none. */
   hostNames: string[];
+  /**
+   * With `managedIdentity`: what App Service would set, IDENTITY_ENDPOINT (on HTTPS when served)
+   * and IDENTITY_HEADER (the workspace's secret for it: give it to clients, never log it).
+   */
+  managedIdentity?: { upn: string; endpoint: string; header: string } | undefined;
   /** The tenant's name and sites. */
   tenant: { name: string; sites: Array<{ url: string; title: string }> };
   /** Replaces the fault rules at run time (as POST /_spemu/faults does); undefined or [] clears them. */
@@ -93,11 +101,17 @@ async function seedStore(store: Store, options: ResolvedOptions, now: string): P
     if (loadedName === undefined && options.seedIfEmpty !== undefined) {
       const { tenant, baseDir } = await readSeed(options.seedIfEmpty);
       await loadTenant(store, tenant, now, baseDir);
+      await store.refreshStatistics();
     }
     return;
   }
   const { tenant, baseDir } = await readSeed(options.seed);
-  if (loadedName === undefined) return loadTenant(store, tenant, now, baseDir);
+  if (loadedName === undefined) {
+    await loadTenant(store, tenant, now, baseDir);
+    // Without this, PostgreSQL plans a fresh 100k-item list's first queries from empty-table guesses.
+    await store.refreshStatistics();
+    return;
+  }
   if ((await store.settings.get(TENANT_HASH_KEY)) !== tenantHash(tenant)) {
     throw new ConfigError(`The database already holds tenant '${loadedName}', which differs from the seed ('${tenant.tenant.name}'). `
       + 'Start with --reset to replace it, or without --seed to keep it.');
@@ -208,6 +222,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     if (resolved.anonymousUser && !(await store.directory.findUser(resolved.anonymousUser))) {
       throw new ConfigError(`--anonymous-user '${resolved.anonymousUser}' is not a user of the tenant's directory.`);
     }
+    if (resolved.managedIdentity && !(await store.directory.findUser(resolved.managedIdentity))) {
+      throw new ConfigError(`--managed-identity '${resolved.managedIdentity}' is not a user of the tenant's directory.`);
+    }
     hosts = await tenantHosts(store);
     tls = tlsSetup(resolved, hosts);
   } catch (e) {
@@ -235,14 +252,20 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     : resolved.httpsPort === undefined ? [{ port: resolved.port, https: tls.https }]
     : [{ port: resolved.port }, { port: resolved.httpsPort, https: tls.https }];
   const apps: FastifyInstance[] = [];
+  // List webhooks: the outbox's delivery worker (one per process; claims keep instances apart).
+  const webhookDelivery = new WebhookDelivery(store, resolved.webhooks, {
+    info: (fields, message) => apps[0]?.log.info(fields, message),
+    warn: (fields, message) => apps[0]?.log.warn(fields, message),
+  });
   const closeApps = () => Promise.all(apps.map((app) => closeApp(app)));
   try {
     for (const listener of listeners) {
       const app = await createApp({
         store, authenticator, secret, bodyLimit: resolved.bodyLimit, logLevel: resolved.logLevel, clock: resolved.clock, gate,
-        settings: { listViewThreshold: resolved.listViewThreshold, maxFileSize: resolved.maxFileSize, defaultPageSize: 100, maxPageSize: 5000 },
+        settings: { listViewThreshold: resolved.listViewThreshold, maxFileSize: resolved.maxFileSize, defaultPageSize: 100, maxPageSize: 5000, webhooks: resolved.webhooks },
+        webhookDelivery,
         https: listener.https, trustProxy: resolved.trustProxy.length > 0 ? peerTrust(resolved.trustProxy) : undefined,
-        allowedHosts: allowedHostNames(hosts, resolved.host),
+        allowedHosts: allowedHostNames(hosts, resolved.host), managedIdentity: resolved.managedIdentity,
       });
       apps.push(app);
       if (resolved.shared) {
@@ -268,6 +291,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   }
   // Abandoned chunked uploads ended, unreferenced blobs collected (store/housekeeping.ts).
   const stopHousekeeping = scheduleHousekeeping(store, resolved.clock, (e) => apps[0]!.log.error({ err: e }, 'housekeeping failed'));
+  const stopDelivery = webhookDelivery.start();
   const host = resolved.host.includes(':') ? `[${resolved.host}]` : resolved.host;
   const urls = apps.map((app, i) => {
     const port = (app.server.address() as AddressInfo).port;
@@ -277,6 +301,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const sites = (await store.sites.all()).map((s) => ({ url: s.url, title: s.title }));
   return {
     url: urls[0]!.url, port: urls[0]!.port, httpsUrl: secure?.url, httpsPort: secure?.port, ca: tls?.ca, caPath: tls?.caPath, hostNames: hosts,
+    managedIdentity: resolved.managedIdentity === undefined ? undefined
+      : { upn: resolved.managedIdentity, endpoint: `${(secure ?? urls[0]!).url}${APP_SERVICE_PATH}`, header: managedIdentityHeader(secret) },
     tenant: { name: (await store.settings.get(TENANT_NAME_KEY)) ?? '', sites },
     setFaults(faults) {
       gate.configure({ faults: configValue(() => parseFaults(faults ?? [])) });
@@ -287,6 +313,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     async close() {
       stopWatching();
       stopHousekeeping();
+      stopDelivery();
+      await webhookDelivery.idle();
       await closeApps();
       await store.close();
     },

@@ -18,6 +18,7 @@ const DEMO_TENANT = fileURLToPath(new URL('../../demo/tenant.json', import.meta.
 /** `spemu <name> …`: a new command is one line here. Each is loaded only when run (the server's modules are not). */
 const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
   token: { summary: 'print a bearer token for a directory user', load: async () => (await import('./token.ts')).tokenCli },
+  'identity-header': { summary: 'print the IDENTITY_HEADER of the managed-identity endpoint (--managed-identity)', load: async () => (await import('./identity-header.ts')).identityHeaderCli },
   migrate: { summary: 'apply pending schema migrations and exit', load: async () => (await import('./migrate.ts')).migrateCommand },
   export: { summary: 'write the whole workspace to a file (NDJSON; .gz: gzip)', load: async () => (await import('./transfer.ts')).exportCommand },
   import: { summary: 'load a file written by export into an empty database', load: async () => (await import('./transfer.ts')).importCommand },

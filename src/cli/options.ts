@@ -51,6 +51,17 @@ Flags (each also an environment variable SPEMU_<NAME>, e.g. SPEMU_PORT=9000):
                                 latency=200 | 100-500 | normal:300:50; drop | drop=after; truncate=<bytes>)
   --faults-seed <n>             seed of --fault rules' random choices (default 1)
   --faults-debug                mark faulted answers with X-Spemu-Fault (never otherwise)
+  --webhook-delay <time>        list webhooks: how long a change waits before its notification is
+                                sent (default 60s, as SharePoint; 0 in tests). Times: 90, 90s, 500ms, 5m
+  --webhook-retries <n>         attempts after a failed notification before it is dropped (default 5)
+  --webhook-retry-interval <time>  between attempts (default 5m)
+  --webhook-timeout <time>      how long a receiver has to answer, validation included (default 5s)
+  --webhook-allow <pattern>     call only notification URLs that match (repeatable; SPEMU_WEBHOOK_ALLOW:
+                                comma-separated): host, host:port, *.example.com, or a URL prefix
+                                such as https://hooks.example.com/api/*. Default: any http(s) URL
+  --managed-identity <upn>      serve a managed-identity endpoint (Azure App Service's and IMDS's protocols)
+                                issuing tokens for this directory user; the banner shows IDENTITY_ENDPOINT,
+                                \`spemu identity-header\` prints IDENTITY_HEADER
   --help, --version
 
 With no --seed and an empty database, the demo tenant is loaded.`;
@@ -65,6 +76,9 @@ const FLAGS = {
   'pfx-passphrase': { type: 'string' }, 'trust-proxy': { type: 'string' },
   throttle: { type: 'string' }, faults: { type: 'string' }, fault: { type: 'string', multiple: true }, 'faults-seed': { type: 'string' },
   'faults-debug': { type: 'boolean' },
+  'webhook-delay': { type: 'string' }, 'webhook-retries': { type: 'string' }, 'webhook-retry-interval': { type: 'string' },
+  'webhook-timeout': { type: 'string' }, 'webhook-allow': { type: 'string', multiple: true },
+  'managed-identity': { type: 'string' },
 } as const;
 
 export interface CliRequest {
@@ -81,6 +95,15 @@ function whole(flag: string, text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
   if (!/^\d+$/.test(text.trim())) throw new ConfigError(`--${flag} must be a whole number, not '${text}'.`);
   return Number(text);
+}
+
+/** A duration in milliseconds: `90` or `90s` (seconds), `500ms`, `5m`. */
+function duration(flag: string, value: string): number {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*$/i.exec(value);
+  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[(m?.[2] ?? 's').toLowerCase() as 's'];
+  const ms = m ? Math.round(Number(m[1]) * unit) : NaN;
+  if (!Number.isSafeInteger(ms) || ms < 0) throw new ConfigError(`--${flag} must be a time such as 60, 60s, 500ms or 5m, not '${value}'.`);
+  return ms;
 }
 
 /** A size in bytes: `1048576`, `250MB`, `1.5GB` (units of 1024). */
@@ -136,6 +159,13 @@ export function readCommandLine(argv: string[], env: NodeJS.ProcessEnv): CliRequ
     options.faults = { seed: whole('faults-seed', text('faults-seed')) ?? 1, rules };
   }
   if (flagOn('faults-debug')) options.faultsDebug = true;
+  if (text('webhook-delay') !== undefined) options.webhookDelay = duration('webhook-delay', text('webhook-delay')!);
+  if (text('webhook-retries') !== undefined) options.webhookRetries = whole('webhook-retries', text('webhook-retries'));
+  if (text('webhook-retry-interval') !== undefined) options.webhookRetryInterval = duration('webhook-retry-interval', text('webhook-retry-interval')!);
+  if (text('webhook-timeout') !== undefined) options.webhookTimeout = duration('webhook-timeout', text('webhook-timeout')!);
+  const allow = (v['webhook-allow'] as unknown as string[] | undefined) ?? env.SPEMU_WEBHOOK_ALLOW?.split(',');
+  if (allow !== undefined) options.webhookAllow = allow.map((p) => p.trim()).filter(Boolean);
+  if (text('managed-identity')) options.managedIdentity = text('managed-identity')!;
   const workers = whole('workers', text('workers'));
   if (workers !== undefined && workers < 1) throw new ConfigError('--workers must be at least 1.');
   return { help: v.help === true, version: v.version === true, options, workers };

@@ -4,6 +4,8 @@
 import type { Store } from '../store/store.ts';
 import type { Authenticator } from './authenticate.ts';
 import type { TrafficGate } from './throttle/gate.ts';
+import type { WebhookSettings } from '../services/webhooks/settings.ts';
+import type { RoundResult } from '../services/webhooks/delivery.ts';
 
 export interface ServerSettings {
   /** Items a list may hold before unindexed queries are refused; 0 turns the check off. */
@@ -14,6 +16,8 @@ export interface ServerSettings {
   defaultPageSize: number;
   /** Largest `$top` honoured. */
   maxPageSize: number;
+  /** List webhooks: delivery, retries, allowed destinations (default: SharePoint's policy, any destination). */
+  webhooks?: WebhookSettings | undefined;
 }
 
 export interface FrontDeps {
@@ -27,4 +31,6 @@ export interface FrontDeps {
   clock: () => Date;
   /** Throttling and fault rules (pipeline/throttle/), run after authentication; off when absent or empty. */
   gate?: TrafficGate | undefined;
+  /** The list webhook delivery worker, for the admin flush (services/webhooks/delivery.ts). */
+  webhookDelivery?: { round(options?: { now?: boolean }): Promise<RoundResult> } | undefined;
 }

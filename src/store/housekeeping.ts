@@ -1,6 +1,7 @@
 // Periodic work on the store that no request does: uploads abandoned mid-way are ended
 // (SharePoint Online drops a chunked upload whose next chunk is 30 minutes late), then blobs
 // no row names are collected, once past a grace period that covers any write in progress.
+// List webhook subscriptions past their expiration go too (with their queued notifications).
 // Every instance or worker may run it: each step is a conditional statement that two runs
 // cannot both apply.
 
@@ -9,10 +10,11 @@ import type { Store } from './store.ts';
 export const UPLOAD_IDLE_MS = 30 * 60_000;
 export const BLOB_GRACE_MS = 60 * 60_000;
 
-export async function houseKeep(store: Store, now: Date): Promise<{ uploads: number; blobs: number; leftovers: number }> {
+export async function houseKeep(store: Store, now: Date): Promise<{ uploads: number; blobs: number; leftovers: number; subscriptions: number }> {
+  const subscriptions = await store.subscriptions.purgeExpired(now.toISOString());
   const uploads = await store.uploads.purge(new Date(now.getTime() - UPLOAD_IDLE_MS).toISOString().replace(/\.\d{3}Z$/, 'Z'));
   const { blobs, leftovers } = await store.blobs.collect(new Date(now.getTime() - BLOB_GRACE_MS));
-  return { uploads, blobs, leftovers };
+  return { uploads, blobs, leftovers, subscriptions };
 }
 
 /** Runs `houseKeep` every `intervalMs` (not keeping the process alive); errors are logged, never thrown. */

@@ -9,4 +9,9 @@ export interface UnitOfWork {
   changes(scope: string, key?: string): void;
   /** Runs `fn` once the transaction has committed (never after a rollback). */
   afterCommit(fn: () => void): void;
+  /**
+   * Runs `fn` inside the transaction just before it commits, once per `key` however often it
+   * is asked (e.g. the webhook outbox: one notification per list a transaction changed).
+   */
+  beforeCommit(key: string, fn: () => Promise<void>): void;
 }

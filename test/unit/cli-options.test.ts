@@ -33,6 +33,12 @@ describe('spemu flags', () => {
     }
   });
 
+  it('reads --managed-identity (or SPEMU_MANAGED_IDENTITY)', () => {
+    assert.equal(readCommandLine(['--managed-identity', 'alice@contoso.onmicrosoft.com'], {}).options.managedIdentity, 'alice@contoso.onmicrosoft.com');
+    assert.equal(readCommandLine([], { SPEMU_MANAGED_IDENTITY: 'bob@contoso.onmicrosoft.com' }).options.managedIdentity, 'bob@contoso.onmicrosoft.com');
+    assert.equal(readCommandLine([], {}).options.managedIdentity, undefined);
+  });
+
   it('refuses unknown flags and malformed numbers with a usage message', () => {
     assert.throws(() => readCommandLine(['--prot', '1'], {}), (e: unknown) => e instanceof ConfigError && /Usage: spemu/.test(e.message));
     assert.throws(() => readCommandLine(['--port', 'eighty'], {}), (e: unknown) => e instanceof ConfigError && /--port must be a whole number/.test(e.message));

@@ -1,5 +1,6 @@
-// Front: spemu's own administration endpoints under `/_spemu`: health, and fault injection
-// and throttling at run time (faults.ts); the webhook queue joins it.
+// Front: spemu's own administration endpoints under `/_spemu`: health; fault injection and
+// throttling at run time (faults.ts, site owners only); the list webhook queue (webhooks.ts:
+// `GET /_spemu/webhooks`, notifications waiting; `POST /_spemu/webhooks/flush`, send them now).
 
 import type { FastifyPluginAsync } from 'fastify';
 import type { FrontDeps } from '../../pipeline/deps.ts';
@@ -7,6 +8,7 @@ import { errorDialect } from '../../wire/dialect.ts';
 import { errorResponse } from '../../wire/error-response.ts';
 import { newRequestId } from '../../wire/headers.ts';
 import { registerFaults } from './faults.ts';
+import { registerWebhooks } from './webhooks.ts';
 
 const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 
@@ -19,4 +21,5 @@ export const adminFront: FastifyPluginAsync<{ deps: FrontDeps }> = async (app, {
   // `pid` tells the processes of `--workers` apart (a connection stays with one of them).
   app.get('/_spemu/health', async () => ({ status: 'ok', pid: process.pid }));
   registerFaults(app, deps);
+  registerWebhooks(app, deps);
 };

@@ -194,7 +194,7 @@ async function serve(request: ApiRequest, caller: Caller, options: FrontDeps, lo
     const requestUrl = new URL(`${request.origin}${request.url}`);
     const now = () => isoSeconds(options.clock().getTime());
     const ctx: ApiContext = {
-      store: options.store, services: new Services(options.store, { userId: principal.userId, now }, { maxFileSize: options.settings.maxFileSize }),
+      store: options.store, services: new Services(options.store, { userId: principal.userId, now }, { maxFileSize: options.settings.maxFileSize }, options.settings.webhooks),
       conditions: conditionsFromHeaders(request.headers), site, web, principal, query, settings: options.settings, body: undefined, verboseBody: false,
       now, requestUrl,
       formDigest: () => ({ value: options.authenticator.issueDigest(site, principal), timeoutSeconds: options.authenticator.digestTimeoutSeconds }),

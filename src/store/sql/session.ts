@@ -34,6 +34,7 @@ export interface SessionOptions {
 class TransactionWork implements UnitOfWork {
   private readonly held: CacheName[] = [];
   private readonly commitHooks: Array<() => void> = [];
+  private readonly preCommit = new Map<string, () => Promise<void>>();
 
   constructor(private readonly cache: ReadThroughCache) {}
 
@@ -44,6 +45,18 @@ class TransactionWork implements UnitOfWork {
 
   afterCommit(fn: () => void): void {
     this.commitHooks.push(fn);
+  }
+
+  beforeCommit(key: string, fn: () => Promise<void>): void {
+    if (!this.preCommit.has(key)) this.preCommit.set(key, fn);
+  }
+
+  /** Inside the transaction, its work done: the steps asked to run before the commit (they may ask for more). */
+  async runBeforeCommit(): Promise<void> {
+    const done = new Set<string>();
+    for (let pending = [...this.preCommit]; pending.length; pending = [...this.preCommit].filter(([k]) => !done.has(k))) {
+      for (const [key, fn] of pending) { done.add(key); await fn(); }
+    }
   }
 
   /** The transaction ended: release what it held; after a commit, run its hooks. */
@@ -70,7 +83,11 @@ export class SqlSession {
     const work = new TransactionWork(this.options.cache);
     let committed = false;
     try {
-      const run = (trx: Kysely<any>) => fn(new SqlSession(trx, this.options, work));
+      const run = async (trx: Kysely<any>) => {
+        const result = await fn(new SqlSession(trx, this.options, work));
+        await work.runBeforeCommit();
+        return result;
+      };
       const result = this.options.flavour === 'sqlite' ? await immediateTransaction(this.db, run) : await this.db.transaction().execute(run);
       committed = true;
       return result;

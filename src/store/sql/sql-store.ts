@@ -2,7 +2,7 @@
 // connection, the read cache) and the repositories built over it (repositories.ts).
 // Everything that differs between the two databases lives in flavour.ts and connect.ts.
 
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { ReadThroughCache } from '../cache.ts';
 import { ShapeTexts, type DirectDriver } from './direct-reads.ts';
 import type { Store } from '../store.ts';
@@ -46,6 +46,12 @@ export class SessionStore {
 
   transaction<T>(fn: (store: Store, work: UnitOfWork) => Promise<T>): Promise<T> {
     return this.session.transaction((session) => fn(session === this.session ? this : new SessionStore(session), session.work!));
+  }
+
+  async refreshStatistics(): Promise<void> {
+    // SQLite: nothing. Its plans here come from its rules, without statistics (spemu's
+    // databases have no sqlite_stat1); `pragma optimize` could add some and move plans.
+    if (this.session.flavour === 'postgres') await sql`analyze`.execute(this.session.db);
   }
 
   /** Inside a transaction there is nothing to sync: see SqlStore. */

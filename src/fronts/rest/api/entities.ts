@@ -134,7 +134,7 @@ export function fieldEntity(field: FieldDefinition, owner: FieldOwner, ctx: ApiC
     ['EntityPropertyName', field.internalName], ['Filterable', info.queryable], ['FromBaseType', field.builtIn],
     ['Group', fieldGroup(field)], ['Hidden', field.hidden], ['Id', field.id], ['Indexed', field.indexed],
     ['IndexStatus', 0], ['InternalName', field.internalName], ['IsModern', false], ['JSLink', 'clienttemplates.js'],
-    ['PinnedToFiltersPane', false], ['ReadOnlyField', field.readOnly], ['Required', field.required],
+    ['PinnedToFiltersPane', false], ['ReadOnlyField', field.readOnly || field.options.primaryFieldId !== undefined], ['Required', field.required],
     ['SchemaXml', schemaXml(field)], ['Scope', owner.scope], ['Sealed', field.builtIn],
     ['ShowInFiltersPane', 0], ['Sortable', info.queryable], ['StaticName', field.internalName], ['Title', field.title],
     ['FieldTypeKind', info.fieldTypeKind], ['TypeAsString', info.typeAsString], ['TypeDisplayName', info.typeAsString],
@@ -154,10 +154,11 @@ export function fieldEntity(field: FieldDefinition, owner: FieldOwner, ctx: ApiC
       break;
     case 'User': case 'UserMulti': case 'Lookup': case 'LookupMulti': {
       const user = info.reference === 'user';
-      props.push(['AllowMultipleValues', info.multi], ['DependentLookupInternalNames', strings([])], ['IsDependentLookup', false],
+      const primaryId = field.options.primaryFieldId;
+      props.push(['AllowMultipleValues', info.multi], ['DependentLookupInternalNames', strings([])], ['IsDependentLookup', primaryId !== undefined],
         ['IsRelationship', !user], ['LookupField', user ? 'ImnName' : field.options.lookupField ?? 'Title'],
         ['LookupList', user ? '{user-info-list}' : `{${field.options.lookupListId ?? ''}}`], ['LookupWebId', owner.webId],
-        ['PrimaryFieldId', null], ['RelationshipDeleteBehavior', 0], ['UnlimitedLengthInDocumentLibrary', false]);
+        ['PrimaryFieldId', primaryId ?? null], ['RelationshipDeleteBehavior', 0], ['UnlimitedLengthInDocumentLibrary', false]);
       if (user) props.push(['AllowDisplay', true], ['Presence', true], ['SelectionGroup', 0], ['SelectionMode', 0]);
       break;
     }
@@ -186,13 +187,23 @@ function schemaXml(field: FieldDefinition): string {
 }
 
 /**
+ * Types whose `$select` passes over names they do not have, where SharePoint's does: sppull
+ * selects `Folder/TimeCreated`, `Folders/ID` and `Files/ID` (SP.Folder and SP.File have none of
+ * them) and `$select=Id` on a folder, and works against SharePoint (docs/compatibility.md). Other
+ * types keep refusing an unknown name.
+ */
+const SELECT_PASSES_UNKNOWN: ReadonlySet<string> = new Set(['SP.Folder', 'SP.File']);
+
+/**
  * Applies `$select` to a fixed-shape entity: only the named properties, in the entity's own
- * order; unknown names → SharePoint's 400. `*` keeps all. Expanded navigation props
- * (passed in `expanded`) are always kept.
+ * order; unknown names → SharePoint's 400 (but see SELECT_PASSES_UNKNOWN). `*` keeps all.
+ * Expanded navigation props (passed in `expanded`) are always kept; a deferred navigation
+ * property named alone keeps its `__deferred` link.
  */
 export function selectProps(entity: Entity, select: string[][] | undefined, expanded: ReadonlySet<string> = new Set()): Entity {
   if (!select) return entity;
   const wanted = new Set<string>();
+  const deferred = new Set<string>();
   let all = false;
   // Names match in any case, as SharePoint's do (`$select=ID` finds `Id`); the answer keeps the entity's spelling.
   const expandedLower = new Set([...expanded].map((k) => k.toLowerCase()));
@@ -202,12 +213,21 @@ export function selectProps(entity: Entity, select: string[][] | undefined, expa
     if (!head || head.startsWith('odata.')) continue;
     if (expandedLower.has(head.toLowerCase())) continue;
     const prop = entity.props.find(([k]) => k.toLowerCase() === head.toLowerCase());
-    if (!prop) throw errors.unknownSelectProperty(head);
+    const navigation = prop ? undefined : entity.deferred?.find((k) => k.toLowerCase() === head.toLowerCase());
+    if (!prop && !navigation) {
+      if (SELECT_PASSES_UNKNOWN.has(entity.type)) continue;
+      throw errors.unknownSelectProperty(head);
+    }
     if (path.length > 1) throw errors.expandRequired(path.join('/'), head);
-    wanted.add(prop[0]);
+    if (prop) wanted.add(prop[0]);
+    else deferred.add(navigation!);
   }
   if (all) return { ...entity, deferred: undefined };
-  return { ...entity, deferred: undefined, props: entity.props.filter(([k]) => wanted.has(k) || expanded.has(k)) };
+  return {
+    ...entity,
+    deferred: deferred.size ? entity.deferred!.filter((k) => deferred.has(k)) : undefined,
+    props: entity.props.filter(([k]) => wanted.has(k) || expanded.has(k)),
+  };
 }
 
 /** A fresh GUID per serialized list item, as SharePoint Online writes `odata.id`. */

@@ -21,7 +21,7 @@ const NOT_YET: ReadonlySet<string> = new Set([
   'properties',
   'recyclebin', 'projectdata', 'sp.apps.appcatalog', 'getchanges',
   'breakroleinheritance', 'resetroleinheritance', 'addroleassignment', 'removeroleassignment',
-  'firstuniqueancestorsecurableobject', 'getparentinfos', 'adddependentlookupfield', 'deletewithparameters', 'fileversion', 'fields', 'files', 'folders',
+  'firstuniqueancestorsecurableobject', 'getparentinfos', 'deletewithparameters', 'fileversion', 'fields', 'files', 'folders',
 ]);
 
 export type Verb = 'GET' | 'POST' | 'MERGE' | 'PATCH' | 'PUT' | 'DELETE';

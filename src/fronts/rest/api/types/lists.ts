@@ -17,6 +17,7 @@ import { listViewMethods, listViewNavigation, viewEntity } from './views.ts';
 import { addValidateUpdateItemUsingPath } from './form-updates.ts';
 import { listCustomActions } from './custom-actions.ts';
 import { listExtraMethods, listExtraNavigation } from './list-extras.ts';
+import { listFormMethods, listFormNavigation } from './list-forms.ts';
 import { userResource } from './user-resources.ts';
 import { emptyOk, entityCollection, guidText, stringArgument } from './shared.ts';
 import { urlPrefix } from '../../../../domain/names.ts';
@@ -141,7 +142,9 @@ export const listType: ResourceType<ListResource> = {
     ...listViewNavigation,
     contenttypes: async (r, ctx) => ({ kind: 'contentTypes', web: ctx.web, list: r.list }),
     usercustomactions: async (r) => listCustomActions(r.list),
+    subscriptions: async (r) => ({ kind: 'subscriptions', list: r.list }),
     ...listExtraNavigation,
+    ...listFormNavigation,
     titleresource: async (r) => userResource(async () => r.list.title),
     descriptionresource: async (r) => userResource(async () => r.list.description),
     ...securableNavigation<ListResource>(async (r, ctx) => ({ base: listEditLink(r.list), securable: { kind: 'list', web: ctx.web, list: r.list } })),
@@ -152,6 +155,7 @@ export const listType: ResourceType<ListResource> = {
     ...securableMethods<ListResource>(async (r, ctx) => ({ base: listEditLink(r.list), securable: { kind: 'list', web: ctx.web, list: r.list } })),
     addvalidateupdateitemusingpath: addValidateUpdateItemUsingPath,
     ...listExtraMethods,
+    ...listFormMethods,
     ...listCamlMethods,
     /** A new item id, taken from the list's counter so that no item added later gets it. */
     reservelistitemid: {
