@@ -167,6 +167,8 @@ async function exclusively(connection: Connection, fn: () => Promise<void>): Pro
  */
 export async function prepareDatabase(options: ServerOptions): Promise<void> {
   const resolved = resolveOptions(options);
+  // A faults file that does not parse stops the primary, not each worker in turn.
+  if (resolved.faultsFile) configValue(() => readFaultsFile(resolved.faultsFile!));
   const { store } = await openPreparedStore(resolved);
   try {
     resolveSecret({ tokenSecret: resolved.tokenSecret, dataDir: resolved.data });

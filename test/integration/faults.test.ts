@@ -117,6 +117,22 @@ describe('fault rules on the wire', () => {
     assert.equal((await fetch(`${site()}/Shared%20Documents/meeting-notes.txt`)).status, 503);
   });
 
+  it('ProjectData, download.aspx and profile photos pass through the same stage', async () => {
+    await set([{ path: '*/_api/ProjectData/*', error: 500 }, { path: '*/_layouts/15/*', error: 503, retryAfter: 2 }]);
+    const pd = await fetch(`${ctx.server.site('/sites/pwa')}/_api/ProjectData/Projects`, { headers: { Accept: NOMETADATA } });
+    assert.equal(pd.status, 500);
+    assert.equal(((await pd.json()) as { 'odata.error': { code: string } })['odata.error'].code, '-1, Microsoft.SharePoint.Client.UnknownError');
+    const photo = await fetch(`${site()}/_layouts/15/userphoto.aspx?size=S&accountname=${DEMO.alice.email}`);
+    assert.equal(photo.status, 503);
+    assert.equal(photo.headers.get('retry-after'), '2');
+    const download = await fetch(`${site()}/_layouts/15/download.aspx?SourceUrl=${encodeURIComponent('/sites/dev/Shared Documents/meeting-notes.txt')}`);
+    assert.equal(download.status, 503);
+    await set([{ path: '*/_layouts/15/userphoto.aspx', drop: true }]);
+    await assert.rejects(fetch(`${site()}/_layouts/15/userphoto.aspx?size=S&accountname=${DEMO.alice.email}`), TypeError);
+    await set([]);
+    assert.equal((await fetch(`${site()}/_layouts/15/userphoto.aspx?size=S&accountname=${DEMO.alice.email}`)).status, 200);
+  });
+
   it('inside a $batch, the parts a rule matches fail in their own part; the others succeed', async () => {
     await set([{ path: "*/getbytitle('Tasks')/items(2)", error: 429, retryAfter: 3 }]);
     const parts = [1, 2, 3].map((id) => [

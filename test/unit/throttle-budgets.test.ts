@@ -30,8 +30,9 @@ describe('a sliding window', () => {
     assert.equal(w.waitFor(0, T0 + 30_000), 0);
     assert.equal(w.waitFor(3, T0 + 30_000), 30_000, 'the 4 of T0 free room for 3 at T0 + 60 s');
     assert.equal(w.waitFor(5, T0 + 30_000), 50_000, '5 needs the 6 of T0 + 20 s gone too');
-    assert.equal(w.waitFor(11, T0 + 30_000), 60_000, 'more than the limit waits a whole window');
+    assert.equal(w.waitFor(11, T0 + 30_000), 50_000, 'more than the whole limit waits for an empty window');
     assert.equal(w.nextRelease(T0 + 30_000), 30_000);
+    assert.equal(w.fits(11, T0 + 90_000), true, 'and then fits, or it never could');
   });
 
   it('keeps at most 600 slots however many requests come', () => {

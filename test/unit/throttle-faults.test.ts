@@ -105,3 +105,53 @@ describe('the app a request comes from', () => {
     assert.equal(appIdOf('Bearer not-a-jwt'), '');
   });
 });
+
+describe('the stage as a whole (TrafficGate.admit)', () => {
+  const request = { method: 'GET', url: '/sites/dev/_api/web', headers: {}, upn: 'Alice@Contoso.com', inBatch: false };
+  const logger = () => {
+    const lines: Array<{ details: Record<string, unknown>; message: string }> = [];
+    return { lines, warn: (details: object, message: string) => { lines.push({ details: details as Record<string, unknown>, message }); } };
+  };
+
+  it('does nothing until configured', async () => {
+    const gate = new TrafficGate({ now: () => 0, debug: false });
+    assert.equal(gate.active, false);
+    assert.deepEqual(await gate.admit(request, logger()), { headers: {} });
+  });
+
+  it('logs every injected fault with the rule that fired; X-Spemu-Fault only with debug', async () => {
+    for (const debug of [false, true]) {
+      const log = logger();
+      const gate = new TrafficGate({ now: () => 0, debug }, { faults: parseFaults({ rules: [{ name: 'web down', path: '*/_api/web', error: 503, retryAfter: 4 }] }) });
+      const admission = await gate.admit(request, log);
+      assert.equal(admission.refusal?.status, 503);
+      assert.equal(admission.refusal?.headers['Retry-After'], '4');
+      assert.equal(admission.refusal?.headers['X-Spemu-Fault'], debug ? 'web down' : undefined);
+      assert.deepEqual(log.lines.map((l) => [l.message, l.details.rule, l.details.fault, l.details.user]), [['fault injected', 'web down', 'error 503', 'alice@contoso.com']]);
+    }
+  });
+
+  it('throttles on the injected clock and logs the limit', async () => {
+    let now = 1_000_000;
+    const log = logger();
+    const gate = new TrafficGate({ now: () => now, debug: false }, { throttle: { app: [{ units: 2, windowMs: 4000 }], user: [], tenant: [], countThrottled: false } });
+    assert.equal((await gate.admit(request, log)).refusal, undefined);
+    assert.deepEqual((await gate.admit(request, log)).headers, { 'RateLimit-Limit': '2', 'RateLimit-Remaining': '0', 'RateLimit-Reset': '4' });
+    now += 1000;
+    const third = await gate.admit(request, log);
+    assert.equal(third.refusal?.status, 429);
+    assert.equal(third.refusal?.headers['Retry-After'], '3');
+    assert.match(String(log.lines[0]?.details.limit), /^app \(none\) 2\/4s RU$/);
+    now += 3000;
+    assert.equal((await gate.admit(request, log)).refusal, undefined);
+  });
+
+  it('drop and truncate: before the request, after it, or the body cut', async () => {
+    const admit = (rule: object, inBatch = false) =>
+      new TrafficGate({ now: () => 0, debug: false }, { faults: parseFaults({ rules: [rule] }) }).admit({ ...request, inBatch }, logger());
+    assert.equal((await admit({ drop: true })).dropNow, true);
+    assert.deepEqual((await admit({ drop: 'after' })).delivery, { kind: 'drop' });
+    assert.deepEqual((await admit({ truncate: 12 })).delivery, { kind: 'truncate', bytes: 12 });
+    assert.deepEqual(await admit({ drop: true }, true), { headers: {} }, 'a $batch part is never dropped');
+  });
+});

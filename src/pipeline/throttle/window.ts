@@ -26,9 +26,10 @@ export class SlidingWindow {
     return this.total;
   }
 
-  /** Whether `cost` more units fit at `now`. */
+  /** Whether `cost` more units fit at `now`. A cost above the whole limit fits an empty window (or it never could). */
   fits(cost: number, now: number): boolean {
-    return this.used(now) + cost <= this.limit;
+    const used = this.used(now);
+    return used + cost <= this.limit || used === 0;
   }
 
   spend(cost: number, now: number): void {
@@ -41,12 +42,13 @@ export class SlidingWindow {
   }
 
   /**
-   * Milliseconds from `now` until `cost` more units fit: 0 if they fit now; the window's length
-   * if they never could (a cost above the limit waits for an empty window).
+   * Milliseconds from `now` until `cost` more units fit: 0 if they fit now; a cost above the
+   * whole limit waits for an empty window.
    */
   waitFor(cost: number, now: number): number {
     this.expire(now);
-    let excess = this.total + cost - this.limit;
+    if (this.total === 0) return 0;
+    let excess = cost > this.limit ? this.total : this.total + cost - this.limit;
     if (excess <= 0) return 0;
     for (const [start, units] of this.slots) {
       excess -= units;
