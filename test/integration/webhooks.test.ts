@@ -181,6 +181,21 @@ describe('PnPjs list webhooks against spemu, with a real receiver', () => {
     assert.equal((await failure(list.subscriptions.getById(sub.id)())).status, 404);
   });
 
+  it('a deleted list takes its subscriptions along: a list made after it has none, and the flush purges them', async () => {
+    const made = await sp.web.lists.add('Short lived', '', 100);
+    const list = sp.web.lists.getById(made.Id);
+    await list.subscriptions.add(`${receiver.url}/short-lived`, days(5));
+    await list.delete();
+    // On SQLite the next list may get the deleted one's row id: it must not inherit anything.
+    const next = await sp.web.lists.add('Next list', '', 100);
+    assert.deepEqual(await sp.web.lists.getById(next.Id).subscriptions(), []);
+    const seen = receiver.notifications().length;
+    await sp.web.lists.getById(next.Id).items.add({ Title: 'not watched' });
+    assert.equal((await flush()).expiredSubscriptions, 1);
+    assert.equal(receiver.notifications().length, seen);
+    await sp.web.lists.getById(next.Id).delete();
+  });
+
   it('the receiver the upstream PnPjs suite runs (scripts/upstream-pnpjs/receiver.mjs) passes validation', async () => {
     const script = fileURLToPath(new URL('../../scripts/upstream-pnpjs/receiver.mjs', import.meta.url));
     const child = spawn(process.execPath, [script, '0']);
