@@ -22,6 +22,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
   migrate: { summary: 'apply pending schema migrations and exit', load: async () => (await import('./migrate.ts')).migrateCommand },
   export: { summary: 'write the whole workspace to a file (NDJSON; .gz: gzip)', load: async () => (await import('./transfer.ts')).exportCommand },
   import: { summary: 'load a file written by export into an empty database', load: async () => (await import('./transfer.ts')).importCommand },
+  webhooks: { summary: 'list the webhook notifications waiting, or flush them now (list|flush)', load: async () => (await import('./webhooks.ts')).webhooksCommand },
   'import-projectdata': { summary: 'load pages exported from Project Online\'s ProjectData feed into a PWA site', load: async () => (await import('./import-projectdata.ts')).importProjectDataCommand },
 };
 

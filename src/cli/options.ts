@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, type ServerOptions } from '../config.ts';
 
 export const USAGE = `Usage: spemu [flags]
-       spemu <command> [arguments]   (token, migrate, export, import: listed below)
+       spemu <command> [arguments]   (token, migrate, export, import, webhooks: listed below)
 
 Serves a SharePoint-compatible /_api on http://<host>:<port> (https:// with --https).
 

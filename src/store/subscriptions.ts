@@ -18,6 +18,12 @@ export interface Subscription {
   created: string;
 }
 
+/**
+ * A list as subscriptions name it: its row (indexed) and its GUID. Both, because SQLite may give
+ * a new list the row id of a deleted one; subscriptions of the deleted list never match the new.
+ */
+export interface ListRef { rowId: number; id: string }
+
 export type SubscriptionPatch = Partial<Pick<Subscription, 'notificationUrl' | 'clientState' | 'expiration'>>;
 
 /** A queued notification, as a worker claimed it, with its subscription. */
@@ -54,12 +60,12 @@ export interface ClaimWindow {
 
 export interface SubscriptionRepository {
   create(subscription: Subscription): Promise<void>;
-  get(listRowId: number, id: string): Promise<Subscription | undefined>;
-  ofList(listRowId: number): Promise<Subscription[]>;
+  get(list: ListRef, id: string): Promise<Subscription | undefined>;
+  ofList(list: ListRef): Promise<Subscription[]>;
   update(id: string, patch: SubscriptionPatch): Promise<Subscription | undefined>;
   /** The subscription and its queued notifications; false if there was none. */
   delete(id: string): Promise<boolean>;
-  /** Subscriptions expired by `now` and their queued notifications; how many subscriptions. */
+  /** Subscriptions expired by `now`, or whose list is gone, and their queued notifications; how many subscriptions. */
   purgeExpired(now: string): Promise<number>;
 
   /**

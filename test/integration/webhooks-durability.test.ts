@@ -6,7 +6,8 @@
 
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { promisify } from 'node:util';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -57,6 +58,14 @@ async function startSpemu(ws: Workspace, delay: string): Promise<Server> {
   }
 }
 
+/** `spemu webhooks <args>` on the workspace: its output. */
+async function webhooksCli(ws: Workspace, ...args: string[]): Promise<string> {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('SPEMU_')));
+  const { stdout } = await promisify(execFile)(process.execPath, ['--import', import.meta.resolve('tsx'), join(ROOT, 'src/cli/main.ts'), 'webhooks', ...args,
+    '--data', ws.data, ...(ws.db ? ['--db', ws.db] : [])], { env });
+  return stdout;
+}
+
 async function kill(server: Server): Promise<void> {
   server.child.kill('SIGKILL');
   await server.exited;
@@ -77,13 +86,18 @@ describe(`webhook delivery survives kill -9 (${backend})`, () => {
 
     // A long delay: the notification is still queued when the process dies.
     let server = await startSpemu(ws, '4s');
-    const list = `${server.url}/sites/dev/_api/web/lists/getbytitle('Tasks')`;
+    const listOf = (s: Server) => `${s.url}/sites/dev/_api/web/lists/getbytitle('Tasks')`;
+    const list = listOf(server);
     const sub = await call(`${list}/subscriptions`, {
       resource: list, notificationUrl: `${receiver.url}/durable`, expirationDateTime: new Date(Date.now() + 86_400_000).toISOString(), clientState: 'kept',
     });
     await call(`${list}/items`, { Title: 'queued when killed' });
     await kill(server);
     assert.equal(receiver.notifications().length, 0, 'killed before the delay ran out');
+    // The queue as the CLI sees it, with the server down: the notification, its URL without a query.
+    const listed = await webhooksCli(ws, 'list');
+    assert.match(listed, /1 webhook notification waiting/);
+    assert.ok(listed.includes(String(sub.id)) && listed.includes(`${receiver.url}/durable`), listed);
 
     server = await startSpemu(ws, '4s');
     await receiver.waitForNotifications(1, 20_000);
@@ -95,5 +109,12 @@ describe(`webhook delivery survives kill -9 (${backend})`, () => {
     await new Promise((r) => setTimeout(r, 2000));
     assert.equal(receiver.notifications().length, 1, 'not sent twice to a receiver that answered 200');
     await kill(server);
+    assert.match(await webhooksCli(ws, 'list'), /No webhook notifications waiting/);
+    // `flush` from the CLI sends what a write queued while no server delivered it.
+    server = await startSpemu(ws, '1h');
+    await call(`${listOf(server)}/items`, { Title: 'flushed by the CLI' });
+    await kill(server);
+    assert.match(await webhooksCli(ws, 'flush'), /Delivered 1, retrying 0, dropped 0/);
+    assert.equal(receiver.notifications().length, 2);
   });
 });

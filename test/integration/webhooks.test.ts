@@ -8,6 +8,8 @@
 
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import type { SPFI } from '@pnp/sp';
 import '@pnp/sp/subscriptions/index.js';
 import '@pnp/sp/folders/index.js';
@@ -179,9 +181,76 @@ describe('PnPjs list webhooks against spemu, with a real receiver', () => {
     assert.equal((await failure(list.subscriptions.getById(sub.id)())).status, 404);
   });
 
+  it('a deleted list takes its subscriptions along: a list made after it has none, and the flush purges them', async () => {
+    const made = await sp.web.lists.add('Short lived', '', 100);
+    const list = sp.web.lists.getById(made.Id);
+    await list.subscriptions.add(`${receiver.url}/short-lived`, days(5));
+    await list.delete();
+    // On SQLite the next list may get the deleted one's row id: it must not inherit anything.
+    const next = await sp.web.lists.add('Next list', '', 100);
+    assert.deepEqual(await sp.web.lists.getById(next.Id).subscriptions(), []);
+    const seen = receiver.notifications().length;
+    await sp.web.lists.getById(next.Id).items.add({ Title: 'not watched' });
+    assert.equal((await flush()).expiredSubscriptions, 1);
+    assert.equal(receiver.notifications().length, seen);
+    await sp.web.lists.getById(next.Id).delete();
+  });
+
+  it('the receiver the upstream PnPjs suite runs (scripts/upstream-pnpjs/receiver.mjs) passes validation', async () => {
+    const script = fileURLToPath(new URL('../../scripts/upstream-pnpjs/receiver.mjs', import.meta.url));
+    const child = spawn(process.execPath, [script, '0']);
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        child.stdout.on('data', (d) => { out += String(d); const m = /receiver on (\S+)/.exec(out); if (m) resolve(m[1]!); });
+        child.on('exit', () => reject(new Error(`receiver.mjs exited: ${out}`)));
+      });
+      const list = sp.web.lists.getByTitle('Documents');
+      const added = await list.subscriptions.add(url, days(120), 'pnp client state') as { id: string };
+      await list.subscriptions.getById(added.id).update(days(180), url, 'pnp client state');
+      await list.subscriptions.getById(added.id).delete();
+    } finally {
+      child.kill();
+    }
+  });
+
   it('the admin queue needs credentials', async () => {
     // The test server lets requests without credentials act as its owner; a bad bearer token is refused.
     const r = await fetch(`${spemu.server.url}/_spemu/webhooks`, { headers: { Authorization: 'Bearer not-a-token' } });
     assert.equal(r.status, 401);
+  });
+});
+
+describe('list webhooks with SharePoint\'s default delay: batching, and the admin queue', () => {
+  const spemu = useTestServer();
+  let sp: SPFI;
+  let receiver: Receiver;
+  before(async () => {
+    sp = pnpFor(spemu.server.site('/sites/dev'));
+    receiver = await startReceiver();
+  });
+  after(async () => { await receiver.close(); });
+
+  it('changes wait; several changes make one notification per subscription; subscriptions to one URL share a request', async () => {
+    const tasks = sp.web.lists.getByTitle('Tasks');
+    const docs = sp.web.lists.getByTitle('Documents');
+    const a = await tasks.subscriptions.add(`${receiver.url}/shared`, days(10), 'a') as { id: string };
+    const b = await docs.subscriptions.add(`${receiver.url}/shared`, days(10), 'b') as { id: string };
+    const c = await tasks.subscriptions.add(`${receiver.url}/own`, days(10), 'c') as { id: string };
+    for (let i = 0; i < 3; i++) await tasks.items.add({ Title: `change ${i}` });
+    await sp.web.getFolderByServerRelativePath('/sites/dev/Shared Documents').files.addUsingPath('batched.txt', 'x');
+    await new Promise((r) => setTimeout(r, 500));
+    assert.equal(receiver.notifications().length, 0, 'nothing sent before --webhook-delay (60 s)');
+    const queue = await (await fetch(`${spemu.server.url}/_spemu/webhooks`)).json() as { pending: Array<{ subscriptionId: string; attempts: number; notificationUrl: string }> };
+    assert.deepEqual(queue.pending.map((p) => p.subscriptionId).sort(), [a.id, b.id, c.id].sort());
+    assert.ok(queue.pending.every((p) => p.attempts === 0 && p.notificationUrl.startsWith(receiver.url)));
+
+    const flushed = await (await fetch(`${spemu.server.url}/_spemu/webhooks/flush`, { method: 'POST' })).json() as Record<string, number>;
+    assert.equal(flushed.delivered, 3);
+    const byPath = new Map(receiver.notifications().map((n) => [n.path, n.value.map((v) => v.clientState).sort()]));
+    assert.equal(receiver.notifications().length, 2, 'one request per notification URL');
+    assert.deepEqual(byPath.get('/shared'), ['a', 'b']);
+    assert.deepEqual(byPath.get('/own'), ['c']);
+    assert.deepEqual((await (await fetch(`${spemu.server.url}/_spemu/webhooks`)).json() as { pending: unknown[] }).pending, []);
   });
 });

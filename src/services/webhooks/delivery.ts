@@ -22,7 +22,11 @@ export interface DeliveryLog {
 
 export interface RoundResult { delivered: number; retrying: number; dropped: number }
 
-const BATCH = 100;
+/**
+ * Rows per claim. A claim's requests run side by side, so all of them end within one timeout:
+ * the lease (twice the timeout and 30 s) outlasts them, and no other worker takes a row mid-call.
+ */
+const BATCH = 20;
 
 export class WebhookDelivery {
   private running: Promise<RoundResult> | undefined;
@@ -69,10 +73,8 @@ export class WebhookDelivery {
       if (claimed.length === 0) return total;
       const byUrl = new Map<string, ClaimedNotification[]>();
       for (const n of claimed) byUrl.set(n.subscription.notificationUrl, [...(byUrl.get(n.subscription.notificationUrl) ?? []), n]);
-      for (const [url, group] of byUrl) {
-        const outcome = await this.send(url, group, tenantId);
-        total[outcome] += group.length;
-      }
+      const outcomes = await Promise.all([...byUrl].map(async ([url, group]) => [await this.send(url, group, tenantId), group.length] as const));
+      for (const [outcome, count] of outcomes) total[outcome] += count;
       if (claimed.length < BATCH) return total;
     }
   }
@@ -106,15 +108,19 @@ export class WebhookDelivery {
         failure = e.message;
       }
     }
+    // Each row counts its own attempts: a notification queued since the last failure is not dropped with an older one.
+    const spent = group.filter((n) => n.attempts + 1 > this.settings.retries).map((n) => n.id);
+    const again = group.filter((n) => n.attempts + 1 <= this.settings.retries).map((n) => n.id);
     const attempts = Math.max(...group.map((n) => n.attempts)) + 1;
-    if (attempts > this.settings.retries) {
-      await this.store.subscriptions.settle(ids);
+    if (spent.length) {
+      await this.store.subscriptions.settle(spent);
       this.log.warn({ url: loggableUrl(url), attempts, reason: failure }, 'webhook notification dropped after its last retry');
-      return 'dropped';
     }
-    await this.store.subscriptions.retryLater(ids, new Date(Date.now() + this.settings.retryIntervalMs).toISOString(), failure);
-    this.log.warn({ url: loggableUrl(url), attempts, reason: failure }, 'webhook notification failed; will retry');
-    return 'retrying';
+    if (again.length) {
+      await this.store.subscriptions.retryLater(again, new Date(Date.now() + this.settings.retryIntervalMs).toISOString(), failure);
+      this.log.warn({ url: loggableUrl(url), attempts, reason: failure }, 'webhook notification failed; will retry');
+    }
+    return again.length ? 'retrying' : 'dropped';
   }
 }
 

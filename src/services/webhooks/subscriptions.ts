@@ -46,7 +46,7 @@ export class SubscriptionService {
 
   /** PATCH: each of expirationDateTime, notificationUrl and clientState that is given. */
   async update(list: List, id: string, input: NewSubscription): Promise<Subscription> {
-    const current = await this.store.subscriptions.get(list.rowId, id);
+    const current = await this.store.subscriptions.get(list, id);
     if (!current) throw fail.subscriptionNotFound();
     const patch: SubscriptionPatch = {};
     if (input.expirationDateTime !== undefined) patch.expiration = this.expiration(input.expirationDateTime);
@@ -61,7 +61,7 @@ export class SubscriptionService {
   }
 
   async delete(list: List, id: string): Promise<void> {
-    if (!(await this.store.subscriptions.get(list.rowId, id)) || !(await this.store.subscriptions.delete(id))) throw fail.subscriptionNotFound();
+    if (!(await this.store.subscriptions.get(list, id)) || !(await this.store.subscriptions.delete(id))) throw fail.subscriptionNotFound();
   }
 
   private nowMs(): number {

@@ -6,11 +6,11 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type {
-  ClaimedNotification, ClaimWindow, PendingNotification, Subscription, SubscriptionPatch, SubscriptionRepository,
+  ClaimedNotification, ClaimWindow, ListRef, PendingNotification, Subscription, SubscriptionPatch, SubscriptionRepository,
 } from '../subscriptions.ts';
 import type { SqlSession } from './session.ts';
 
-/** The cache scope of a list's subscriptions (id and expiration), keyed by list row id. */
+/** The cache scope of a list's live subscriptions (id and expiration), keyed by the list's GUID. */
 export const SUBSCRIPTIONS = 'subscriptions';
 
 const COLUMNS = ['id', 'list_row_id', 'list_id', 'web_id', 'site_url', 'notification_url', 'client_state', 'expiration', 'created'] as const;
@@ -27,41 +27,42 @@ export class SqlSubscriptions implements SubscriptionRepository {
   constructor(private readonly s: SqlSession) {}
 
   async create(sub: Subscription): Promise<void> {
-    await this.s.metadataWrite([[SUBSCRIPTIONS, String(sub.listRowId)]], (s) => s.db.insertInto('list_subscriptions').values({
+    await this.s.metadataWrite([[SUBSCRIPTIONS, sub.listId]], (s) => s.db.insertInto('list_subscriptions').values({
       id: sub.id, list_row_id: sub.listRowId, list_id: sub.listId, web_id: sub.webId, site_url: sub.siteUrl,
       notification_url: sub.notificationUrl, client_state: sub.clientState, expiration: sub.expiration, created: sub.created,
     }).execute());
   }
 
-  async get(listRowId: number, id: string): Promise<Subscription | undefined> {
+  async get(list: ListRef, id: string): Promise<Subscription | undefined> {
     const row = await this.s.db.selectFrom('list_subscriptions').select([...COLUMNS])
-      .where('list_row_id', '=', listRowId).where('id', '=', id).executeTakeFirst();
+      .where('list_row_id', '=', list.rowId).where('list_id', '=', list.id).where('id', '=', id).executeTakeFirst();
     return row ? rowToSubscription(row) : undefined;
   }
 
-  async ofList(listRowId: number): Promise<Subscription[]> {
-    const rows = await this.s.db.selectFrom('list_subscriptions').select([...COLUMNS]).where('list_row_id', '=', listRowId).orderBy('created').orderBy('id').execute();
+  async ofList(list: ListRef): Promise<Subscription[]> {
+    const rows = await this.s.db.selectFrom('list_subscriptions').select([...COLUMNS])
+      .where('list_row_id', '=', list.rowId).where('list_id', '=', list.id).orderBy('created').orderBy('id').execute();
     return rows.map(rowToSubscription);
   }
 
   async update(id: string, patch: SubscriptionPatch): Promise<Subscription | undefined> {
-    const row = await this.s.db.selectFrom('list_subscriptions').select('list_row_id').where('id', '=', id).executeTakeFirst();
+    const row = await this.s.db.selectFrom('list_subscriptions').select(['list_row_id', 'list_id']).where('id', '=', id).executeTakeFirst();
     if (!row) return undefined;
-    return this.s.metadataWrite([[SUBSCRIPTIONS, String(row.list_row_id)]], async (s) => {
+    return this.s.metadataWrite([[SUBSCRIPTIONS, String(row.list_id)]], async (s) => {
       const set = {
         ...(patch.notificationUrl !== undefined ? { notification_url: patch.notificationUrl } : {}),
         ...(patch.clientState !== undefined ? { client_state: patch.clientState } : {}),
         ...(patch.expiration !== undefined ? { expiration: patch.expiration } : {}),
       };
       if (Object.keys(set).length) await s.db.updateTable('list_subscriptions').set(set).where('id', '=', id).execute();
-      return new SqlSubscriptions(s).get(Number(row.list_row_id), id);
+      return new SqlSubscriptions(s).get({ rowId: Number(row.list_row_id), id: String(row.list_id) }, id);
     });
   }
 
   async delete(id: string): Promise<boolean> {
-    const row = await this.s.db.selectFrom('list_subscriptions').select('list_row_id').where('id', '=', id).executeTakeFirst();
+    const row = await this.s.db.selectFrom('list_subscriptions').select('list_id').where('id', '=', id).executeTakeFirst();
     if (!row) return false;
-    return this.s.metadataWrite([[SUBSCRIPTIONS, String(row.list_row_id)]], async (s) => {
+    return this.s.metadataWrite([[SUBSCRIPTIONS, String(row.list_id)]], async (s) => {
       await s.db.deleteFrom('webhook_outbox').where('subscription_id', '=', id).execute();
       const result = await s.db.deleteFrom('list_subscriptions').where('id', '=', id).executeTakeFirst();
       return Number(result.numDeletedRows) > 0;
@@ -69,13 +70,16 @@ export class SqlSubscriptions implements SubscriptionRepository {
   }
 
   async purgeExpired(now: string): Promise<number> {
-    const expired = await this.s.db.selectFrom('list_subscriptions').select(['id', 'list_row_id']).where('expiration', '<=', now).execute();
+    // Expired, or their list deleted (there is no foreign key: a list's row id may be taken again on SQLite, its GUID never).
+    const gone = sql<boolean>`not exists (select 1 from lists l where l.row_id = list_subscriptions.list_row_id and l.id = list_subscriptions.list_id)`;
+    const expired = await this.s.db.selectFrom('list_subscriptions').select(['id', 'list_id'])
+      .where((eb) => eb.or([eb('expiration', '<=', now), gone])).execute();
     if (expired.length === 0) return 0;
-    const lists = [...new Set(expired.map((r) => String(r.list_row_id)))];
+    const lists = [...new Set(expired.map((r) => String(r.list_id)))];
     return this.s.metadataWrite(lists.map((key) => [SUBSCRIPTIONS, key] as const), async (s) => {
       const ids = expired.map((r) => String(r.id));
       await s.db.deleteFrom('webhook_outbox').where('subscription_id', 'in', ids).execute();
-      const result = await s.db.deleteFrom('list_subscriptions').where('id', 'in', ids).where('expiration', '<=', now).executeTakeFirst();
+      const result = await s.db.deleteFrom('list_subscriptions').where('id', 'in', ids).executeTakeFirst();
       return Number(result.numDeletedRows);
     });
   }

@@ -7,18 +7,20 @@
 
 import { sql } from 'kysely';
 import type { SqlSession } from './session.ts';
+import type { ListRef } from '../subscriptions.ts';
 import { outboxId, SUBSCRIPTIONS } from './subscriptions.ts';
 
 type Live = Array<{ id: string; expiration: string }>;
 
 /** Inside a write to `list`'s items: queue its subscribers' notifications when the write commits. */
-export function notifyListChanged(s: SqlSession, list: { rowId: number }): void {
-  s.work?.beforeCommit(`webhooks:${list.rowId}`, () => enqueue(s, list.rowId));
+export function notifyListChanged(s: SqlSession, list: ListRef): void {
+  s.work?.beforeCommit(`webhooks:${list.id}`, () => enqueue(s, list));
 }
 
-async function enqueue(s: SqlSession, listRowId: number): Promise<void> {
-  const subscriptions = await s.options.cache.read<Live>(SUBSCRIPTIONS, String(listRowId), async () =>
-    (await s.db.selectFrom('list_subscriptions').select(['id', 'expiration']).where('list_row_id', '=', listRowId).execute())
+async function enqueue(s: SqlSession, list: ListRef): Promise<void> {
+  const subscriptions = await s.options.cache.read<Live>(SUBSCRIPTIONS, list.id, async () =>
+    (await s.db.selectFrom('list_subscriptions').select(['id', 'expiration'])
+      .where('list_row_id', '=', list.rowId).where('list_id', '=', list.id).execute())
       .map((r) => ({ id: String(r.id), expiration: String(r.expiration) })));
   if (subscriptions.length === 0) return;
   // Wall-clock time: the delivery worker measures the delay and the retries against it.

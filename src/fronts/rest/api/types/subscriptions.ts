@@ -47,7 +47,7 @@ function readSubscriptionBody(ctx: ApiContext): NewSubscription {
 }
 
 async function byId(r: SubscriptionsResource, id: string, ctx: ApiContext): Promise<SubscriptionResource> {
-  const subscription = await ctx.store.subscriptions.get(r.list.rowId, guidText(id));
+  const subscription = await ctx.store.subscriptions.get(r.list, guidText(id));
   if (!subscription) throw errors.subscriptionNotFound();
   return { kind: 'subscription', list: r.list, subscription };
 }
@@ -58,7 +58,7 @@ export const subscriptionsType: ResourceType<SubscriptionsResource> = {
   methods: {
     getbyid: { kind: 'function', invoke: (r, args, ctx) => byId(r, stringArgument(args, 'id', 'subscriptionId'), ctx) },
   },
-  get: async (r, ctx) => entityCollection((await ctx.store.subscriptions.ofList(r.list.rowId)).map((s) => subscriptionEntity(r.list, s, ctx)), 'SP.ApiData.Subscriptions', ctx),
+  get: async (r, ctx) => entityCollection((await ctx.store.subscriptions.ofList(r.list)).map((s) => subscriptionEntity(r.list, s, ctx)), 'SP.ApiData.Subscriptions', ctx),
   async create(r, ctx) {
     const sub = await ctx.services.subscriptions.create(ctx.site, r.list, readSubscriptionBody(ctx));
     return { ...singleEntity(subscriptionEntity(r.list, sub, ctx), TYPE, ctx), status: 201 };
