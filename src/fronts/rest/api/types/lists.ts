@@ -20,6 +20,7 @@ import { addValidateUpdateItemUsingPath } from './form-updates.ts';
 import { listCustomActions } from './custom-actions.ts';
 import { listExtraMethods, listExtraNavigation } from './list-extras.ts';
 import { listFormMethods, listFormNavigation } from './list-forms.ts';
+import { CATALOGS } from '../../../../domain/templates.ts';
 import { userResource } from './user-resources.ts';
 import { emptyOk, entityCollection, guidText, stringArgument } from './shared.ts';
 import { urlPrefix } from '../../../../domain/names.ts';
@@ -86,11 +87,22 @@ async function ensureLibrary(web: Web, library: FixedLibrary, ctx: ApiContext): 
   return listOutcome(list, web, ctx);
 }
 
+/**
+ * A list of `web` by id; or, from a subweb, one of the site collection's catalogs (kept on the
+ * root web): `getCatalog` answers those from any web, and clients follow the id it gives.
+ */
+async function listById(web: Web, id: string, ctx: ApiContext): Promise<List | undefined> {
+  const own = await ctx.store.lists.byId(web.id, id);
+  if (own || web.id === ctx.site.rootWebId) return own;
+  const root = await ctx.store.lists.byId(ctx.site.rootWebId, id);
+  return root && CATALOGS[root.baseTemplate] ? root : undefined;
+}
+
 export const listsType: ResourceType<{ kind: 'lists'; web: Web }> = {
   permissions: { create: 'ManageLists' },
   key: async (r, args, ctx) => {
     const id = guidText(stringArgument(args));
-    return { kind: 'list', list: await requireList(ctx.store.lists.byId(r.web.id, id), errors.listNotFoundById) };
+    return { kind: 'list', list: await requireList(listById(r.web, id, ctx), errors.listNotFoundById) };
   },
   methods: {
     getbytitle: {
@@ -106,7 +118,7 @@ export const listsType: ResourceType<{ kind: 'lists'; web: Web }> = {
       kind: 'function',
       async invoke(r, args, ctx) {
         const id = guidText(stringArgument(args, 'id'));
-        return { kind: 'list', list: await requireList(ctx.store.lists.byId(r.web.id, id), errors.listNotFoundById) };
+        return { kind: 'list', list: await requireList(listById(r.web, id, ctx), errors.listNotFoundById) };
       },
     },
     ensuresiteassetslibrary: { kind: 'action', permission: 'ViewListItems', invoke: (r, _args, ctx) => ensureLibrary(r.web, SITE_ASSETS, ctx) },
