@@ -1,6 +1,7 @@
 // The requests CLI for Microsoft 365 sends that spemu had to learn, on the wire exactly as the
 // CLI sends them (nometadata JSON): `spo web get --withGroups` expands the web's associated
-// groups; `spo listitem attachment list` expands an item's AttachmentFiles.
+// groups; `spo listitem attachment list` expands an item's AttachmentFiles; `spo list get`
+// reads a library's VersionPolicies and, `--withPermissions`, expands RoleAssignments two deep.
 
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -49,5 +50,31 @@ describe('CLI for Microsoft 365 requests on the wire', () => {
     const full = await get(`${items}(3)?$expand=AttachmentFiles`);
     assert.equal(full.body.Title, 'Design database schema');
     assert.equal(full.body.AttachmentFiles.length, 2);
+  });
+
+  it("lists(…)?$select=VersionPolicies&$expand=VersionPolicies: no trimming by age (spo list get on a library)", async () => {
+    const { status, body } = await get("web/lists/GetByTitle('Documents')?$select=VersionPolicies&$expand=VersionPolicies");
+    assert.equal(status, 200, JSON.stringify(body));
+    assert.deepEqual(body, { VersionPolicies: { DefaultExpireAfterDays: 0, DefaultTrimMode: 0 } });
+    assert.deepEqual((await get("web/lists/GetByTitle('Documents')/VersionPolicies")).body, body.VersionPolicies);
+  });
+
+  it('lists(…)?$expand=HasUniqueRoleAssignments,RoleAssignments/Member,RoleAssignments/RoleDefinitionBindings,VersionPolicies (spo list get --withPermissions)', async () => {
+    const { status, body } = await get("web/lists/GetByTitle('Tasks')?$expand=HasUniqueRoleAssignments,RoleAssignments/Member,RoleAssignments/RoleDefinitionBindings,VersionPolicies");
+    assert.equal(status, 200, JSON.stringify(body));
+    assert.equal(body.Title, 'Tasks');
+    assert.equal(body.HasUniqueRoleAssignments, false);
+    assert.equal(body.VersionPolicies.DefaultTrimMode, 0);
+    const web = (await get('web/roleassignments?$expand=Member,RoleDefinitionBindings')).body.value;
+    // Inherited: the web's assignments, each with its member and levels, as web/roleassignments answers them.
+    assert.deepEqual(body.RoleAssignments, web);
+    const owners = body.RoleAssignments.find((a: any) => a.Member.Title === 'Dev Owners');
+    assert.deepEqual(owners.RoleDefinitionBindings.map((d: any) => d.Name), ['Full Control']);
+    // $select reaches two levels down; a name below RoleAssignments that is not a navigation is refused.
+    const selected = await get("web/lists/GetByTitle('Tasks')?$select=Title,RoleAssignments/Member/Title&$expand=RoleAssignments/Member");
+    assert.deepEqual(selected.body.RoleAssignments.map((a: any) => Object.keys(a)), body.RoleAssignments.map(() => ['Member']));
+    assert.ok(selected.body.RoleAssignments.some((a: any) => a.Member.Title === 'Dev Members' && Object.keys(a.Member).length === 1));
+    assert.equal((await get("web/lists/GetByTitle('Tasks')?$expand=RoleAssignments/Nope")).status, 400);
+    assert.equal((await get("web/lists/GetByTitle('Tasks')?$expand=Nope")).status, 400);
   });
 });
