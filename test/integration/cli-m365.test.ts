@@ -90,10 +90,12 @@ describe('CLI for Microsoft 365 against spemu over HTTPS, logged in as its manag
     assert.equal(stored.identityId, graph.oid);
   });
 
-  it('spo web get', async () => {
-    const web = await m365('spo', 'web', 'get', '--url', site);
+  it('spo web get (--withGroups: the associated groups expanded)', async () => {
+    const web = await m365('spo', 'web', 'get', '--url', site, '--withGroups');
     assert.equal(web.Title, 'Dev');
     assert.equal(web.Url, site);
+    assert.equal(web.AssociatedOwnerGroup.Title, 'Dev Owners');
+    assert.equal(web.AssociatedMemberGroup.Title, 'Dev Members');
   });
 
   it('spo list list (RootFolder expanded over the collection)', async () => {
@@ -102,6 +104,16 @@ describe('CLI for Microsoft 365 against spemu over HTTPS, logged in as its manag
     assert.ok(tasks, JSON.stringify(lists.map((l: any) => l.Title)));
     assert.equal(tasks.RootFolder.ServerRelativeUrl, '/sites/dev/Lists/Tasks');
     assert.ok(lists.some((l: any) => l.Title === 'Projects'));
+  });
+
+  it('spo list get of a library --withPermissions (its version policies, role assignments two levels deep)', async () => {
+    const list = await m365('spo', 'list', 'get', '--webUrl', site, '--title', 'Documents', '--withPermissions');
+    assert.equal(list.BaseTemplate, 101);
+    assert.equal(list.HasUniqueRoleAssignments, false);
+    assert.equal(list.VersionPolicies.DefaultTrimModeValue, 'NoExpiration');
+    const owners = list.RoleAssignments.find((a: any) => a.Member.Title === 'Dev Owners');
+    assert.equal(owners.Member.PrincipalTypeString, 'SharePointGroup');
+    assert.equal(owners.RoleDefinitionBindings[0].Name, 'Full Control');
   });
 
   it('spo list view list', async () => {

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { identityHeaderCommand } from '../../src/cli/identity-header.ts';
 import { isManagedIdentityHeader, managedIdentityHeader } from '../../src/identity/managed-identity.ts';
 import { resolveSecret } from '../../src/identity/secret.ts';
+import { banner } from '../../src/cli/banner.ts';
 
 describe('spemu identity-header', () => {
   it('prints the header of the workspace the server uses, the same every time, another for another workspace', () => {
@@ -34,5 +35,20 @@ describe('spemu identity-header', () => {
     const key = new TextEncoder().encode(secret);
     assert.equal(isManagedIdentityHeader(key, header), true);
     for (const wrong of [undefined, '', header.slice(1), `${header}=`, header.toUpperCase()]) assert.equal(isManagedIdentityHeader(key, wrong), false, String(wrong));
+  });
+
+  it("the banner shows IDENTITY_ENDPOINT, the CA and how to get the header, never the header's value", () => {
+    const server = {
+      url: 'https://127.0.0.1:8080', tenant: { name: 'contoso', sites: [] }, caPath: '/w/.spemu/tls/ca.pem',
+      // A RunningServer carries the header; the banner must not print it.
+      managedIdentity: { upn: 'alice@contoso.onmicrosoft.com', endpoint: 'https://127.0.0.1:8080/_spemu/managed-identity/token', header: 'THE-HEADER-VALUE' },
+    };
+    const text = banner(server, undefined);
+    assert.match(text, /export IDENTITY_ENDPOINT=https:\/\/127\.0\.0\.1:8080\/_spemu\/managed-identity\/token/);
+    assert.match(text, /export IDENTITY_HEADER=\$\(spemu identity-header\)/);
+    assert.match(text, /export NODE_EXTRA_CA_CERTS=\/w\/\.spemu\/tls\/ca\.pem/);
+    assert.match(text, /tokens for alice@contoso\.onmicrosoft\.com/);
+    assert.ok(!text.includes('THE-HEADER-VALUE'));
+    assert.ok(!banner({ ...server, managedIdentity: undefined }, undefined).includes('IDENTITY_ENDPOINT'));
   });
 });

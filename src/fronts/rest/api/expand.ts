@@ -1,7 +1,9 @@
 // `$expand` and `$select` over fixed-shape entities with navigation properties (a role
 // assignment's Member and RoleDefinitionBindings, a folder's Folders and Files): one level of
-// expansion, or two where a navigation says what its entities expand, with `$select` reaching
-// into what was expanded (`Member/Title`, `Folders/ListItemAllFields/Id`).
+// expansion, or more where a navigation says what its entities expand (`RoleAssignments/Member`
+// on a list, `Folders/ListItemAllFields` on a folder), with `$select` reaching into what was
+// expanded (`Member/Title`, `Folders/ListItemAllFields/Id`). A name of a property the entity
+// already has (`$expand=HasUniqueRoleAssignments`, as CLI for Microsoft 365 sends it) expands nothing.
 
 import { errors } from '../../../wire/errors.ts';
 import type { Entity } from '../../../wire/values.ts';
@@ -15,20 +17,25 @@ export interface Navigation {
   link: string;
   load: () => Promise<Entity | Entity[] | null>;
   /**
-   * What each loaded entity may expand in turn, for a two-level `$expand`
-   * (`Folders/ListItemAllFields`, as sppull asks a folder); without it, one level only.
+   * What each loaded entity may expand in turn, for a deeper `$expand` (`Folders/ListItemAllFields`,
+   * as sppull asks a folder; `RoleAssignments/Member` on a list); without it, one level only.
    */
   nested?: (entity: Entity) => Record<string, Navigation>;
 }
 
 /** The names `$expand` asks for at this level, each checked against what the entity has; their deeper paths by name. */
-function expandedNames(expand: string[][], available: Record<string, Navigation>): Map<string, string[][]> {
+function expandedNames(entity: Entity, expand: string[][], available: Record<string, Navigation>): Map<string, string[][]> {
   const names = new Map<string, string[][]>();
   for (const path of expand) {
     const [head, ...rest] = path;
     if (!head) continue;
     const known = Object.keys(available).find((k) => k.toLowerCase() === head.toLowerCase());
-    if (!known || (rest.length > 0 && !available[known]!.nested)) throw errors.unknownSelectProperty(path.join('/'));
+    if (!known) {
+      // A property the entity has already (not a navigation) expands nothing, as SharePoint answers.
+      if (rest.length === 0 && entity.props.some(([k]) => k.toLowerCase() === head.toLowerCase())) continue;
+      throw errors.unknownSelectProperty(path.join('/'));
+    }
+    if (rest.length > 0 && !available[known]!.nested) throw errors.unknownSelectProperty(path.join('/'));
     const deeper = names.get(known) ?? [];
     if (rest.length) deeper.push(rest);
     names.set(known, deeper);
@@ -43,17 +50,25 @@ const below = (select: string[][] | undefined, name: string): string[][] | undef
 };
 
 async function project(entity: Entity, available: Record<string, Navigation>, expand: string[][], select: string[][] | undefined): Promise<Entity> {
-  const names = expandedNames(expand, available);
+  const names = expandedNames(entity, expand, available);
   const props = [...entity.props];
   for (const [name, deeper] of names) {
     const nav = available[name]!;
     const inner = below(select, name);
     const one = (e: Entity) => project(e, nav.nested?.(e) ?? {}, deeper, inner);
     const value = await nav.load();
-    const projected = value === null ? null : Array.isArray(value) ? await Promise.all(value.map(one)) : await one(value);
+    let projected: Entity | Entity[] | null = null;
+    if (Array.isArray(value)) {
+      projected = [];
+      // One at a time: the loads read the store, which a request uses as one session.
+      for (const e of value) projected.push(await one(e));
+    } else if (value !== null) {
+      projected = await one(value);
+    }
     props.push([name, { kind: 'expanded', navigationLink: nav.link, value: projected }]);
   }
-  return selectProps({ ...entity, props }, select, new Set(names.keys()));
+  const deferred = entity.deferred?.filter((d) => !names.has(d));
+  return selectProps({ ...entity, props, ...(entity.deferred ? { deferred } : {}) }, select, new Set(names.keys()));
 }
 
 /** The entity with the navigation properties `$expand` names, then `$select` applied at every level. */

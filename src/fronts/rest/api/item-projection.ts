@@ -15,6 +15,7 @@ import type { ApiContext } from './context.ts';
 import { folderEntity, freshEntityId, listEditLink, listEntity, selectProps, webEntity } from './entities.ts';
 import { defaultWireProps, selectableWireProps, type WireProp } from './item-wire.ts';
 import { roleAssignmentEntities } from './types/security.ts';
+import { attachmentEntity } from './types/attachments.ts';
 
 /** Navigation properties every item has, written as `__deferred` in verbose full projections. */
 const ITEM_NAVIGATION = ['FirstUniqueAncestorSecurableObject', 'RoleAssignments', 'AttachmentFiles', 'ContentType',
@@ -43,6 +44,8 @@ export interface ItemPlan {
   full: boolean;
   /** `$expand=RoleAssignments`: each item's (inherited) role assignments. */
   roleAssignments?: boolean | undefined;
+  /** `$expand=AttachmentFiles`: each item's attachments (CLI for Microsoft 365's `spo listitem attachment list`). */
+  attachmentFiles?: boolean | undefined;
   /** Navigation properties of ParentList expanded below it. */
   parentNested: ReadonlySet<string>;
   /** The list's fields whose values the projection reads; undefined: all. */
@@ -71,6 +74,7 @@ export async function planItemProjection(list: List, fields: Field[], ctx: ApiCo
   const expansions = new Map<string, Expansion>();
   let parentList = false;
   let roleAssignments = false;
+  let attachmentFiles = false;
   /** Second-level expansions below ParentList (`ParentList/RootFolder`, `ParentList/ParentWeb`). */
   const parentNested = new Set<string>();
   for (const path of expand) {
@@ -89,6 +93,10 @@ export async function planItemProjection(list: List, fields: Field[], ctx: ApiCo
       roleAssignments = true;
       continue;
     }
+    if (head === 'AttachmentFiles' && rest.length === 0) {
+      attachmentFiles = true;
+      continue;
+    }
     const field = findByWireName(fields, head);
     if (!field || !FIELD_KINDS[field.kind].reference) throw errors.unknownSelectProperty(head);
     if (rest.length) throw errors.unknownSelectProperty(path.join('/'));
@@ -99,7 +107,7 @@ export async function planItemProjection(list: List, fields: Field[], ctx: ApiCo
   }
 
   if (!select) {
-    return { list, fields, props: defaultWireProps(fields), expansions: [...expansions.values()], parentList, parentNested, full: true, roleAssignments };
+    return { list, fields, props: defaultWireProps(fields), expansions: [...expansions.values()], parentList, parentNested, full: true, roleAssignments, attachmentFiles };
   }
 
   const selectable = selectableWireProps(list, fields);
@@ -115,6 +123,7 @@ export async function planItemProjection(list: List, fields: Field[], ctx: ApiCo
     // `odata.id` and the like name annotations, which every answer carries anyway (PnPjs selects them).
     if (head.startsWith('odata.')) continue;
     if (head === 'RoleAssignments' && roleAssignments && sub === undefined) continue;
+    if (head === 'AttachmentFiles' && attachmentFiles && sub === undefined) continue;
     if (head === 'ParentList') {
       if (!parentList) throw errors.expandRequired(path.join('/'), head);
       wantParent = true;
@@ -142,7 +151,7 @@ export async function planItemProjection(list: List, fields: Field[], ctx: ApiCo
   }
   const expansionList = [...chosen.values()];
   const load = [...new Set([...fieldsRead(props), ...expansionList.map((e) => e.field)])];
-  return { list, fields, props, expansions: expansionList, parentList: wantParent, parentNested, full: false, load, roleAssignments };
+  return { list, fields, props, expansions: expansionList, parentList: wantParent, parentNested, full: false, load, roleAssignments, attachmentFiles };
 }
 
 /** Builds the entities for `items` under `plan`. */
@@ -177,6 +186,14 @@ export async function renderItems(plan: ItemPlan, items: Item[], ctx: ApiContext
       assignments.set(item.id, await roleAssignmentEntities(base, { kind: 'item', web: ctx.web, list: plan.list, id: item.id }, ctx));
     }
   }
+  // `$expand=AttachmentFiles`: read only for items that have some (the Attachments count on the row).
+  const attachments = new Map<number, Entity[]>();
+  if (plan.attachmentFiles) {
+    for (const item of items) {
+      if ((item.attachments ?? 0) === 0) continue;
+      attachments.set(item.id, (await ctx.store.attachments.of(plan.list, item.id)).map((a) => attachmentEntity(plan.list, item.id, a, ctx)));
+    }
+  }
 
   return items.map((item) => {
     const props: Array<[string, Value]> = [];
@@ -196,6 +213,10 @@ export async function renderItems(plan: ItemPlan, items: Item[], ctx: ApiContext
     if (plan.roleAssignments) {
       const base = `${listEditLink(plan.list)}/Items(${item.id})`;
       props.push(['RoleAssignments', { kind: 'expanded', navigationLink: `${base}/RoleAssignments`, value: assignments.get(item.id) ?? [] }]);
+    }
+    if (plan.attachmentFiles) {
+      const link = `${listEditLink(plan.list)}/Items(${item.id})/AttachmentFiles`;
+      props.push(['AttachmentFiles', { kind: 'expanded', navigationLink: link, value: attachments.get(item.id) ?? [] }]);
     }
     for (const p of plan.props) props.push([p.name, absolutePhotoLink(p.get(item, ctx.requestUrl.origin), ctx)]);
     return {

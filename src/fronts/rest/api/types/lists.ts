@@ -12,7 +12,7 @@ import { projectedCollection, projectEntity, type Navigation } from '../expand.t
 import { boolProp, intProp, readEntityBody, stringProp, type Properties } from '../body.ts';
 import { noContent, ok, type Outcome } from '../outcome.ts';
 import { requirePermission } from '../../../../identity/permissions.ts';
-import { getUserEffectivePermissions, securableMethods, securableNavigation, withSecurableProperties } from './security.ts';
+import { getUserEffectivePermissions, roleAssignmentsNavigation, securableMethods, securableNavigation, withSecurableProperties } from './security.ts';
 import type { Entity } from '../../../../wire/values.ts';
 import type { ResourceType } from '../resource.ts';
 import { listViewMethods, listViewNavigation, viewEntity } from './views.ts';
@@ -50,7 +50,16 @@ async function listOutcome(cached: List, web: Web, ctx: ApiContext, status = 200
   return { status, payload: { kind: 'entity', metadataName: 'SP.ApiData.Lists', entity: selected }, headers };
 }
 
-/** What `$expand` may load below a list: its root folder, its web, its default view. */
+/**
+ * A list's version policies (SP.VersionPolicyManager): spemu trims versions only by count
+ * (MajorVersionLimit), never by age, which SharePoint calls NoExpiration (DefaultTrimMode 0).
+ */
+function versionPoliciesEntity(list: List, ctx: ApiContext): Entity {
+  const link = `${listEditLink(list)}/VersionPolicies`;
+  return { type: 'SP.VersionPolicyManager', id: `${ctx.apiUrl}${link}`, editLink: link, props: [['DefaultExpireAfterDays', 0], ['DefaultTrimMode', 0]] };
+}
+
+/** What `$expand` may load below a list: its root folder, its web, its default view, its role assignments, its version policies. */
 function listNavigations(list: List, web: Web, ctx: ApiContext): Record<string, Navigation> {
   const link = listEditLink(list);
   return {
@@ -60,6 +69,8 @@ function listNavigations(list: List, web: Web, ctx: ApiContext): Record<string, 
       link: `${link}/DefaultView`,
       load: async () => { const view = (await ctx.store.views.of(list)).find((v) => v.defaultView); return view ? viewEntity(list, view, ctx) : null; },
     },
+    RoleAssignments: roleAssignmentsNavigation(link, { kind: 'list', web, list }, ctx),
+    VersionPolicies: { link: `${link}/VersionPolicies`, load: async () => versionPoliciesEntity(list, ctx) },
   };
 }
 
@@ -160,6 +171,7 @@ export const listType: ResourceType<ListResource> = {
     subscriptions: async (r) => ({ kind: 'subscriptions', list: r.list }),
     ...listExtraNavigation,
     ...listFormNavigation,
+    versionpolicies: async (r) => ({ kind: 'readOnly', read: async (c) => ok({ kind: 'entity', metadataName: 'SP.VersionPolicyManager', entity: versionPoliciesEntity(r.list, c) }) }),
     titleresource: async (r) => userResource(async () => r.list.title),
     descriptionresource: async (r) => userResource(async () => r.list.description),
     ...securableNavigation<ListResource>(async (r, ctx) => ({ base: listEditLink(r.list), securable: { kind: 'list', web: ctx.web, list: r.list } })),

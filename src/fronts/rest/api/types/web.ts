@@ -6,7 +6,7 @@ import { siteEntity, webEntity } from '../entities.ts';
 import { getChangesMethod, withCurrentChangeToken } from './changes.ts';
 import { errors } from '../../../../wire/errors.ts';
 import { singleEntity, stringArgument } from './shared.ts';
-import { webPrincipalMethods, webPrincipalNavigation } from './principals.ts';
+import { associatedGroupEntity, webPrincipalMethods, webPrincipalNavigation } from './principals.ts';
 import { getUserEffectivePermissions, securableMethods, securableNavigation, withSecurableProperties } from './security.ts';
 import type { Web } from '../../../../domain/model.ts';
 import { urlPrefix } from '../../../../domain/names.ts';
@@ -100,6 +100,9 @@ export const webType: ResourceType<WebResource> = {
     const entity = await withCurrentChangeToken(await withSecurableProperties(webEntity(r.web, ctx), ctx, { kind: 'web', web: r.web }), ctx, 'web', r.web.id);
     const projected = await projectEntity(entity, {
       ParentWeb: { link: 'Web/ParentWeb', load: async () => { const parent = await parentOf(r.web, ctx); return parent ? webInformationEntity(parent, ctx) : null; } },
+      AssociatedOwnerGroup: { link: 'Web/AssociatedOwnerGroup', load: () => associatedGroupEntity('owner', ctx) },
+      AssociatedMemberGroup: { link: 'Web/AssociatedMemberGroup', load: () => associatedGroupEntity('member', ctx) },
+      AssociatedVisitorGroup: { link: 'Web/AssociatedVisitorGroup', load: () => associatedGroupEntity('visitor', ctx) },
     }, ctx);
     return ok({ kind: 'entity', metadataName: 'SP.Web', entity: projected });
   },
