@@ -6,7 +6,9 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SignJWT, UnsecuredJWT } from 'jose';
@@ -311,5 +313,28 @@ describe('app-only permissions', () => {
     const me = await api('/sites/test/_api/web/currentuser?$select=LoginName', hs);
     assert.equal(me.status, 200);
     assert.equal((await me.json() as { LoginName: string }).LoginName, 'i:0#.f|membership|mark@fabrikam.onmicrosoft.com');
+  });
+});
+
+describe('logs', () => {
+  it('never hold a secret, a password or a token, even at trace level', async () => {
+    const fixture = fileURLToPath(new URL('../fixtures/identity-logs.ts', import.meta.url));
+    const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), fixture]);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => { stdout += String(d); });
+    child.stderr.on('data', (d) => { stderr += String(d); });
+    const code = await new Promise<number | null>((done) => child.on('exit', done));
+    assert.equal(code, 0, stderr);
+    const used = JSON.parse(/^USED (.*)$/m.exec(stderr)![1]!) as string[];
+    assert.ok(used.length >= 10);
+    // The log did capture the identity requests (so an empty log cannot pass).
+    assert.match(stdout, /identity request/);
+    assert.match(stdout, /"code":7000215/);
+    for (const secret of used) {
+      assert.ok(!stdout.includes(secret), `the log holds ${secret.slice(0, 12)}…`);
+      // Nor the JWT's signature alone (a token split across fields).
+      if (secret.split('.').length === 3) assert.ok(!stdout.includes(secret.split('.')[2]!), 'the log holds a token signature');
+    }
   });
 });
