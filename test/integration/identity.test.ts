@@ -338,3 +338,59 @@ describe('logs', () => {
     }
   });
 });
+
+describe('device code', () => {
+  const deviceUrl = `/${TENANT_ID}/oauth2/v2.0/devicecode`;
+  const start = async () => {
+    const r = await tokenRequest(`${origin}${deviceUrl}`, { client_id: APPS.public.clientId, scope: `${origin}/AllSites.Read openid offline_access` });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    return r.body as { user_code: string; device_code: string; verification_uri: string; interval: number; expires_in: number; message: string };
+  };
+  const poll = (deviceCode: string) => tokenRequest(tokenUrl(), { grant_type: 'urn:ietf:params:oauth:grant-type:device_code', client_id: APPS.public.clientId, device_code: deviceCode });
+  const session = async (upn: string, password: string) => {
+    const res = await fetch(`${origin}/_spemu/login`, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json' }, body: JSON.stringify({ upn, password }) });
+    assert.equal(res.status, 200);
+    return res.headers.get('set-cookie')!.split(';')[0]!;
+  };
+  const answer = (cookie: string, code: string, decision: 'approve' | 'decline') => fetch(`${origin}/_spemu/devicelogin`, {
+    method: 'POST', redirect: 'manual', headers: { Cookie: cookie, 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ code, decision }).toString(),
+  });
+
+  it('completes: pending until the user approves at /_spemu/devicelogin, then tokens for that user, once', async () => {
+    const started = await start();
+    assert.match(started.user_code, /^[A-Z2-9]{9}$/);
+    assert.equal(started.verification_uri, `${origin}/_spemu/devicelogin`);
+    assert.equal(started.interval, 5);
+    assert.equal(started.expires_in, 900);
+    assert.ok(started.message.includes(started.user_code));
+    await entraError(await poll(started.device_code), 400, 'authorization_pending', 70016);
+    // Without a session the page sends the browser to sign in, and back.
+    const anonymous = await fetch(`${origin}/_spemu/devicelogin`, { redirect: 'manual' });
+    assert.equal(anonymous.status, 303);
+    assert.equal(anonymous.headers.get('location'), '/_spemu/login?returnUrl=%2F_spemu%2Fdevicelogin');
+    const cookie = await session('mark@fabrikam.onmicrosoft.com', 'pw-mark');
+    const typed = `${started.user_code.slice(0, 4).toLowerCase()}-${started.user_code.slice(4)}`;
+    const approved = await answer(cookie, typed, 'approve');
+    assert.equal(approved.status, 200);
+    assert.match(await approved.text(), /You have signed in to <strong>Public client<\/strong>/);
+    const done = await poll(started.device_code);
+    assert.equal(done.status, 200, JSON.stringify(done.body));
+    assert.equal(claimsOf(done.body.access_token as string).upn, 'mark@fabrikam.onmicrosoft.com');
+    assert.equal(claimsOf(done.body.access_token as string).scp, 'AllSites.Read');
+    assert.equal(typeof done.body.refresh_token, 'string');
+    assert.equal((await api('/sites/test/_api/web', done.body.access_token as string)).status, 200);
+    // A replayed device code gets nothing; the user code cannot be approved again.
+    await entraError(await poll(started.device_code), 400, 'invalid_grant', 70000);
+    assert.equal((await answer(cookie, started.user_code, 'approve')).status, 400);
+  });
+
+  it('refuses a declined request, a forged device code and another client\'s', async () => {
+    const started = await start();
+    const cookie = await session('mark@fabrikam.onmicrosoft.com', 'pw-mark');
+    assert.equal((await answer(cookie, started.user_code, 'decline')).status, 200);
+    await entraError(await poll(started.device_code), 400, 'authorization_declined', 70000);
+    const other = await start();
+    await entraError(await poll(`${other.user_code}.forged`), 400, 'bad_verification_code', 70019);
+    await entraError(await tokenRequest(tokenUrl(), { grant_type: 'device_code', client_id: APPS.full.clientId, client_secret: APPS.full.secret, device_code: other.device_code }), 400, 'bad_verification_code', 70019);
+  });
+});

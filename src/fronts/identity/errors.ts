@@ -49,6 +49,11 @@ export const entraErrors = {
   revokedRefreshToken: () =>
     e(400, 'invalid_grant', 50173, 'The provided grant has expired due to it being revoked, a fresh auth token is needed. The user might have changed or reset their password.'),
   refreshTokenClient: () => e(400, 'invalid_grant', 70000, 'Provided grant is invalid or malformed.'),
+  authorizationPending: () => e(400, 'authorization_pending', 70016, 'OAuth 2.0 device flow error. Authorization is pending. Continue polling.'),
+  authorizationDeclined: () => e(400, 'authorization_declined', 70000, 'The user declined to authorize the request.'),
+  expiredDeviceCode: () => e(400, 'expired_token', 70020, "The provided value for the input parameter 'device_code' is not valid. This device code has expired."),
+  badDeviceCode: () => e(400, 'bad_verification_code', 70019, "The provided value for the input parameter 'device_code' is not valid."),
+  redeemedDeviceCode: () => e(400, 'invalid_grant', 70000, 'Provided grant is invalid or malformed. The device code was already redeemed.'),
   publicClientSecret: () => e(401, 'invalid_client', 700025, "Client is public so neither 'client_assertion' nor 'client_secret' should be presented."),
 };
 

@@ -6,6 +6,8 @@
 //   GET  /{tenant}/discovery/v2.0/keys, /{tenant}/discovery/keys   the JWKS
 //   GET  /common/discovery/instance                        MSAL's instance discovery
 //   POST /{tenant}/oauth2/v2.0/token, /{tenant}/oauth2/token        the token endpoint (token.ts)
+//   POST /{tenant}/oauth2/v2.0/devicecode, /{tenant}/oauth2/devicecode  device code requests
+//   GET|POST /_spemu/devicelogin                            where the user approves one (device-page.ts)
 // {tenant} is the tenant id, a domain it uses, or common / organizations. Tokens are made by
 // identity/entra-tokens.ts and checked by the shared authenticate stage.
 
@@ -18,7 +20,8 @@ import { TENANT_HOSTS_KEY } from '../../domain/settings.ts';
 import { resolveTenantSegment, tenantNames, type TenantNames } from '../../identity/tenant-names.ts';
 import { instanceDiscovery, jwksDocument, openIdConfigurationV1, openIdConfigurationV2, type DiscoveryTenant } from './discovery.ts';
 import { EntraError, entraErrorBody, entraErrors } from './errors.ts';
-import { grantToken } from './token.ts';
+import { deviceCode, grantToken } from './token.ts';
+import { registerDevicePage } from './device-page.ts';
 
 type Params = { tenant: string };
 
@@ -98,7 +101,8 @@ function registerIdentity(app: FastifyInstance, deps: FrontDeps): void {
     }
   });
 
-  const token = (version: 1 | 2) => async (req: FastifyRequest<{ Params: Params }>, reply: FastifyReply) => {
+  /** A form-posting endpoint (token, devicecode): Entra's JSON answer, or Entra's error. */
+  const token = (version: 1 | 2, handle: typeof grantToken) => async (req: FastifyRequest<{ Params: Params }>, reply: FastifyReply) => {
     const params = new URLSearchParams();
     try {
       const { names } = await tenantOf(req.params.tenant);
@@ -107,7 +111,7 @@ function registerIdentity(app: FastifyInstance, deps: FrontDeps): void {
       if (contentType && !contentType.startsWith('application/x-www-form-urlencoded')) throw entraErrors.missingParameter('grant_type');
       for (const [name, value] of new URLSearchParams(text)) params.append(name, value);
       const tenantHosts = JSON.parse((await deps.store.settings.get(TENANT_HOSTS_KEY)) ?? '[]') as string[];
-      const body = await grantToken({ version, params, authorization: req.headers.authorization, origin: req.publicOrigin, names, tenantHosts }, deps);
+      const body = await handle({ version, params, authorization: req.headers.authorization, origin: req.publicOrigin, names, tenantHosts }, deps);
       logLine(req, 200, { grant: params.get('grant_type'), client: params.get('client_id') });
       return sendJson(reply, 200, body, NO_STORE);
     } catch (e) {
@@ -117,6 +121,9 @@ function registerIdentity(app: FastifyInstance, deps: FrontDeps): void {
       throw e;
     }
   };
-  app.post<{ Params: Params }>('/:tenant/oauth2/v2.0/token', token(2));
-  app.post<{ Params: Params }>('/:tenant/oauth2/token', token(1));
+  app.post<{ Params: Params }>('/:tenant/oauth2/v2.0/token', token(2, grantToken));
+  app.post<{ Params: Params }>('/:tenant/oauth2/token', token(1, grantToken));
+  app.post<{ Params: Params }>('/:tenant/oauth2/v2.0/devicecode', token(2, deviceCode));
+  app.post<{ Params: Params }>('/:tenant/oauth2/devicecode', token(1, deviceCode));
+  registerDevicePage(app, deps);
 }

@@ -9,6 +9,7 @@ import { checkAppSecret, findApp, appRoles, type RegisteredApp } from '../../ide
 import { AssertionError, verifyClientAssertion } from '../../identity/client-assertions.ts';
 import { clientInfo, issueAccessToken, issueIdToken, type Authority, type ClientAuthentication, type IssuedToken } from '../../identity/entra-tokens.ts';
 import { issueRefreshToken, passwordFingerprint, readRefreshToken } from '../../identity/refresh-tokens.ts';
+import { DEVICE_CODE_SECONDS, DEVICE_POLL_SECONDS, isExpired, requestOfDeviceCode, setDeviceState, startDeviceRequest } from '../../identity/device-codes.ts';
 import { resolveTenantSegment, type TenantNames } from '../../identity/tenant-names.ts';
 import type { DirectoryUser } from '../../store/directory.ts';
 import { hostNameOf } from '../../pipeline/origin.ts';
@@ -142,6 +143,10 @@ export async function grantToken(request: TokenRequest, deps: FrontDeps): Promis
     case 'refresh_token':
       grant = await refreshGrant(request, deps, authority);
       break;
+    case 'device_code':
+    case 'urn:ietf:params:oauth:grant-type:device_code':
+      grant = await deviceCodeGrant(request, deps, authority);
+      break;
     default:
       throw entraErrors.unsupportedGrantType(grantType);
   }
@@ -214,6 +219,46 @@ async function refreshGrant(request: TokenRequest, deps: FrontDeps, authority: A
   // A refreshed grant keeps offline access: the new refresh token replaces the one redeemed.
   const withRefresh = { ...scopes, oidc: [...new Set([...scopes.oidc, 'offline_access'])] };
   return userTokens(request, deps, authority, app, how, user, withRefresh, ['pwd']);
+}
+
+/** Device codes being redeemed in this process: two polls racing get one token. */
+const redeeming = new Set<string>();
+
+async function deviceCodeGrant(request: TokenRequest, deps: FrontDeps, authority: Authority): Promise<Grant> {
+  const { app, how } = await authenticateClient(request, deps, true);
+  const code = param(request.params, 'device_code') ?? param(request.params, 'code');
+  if (!code) throw entraErrors.missingParameter('device_code');
+  const found = await requestOfDeviceCode(deps.store, deps.secret, code);
+  if (!found || found.clientId !== app.clientId) throw entraErrors.badDeviceCode();
+  if (found.state === 'redeemed' || redeeming.has(found.userCode)) throw entraErrors.redeemedDeviceCode();
+  if (isExpired(found, deps.clock())) throw entraErrors.expiredDeviceCode();
+  if (found.state === 'pending') throw entraErrors.authorizationPending();
+  if (found.state === 'declined') throw entraErrors.authorizationDeclined();
+  redeeming.add(found.userCode);
+  try {
+    // Marked first: a replayed device code never yields a second token.
+    await setDeviceState(deps.store, found, 'redeemed', found.upn);
+    const user = found.upn ? await deps.store.directory.findUser(found.upn) : undefined;
+    if (!user) throw entraErrors.authorizationDeclined();
+    return await userTokens(request, deps, authority, app, how, user, { resource: found.resource, names: found.scopes, oidc: found.oidc }, ['pwd', 'mfa']);
+  } finally {
+    redeeming.delete(found.userCode);
+  }
+}
+
+/** `/{tenant}/oauth2/v2.0/devicecode` (v1: `/oauth2/devicecode`): a new device request for a (public) client. */
+export async function deviceCode(request: TokenRequest, deps: FrontDeps): Promise<Record<string, unknown>> {
+  const { app } = await authenticateClient(request, deps, true);
+  const scopes = requestedScopes(request);
+  const { request: started, deviceCode } = await startDeviceRequest(deps.store, deps.secret, {
+    clientId: app.clientId, appDisplayName: app.displayName, scopes: scopes.names, oidc: scopes.oidc, resource: scopes.resource,
+  }, deps.clock());
+  const uri = `${request.origin}/_spemu/devicelogin`;
+  return {
+    user_code: started.userCode, device_code: deviceCode, [request.version === 2 ? 'verification_uri' : 'verification_url']: uri,
+    expires_in: DEVICE_CODE_SECONDS, interval: DEVICE_POLL_SECONDS,
+    message: `To sign in, use a web browser to open the page ${uri} and enter the code ${started.userCode} to authenticate.`,
+  };
 }
 
 function v2Body(grant: Grant): Record<string, unknown> {
