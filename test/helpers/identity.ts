@@ -50,7 +50,7 @@ export function identityTenant(certificate: AppCertificate) {
       { clientId: APPS.selected.clientId, displayName: 'Selected app', secrets: [APPS.selected.secret], permissions: ['Sites.Selected'], sites: [{ url: '/sites/test', role: 'write' }] },
       { clientId: APPS.none.clientId, displayName: 'No permission app', secrets: [APPS.none.secret] },
       { clientId: APPS.cert.clientId, displayName: 'Certificate app', certificates: [{ pem: certificate.cert }], permissions: ['Sites.FullControl.All'] },
-      { clientId: APPS.public.clientId, displayName: 'Public client', publicClient: true },
+      { clientId: APPS.public.clientId, displayName: 'Public client', publicClient: true, redirectUris: ['http://localhost/callback', 'https://app.example/spa'] },
     ],
     sites: [
       { url: '/sites/test', title: 'Test', owners: ['olivia@fabrikam.onmicrosoft.com'], members: ['mark@fabrikam.onmicrosoft.com'], lists: [tasks] },

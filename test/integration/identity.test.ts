@@ -5,7 +5,7 @@
 
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -392,5 +392,56 @@ describe('device code', () => {
     const other = await start();
     await entraError(await poll(`${other.user_code}.forged`), 400, 'bad_verification_code', 70019);
     await entraError(await tokenRequest(tokenUrl(), { grant_type: 'device_code', client_id: APPS.full.clientId, client_secret: APPS.full.secret, device_code: other.device_code }), 400, 'bad_verification_code', 70019);
+  });
+});
+
+describe('authorization code with PKCE', () => {
+  const verifier = 'a'.repeat(20) + 'B-._~'.repeat(5) + 'c'.repeat(10);
+  const challenge = createHash('sha256').update(verifier).digest('base64url');
+  const authorizeUrl = (extra: Record<string, string> = {}) => `${origin}/${TENANT_ID}/oauth2/v2.0/authorize?${new URLSearchParams({
+    client_id: APPS.public.clientId, response_type: 'code', redirect_uri: 'http://localhost:5173/callback', scope: `${origin}/AllSites.Read openid offline_access`,
+    state: 'st-1', code_challenge: challenge, code_challenge_method: 'S256', nonce: 'n-1', ...extra,
+  })}`;
+  let cookie = '';
+  const codeFrom = async (extra: Record<string, string> = {}) => {
+    const res = await fetch(authorizeUrl(extra), { redirect: 'manual', headers: { Cookie: cookie } });
+    assert.equal(res.status, 302, await res.text());
+    const location = new URL(res.headers.get('location')!);
+    assert.equal(`${location.origin}${location.pathname}`, 'http://localhost:5173/callback');
+    assert.equal(location.searchParams.get('state'), 'st-1');
+    return location.searchParams.get('code')!;
+  };
+  const redeem = (code: string, codeVerifier = verifier, redirectUri = 'http://localhost:5173/callback') => tokenRequest(tokenUrl(), {
+    grant_type: 'authorization_code', client_id: APPS.public.clientId, code, redirect_uri: redirectUri, code_verifier: codeVerifier,
+  });
+
+  it('signs in through /_spemu/login, sends the code to the registered (loopback) redirect URI, and redeems it once with the verifier', async () => {
+    const first = await fetch(authorizeUrl(), { redirect: 'manual' });
+    assert.equal(first.status, 303);
+    const back = decodeURIComponent(first.headers.get('location')!.replace('/_spemu/login?returnUrl=', ''));
+    assert.ok(back.startsWith(`/${TENANT_ID}/oauth2/v2.0/authorize?`), back);
+    const login = await fetch(`${origin}/_spemu/login`, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json' }, body: JSON.stringify({ upn: 'mark@fabrikam.onmicrosoft.com', password: 'pw-mark' }) });
+    cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+    const code = await codeFrom();
+    const r = await redeem(code);
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    assert.equal(claimsOf(r.body.access_token as string).upn, 'mark@fabrikam.onmicrosoft.com');
+    assert.equal(claimsOf(r.body.id_token as string).nonce, 'n-1');
+    assert.equal(typeof r.body.refresh_token, 'string');
+    assert.equal((await api('/sites/test/_api/web', r.body.access_token as string)).status, 200);
+    // A reused code gets nothing.
+    await entraError(await redeem(code), 400, 'invalid_grant', 54005);
+  });
+
+  it('refuses a verifier that does not match, another redirect URI, and an unregistered redirect URI (never redirecting there)', async () => {
+    await entraError(await redeem(await codeFrom(), 'x'.repeat(43)), 400, 'invalid_grant', 501481);
+    await entraError(await redeem(await codeFrom(), verifier, 'http://localhost:5173/other'), 400, 'invalid_grant', 500117);
+    const evil = await fetch(authorizeUrl({ redirect_uri: 'https://evil.example/steal' }), { redirect: 'manual', headers: { Cookie: cookie } });
+    assert.equal(evil.status, 400);
+    assert.equal(evil.headers.get('location'), null);
+    await entraError({ status: evil.status, body: await evil.json() as Loose }, 400, 'invalid_request', 50011);
+    // Errors after the redirect URI is known go back to it, with the state.
+    const badType = await fetch(authorizeUrl({ response_type: 'token' }), { redirect: 'manual', headers: { Cookie: cookie } });
+    assert.equal(new URL(badType.headers.get('location')!).searchParams.get('error'), 'unsupported_response_type');
   });
 });

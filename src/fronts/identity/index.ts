@@ -8,6 +8,7 @@
 //   POST /{tenant}/oauth2/v2.0/token, /{tenant}/oauth2/token        the token endpoint (token.ts)
 //   POST /{tenant}/oauth2/v2.0/devicecode, /{tenant}/oauth2/devicecode  device code requests
 //   GET|POST /_spemu/devicelogin                            where the user approves one (device-page.ts)
+//   GET  /{tenant}/oauth2/v2.0/authorize, /{tenant}/oauth2/authorize  the code flow with PKCE (authorize.ts)
 // {tenant} is the tenant id, a domain it uses, or common / organizations. Tokens are made by
 // identity/entra-tokens.ts and checked by the shared authenticate stage.
 
@@ -22,13 +23,15 @@ import { instanceDiscovery, jwksDocument, openIdConfigurationV1, openIdConfigura
 import { EntraError, entraErrorBody, entraErrors } from './errors.ts';
 import { deviceCode, grantToken } from './token.ts';
 import { registerDevicePage } from './device-page.ts';
+import { authorize } from './authorize.ts';
 
 type Params = { tenant: string };
 
 const NO_STORE = { 'Cache-Control': 'no-store, no-cache', Pragma: 'no-cache' };
 
+/** JSON as Entra sends it; any origin may read it (single-page apps call these endpoints cross-origin, as Entra allows). */
 function sendJson(reply: FastifyReply, status: number, body: unknown, headers: Record<string, string> = {}): FastifyReply {
-  return reply.code(status).headers({ 'Content-Type': 'application/json; charset=utf-8', ...headers }).send(JSON.stringify(body));
+  return reply.code(status).headers({ 'Content-Type': 'application/json; charset=utf-8', 'Access-Control-Allow-Origin': '*', ...headers }).send(JSON.stringify(body));
 }
 
 /** One log line per identity request: never the body, the query or a header (they carry secrets). */
@@ -126,4 +129,20 @@ function registerIdentity(app: FastifyInstance, deps: FrontDeps): void {
   app.post<{ Params: Params }>('/:tenant/oauth2/v2.0/devicecode', token(2, deviceCode));
   app.post<{ Params: Params }>('/:tenant/oauth2/devicecode', token(1, deviceCode));
   registerDevicePage(app, deps);
+
+  const authorizeRoute = (version: 1 | 2) => async (req: FastifyRequest<{ Params: Params }>, reply: FastifyReply) => {
+    try {
+      const { names } = await tenantOf(req.params.tenant);
+      const tenantHosts = JSON.parse((await deps.store.settings.get(TENANT_HOSTS_KEY)) ?? '[]') as string[];
+      const answer = await authorize(req, reply, deps, version, names, tenantHosts);
+      if ('error' in answer) return sendError(req, reply, answer.error, deps);
+      logLine(req, answer.sent.statusCode);
+      return answer.sent;
+    } catch (e) {
+      if (e instanceof EntraError) return sendError(req, reply, e, deps);
+      throw e;
+    }
+  };
+  app.get<{ Params: Params }>('/:tenant/oauth2/v2.0/authorize', authorizeRoute(2));
+  app.get<{ Params: Params }>('/:tenant/oauth2/authorize', authorizeRoute(1));
 }
