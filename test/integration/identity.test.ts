@@ -445,3 +445,27 @@ describe('authorization code with PKCE', () => {
     assert.equal(new URL(badType.headers.get('location')!).searchParams.get('error'), 'unsupported_response_type');
   });
 });
+
+describe('a disabled account (accountEnabled: false)', () => {
+  const DORA = 'dora@fabrikam.onmicrosoft.com';
+  it('gets no token and signs in by no means, whatever it proves', async () => {
+    await entraError(await tokenRequest(tokenUrl(), { grant_type: 'password', client_id: APPS.full.clientId, client_secret: APPS.full.secret, username: DORA, password: 'pw-dora', scope: `${origin}/.default` }), 400, 'invalid_grant', 50126);
+    const basic = await fetch(`${origin}/sites/test/_api/web`, { headers: { Accept: NOMETADATA, Authorization: `Basic ${Buffer.from(`${DORA}:pw-dora`).toString('base64')}` } });
+    assert.equal(basic.status, 401);
+    const login = await fetch(`${origin}/_spemu/login`, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json' }, body: JSON.stringify({ upn: DORA, password: 'pw-dora' }) });
+    assert.equal(login.status, 401);
+    // Tokens made for the account anyway (spemu token, or signed with the workspace key) are refused too.
+    const secret = readFileSync(join(data, 'token-secret'), 'utf8').trim();
+    const hs = await issueToken(new TextEncoder().encode(secret), DORA, { expiresInSeconds: 600, now: new Date() });
+    assert.equal((await api('/sites/test/_api/web', hs)).status, 401);
+    const file = JSON.parse(readFileSync(join(data, 'identity', 'signing-keys.json'), 'utf8')) as { keys: Array<{ kid: string; privateKey: string }> };
+    const now = Math.floor(Date.now() / 1000);
+    const rs = await new SignJWT({ aud: origin, iss: `${origin}/${TENANT_ID}/`, upn: DORA, scp: 'AllSites.Read', iat: now, nbf: now, exp: now + 600 })
+      .setProtectedHeader({ alg: 'RS256', kid: file.keys[0]!.kid }).sign(createPrivateKey(file.keys[0]!.privateKey));
+    assert.equal((await api('/sites/test/_api/web', rs)).status, 401);
+    // The same token shape for an enabled member works: the refusal is the account's.
+    const mark = await new SignJWT({ aud: origin, iss: `${origin}/${TENANT_ID}/`, upn: 'mark@fabrikam.onmicrosoft.com', scp: 'AllSites.Read', iat: now, nbf: now, exp: now + 600 })
+      .setProtectedHeader({ alg: 'RS256', kid: file.keys[0]!.kid }).sign(createPrivateKey(file.keys[0]!.privateKey));
+    assert.equal((await api('/sites/test/_api/web', mark)).status, 200);
+  });
+});

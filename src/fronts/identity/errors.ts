@@ -38,6 +38,7 @@ export const entraErrors = {
   assertionExpiredCertificate: () => e(401, 'invalid_client', 700027, 'Client assertion contains an invalid signature. [Reason - The key used is expired.]'),
   assertionAudience: () => e(401, 'invalid_client', 700212, 'No matching federated identity record found for presented assertion audience.'),
   assertionMalformed: () => e(401, 'invalid_client', 50027, 'JWT token is invalid or malformed.'),
+  userDisabled: () => e(400, 'invalid_grant', 50057, 'The user account is disabled.'),
   badCredentials: () => e(400, 'invalid_grant', 50126, 'Error validating credentials due to invalid username or password.'),
   invalidScope: (scope: string) => e(400, 'invalid_scope', 70011, `The provided value for the input parameter 'scope' is not valid. The scope ${scope} is not valid.`),
   clientCredentialsScope: (scope: string) =>

@@ -10,6 +10,7 @@ import { AssertionError, verifyClientAssertion } from '../../identity/client-ass
 import { clientInfo, issueAccessToken, issueIdToken, type Authority, type ClientAuthentication, type IssuedToken } from '../../identity/entra-tokens.ts';
 import { issueRefreshToken, passwordFingerprint, readRefreshToken } from '../../identity/refresh-tokens.ts';
 import { redeemAuthCode, verifierMatches } from '../../identity/auth-codes.ts';
+import { isDisabled } from '../../identity/disabled-users.ts';
 import { DEVICE_CODE_SECONDS, DEVICE_POLL_SECONDS, isExpired, requestOfDeviceCode, setDeviceState, startDeviceRequest } from '../../identity/device-codes.ts';
 import { resolveTenantSegment, type TenantNames } from '../../identity/tenant-names.ts';
 import type { DirectoryUser } from '../../store/directory.ts';
@@ -171,6 +172,8 @@ async function clientCredentials(request: TokenRequest, deps: FrontDeps, authori
 
 /** A user's access token (and refresh token, ID token and client_info as asked). */
 async function userTokens(request: TokenRequest, deps: FrontDeps, authority: Authority, app: RegisteredApp, how: ClientAuthentication, user: DirectoryUser, scopes: RequestedScopes, amr: string[], nonce?: string): Promise<Grant> {
+  // Every grant for a user ends here: a disabled account gets no token, whatever it proved.
+  if (await isDisabled(deps.store, user.upn)) throw entraErrors.userDisabled();
   const now = deps.clock();
   const delegated = delegatedScopes(scopes.names);
   const token = await issueAccessToken({
