@@ -24,6 +24,7 @@ import { isEntraShaped, verifyEntraToken } from '../identity/entra-tokens.ts';
 import type { SigningKeys } from '../identity/signing-keys.ts';
 import { appSiteRole, findApp, hasSitePermission, type RegisteredApp } from '../identity/apps.ts';
 import { entraChecks } from './entra-bearer.ts';
+import { isDisabled } from '../identity/disabled-users.ts';
 import { VerifiedTokens } from '../identity/verified-tokens.ts';
 import { readCookie, SESSION_COOKIE, verifySession } from '../identity/sessions.ts';
 import { checkDigest, issueDigest } from '../identity/digest.ts';
@@ -72,7 +73,7 @@ export interface Authenticator {
    * write with requireDigest); one that is sent is always checked. 403 when it fails.
    */
   checkWriteDigest(site: Site, principal: Principal, digest: string | undefined): void;
-  /** The directory user whose UPN (or email) and password these are; undefined for an unknown user or a wrong password alike. */
+  /** The directory user whose UPN (or email) and password these are; undefined for an unknown user, a wrong password or a disabled account alike. */
   checkPassword(name: string, password: string): Promise<DirectoryUser | undefined>;
   /** A new request digest for the principal on the site (contextinfo's FormDigestValue). */
   issueDigest(site: Site, principal: Principal): string;
@@ -136,8 +137,10 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
     }
     const key = createHmac('sha256', secret).update(`spemu-basic\n${user.upn.toLowerCase()}\n${password}\n${stored}`).digest('base64url');
     const now = Date.now();
-    if ((basicCache.get(key) ?? 0) > now) return user;
+    if ((basicCache.get(key) ?? 0) > now) return (await isDisabled(store, user.upn)) ? undefined : user;
     if (!(await verifyPassword(password, stored))) return undefined;
+    // A disabled account is refused like a wrong password (after the same work): no session, no Basic, no token.
+    if (await isDisabled(store, user.upn)) return undefined;
     if (basicCache.size >= BASIC_CACHE_SIZE) {
       for (const [k, until] of basicCache) if (until <= now || basicCache.size >= BASIC_CACHE_SIZE) basicCache.delete(k);
     }
@@ -200,7 +203,14 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
     return { app: { clientId: app.clientId, roles, app }, via: 'bearer' };
   }
 
+  /** Who the credentials prove, unless it is a disabled account (which signs in by no means). */
   async function identify(credentials: RequestCredentials): Promise<Identity> {
+    const identity = await identifyAnyone(credentials);
+    if (identity.user && await isDisabled(store, identity.user.upn)) return challenge(undefined, credentials.origin);
+    return identity;
+  }
+
+  async function identifyAnyone(credentials: RequestCredentials): Promise<Identity> {
     const authorization = credentials.authorization?.trim();
     const origin = credentials.origin;
     if (authorization) {

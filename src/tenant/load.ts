@@ -16,7 +16,7 @@ import { normaliseDateTime, toStoredValue } from '../domain/values.ts';
 import { CATALOGS, DEFAULT_LIBRARY, DOCUMENT_LIBRARY_TEMPLATE, SITE_PAGES_TEMPLATE, USER_INFO_LIST_TEMPLATE, WEB_PART_CATALOG_TEMPLATE } from '../domain/templates.ts';
 import type { Store } from '../store/store.ts';
 import type { ItemWrite } from '../store/items.ts';
-import { siteDefaultUserKey, TENANT_APPS_KEY, TENANT_FILE_KEY, TENANT_HASH_KEY, TENANT_HOSTS_KEY, TENANT_ID_KEY, TENANT_NAME_KEY } from '../domain/settings.ts';
+import { siteDefaultUserKey, TENANT_APPS_KEY, TENANT_DISABLED_USERS_KEY, TENANT_FILE_KEY, TENANT_HASH_KEY, TENANT_HOSTS_KEY, TENANT_ID_KEY, TENANT_NAME_KEY } from '../domain/settings.ts';
 import type { TenantContentType, TenantField, TenantFile, TenantList, TenantSite, TenantWeb } from './types.ts';
 import { availableColumns } from '../services/site-columns.ts';
 import { ContentTypeService } from '../services/content-types.ts';
@@ -149,6 +149,7 @@ export async function loadTenant(store: Store, tenant: TenantFile, now: string, 
     await tx.settings.set(TENANT_FILE_KEY, JSON.stringify(withoutAppSecrets(tenant)));
     await storeTenantHosts(tx, tenant);
     await tx.settings.set(TENANT_APPS_KEY, JSON.stringify(apps));
+    await tx.settings.set(TENANT_DISABLED_USERS_KEY, JSON.stringify(tenant.users.filter((u) => u.accountEnabled === false).map((u) => u.upn.toLowerCase())));
     await loadDirectory(tx, tenant, baseDir, now);
     for (const site of tenant.sites) {
       const created = await loadSite(tx, site, now, contents, homePage);

@@ -24,6 +24,8 @@ export interface TenantUser {
   firstName?: string;
   lastName?: string;
   email?: string;
+  /** false: disabled (no sign-in, no token). Default true. */
+  accountEnabled?: boolean;
   /** Without one, the user cannot sign in with Basic. */
   password?: string;
   jobTitle?: string;

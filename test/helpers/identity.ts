@@ -43,6 +43,7 @@ export function identityTenant(certificate: AppCertificate) {
       { upn: 'olivia@fabrikam.onmicrosoft.com', displayName: 'Olivia Owner', firstName: 'Olivia', lastName: 'Owner', password: 'pw-olivia' },
       { upn: 'mark@fabrikam.onmicrosoft.com', displayName: 'Mark Member', password: 'pw-mark' },
       { upn: 'nopass@fabrikam.onmicrosoft.com', displayName: 'No Password' },
+      { upn: 'dora@fabrikam.onmicrosoft.com', displayName: 'Dora Disabled', password: 'pw-dora', accountEnabled: false },
     ],
     apps: [
       { clientId: APPS.full.clientId, displayName: 'Full control app', secrets: [APPS.full.secret], permissions: ['Sites.FullControl.All'] },
@@ -50,10 +51,10 @@ export function identityTenant(certificate: AppCertificate) {
       { clientId: APPS.selected.clientId, displayName: 'Selected app', secrets: [APPS.selected.secret], permissions: ['Sites.Selected'], sites: [{ url: '/sites/test', role: 'write' }] },
       { clientId: APPS.none.clientId, displayName: 'No permission app', secrets: [APPS.none.secret] },
       { clientId: APPS.cert.clientId, displayName: 'Certificate app', certificates: [{ pem: certificate.cert }], permissions: ['Sites.FullControl.All'] },
-      { clientId: APPS.public.clientId, displayName: 'Public client', publicClient: true },
+      { clientId: APPS.public.clientId, displayName: 'Public client', publicClient: true, redirectUris: ['http://localhost/callback', 'https://app.example/spa'] },
     ],
     sites: [
-      { url: '/sites/test', title: 'Test', owners: ['olivia@fabrikam.onmicrosoft.com'], members: ['mark@fabrikam.onmicrosoft.com'], lists: [tasks] },
+      { url: '/sites/test', title: 'Test', owners: ['olivia@fabrikam.onmicrosoft.com'], members: ['mark@fabrikam.onmicrosoft.com', 'dora@fabrikam.onmicrosoft.com'], lists: [tasks] },
       { url: '/sites/other', title: 'Other', owners: ['olivia@fabrikam.onmicrosoft.com'], lists: [tasks] },
     ],
   };

@@ -45,6 +45,7 @@ describe('unmodified MSAL clients over HTTPS', () => {
     assert.equal(result.azureIdentity.status, 200);
     assert.equal(result.azureIdentity.title, 'Test');
     assert.ok(result.azureIdentity.expiresOnTimestamp > Date.now() + 50 * 60_000, 'an hour-long token');
+    assert.equal(result.pnpMetadata.webTitle, 'Test', 'MSAL with cloudDiscoveryMetadata and authorityMetadata instead of knownAuthorities');
     for (const [kind, title] of [['pnpSecret', 'Written by PnPjs with a client secret'], ['pnpCertificate', 'Written by PnPjs with a certificate']] as const) {
       const r = result[kind];
       assert.equal(r.webTitle, 'Test', kind);

@@ -5,8 +5,10 @@
 
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SignJWT, UnsecuredJWT } from 'jose';
@@ -311,5 +313,159 @@ describe('app-only permissions', () => {
     const me = await api('/sites/test/_api/web/currentuser?$select=LoginName', hs);
     assert.equal(me.status, 200);
     assert.equal((await me.json() as { LoginName: string }).LoginName, 'i:0#.f|membership|mark@fabrikam.onmicrosoft.com');
+  });
+});
+
+describe('logs', () => {
+  it('never hold a secret, a password or a token, even at trace level', async () => {
+    const fixture = fileURLToPath(new URL('../fixtures/identity-logs.ts', import.meta.url));
+    const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), fixture]);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => { stdout += String(d); });
+    child.stderr.on('data', (d) => { stderr += String(d); });
+    const code = await new Promise<number | null>((done) => child.on('exit', done));
+    assert.equal(code, 0, stderr);
+    const used = JSON.parse(/^USED (.*)$/m.exec(stderr)![1]!) as string[];
+    assert.ok(used.length >= 10);
+    // The log did capture the identity requests (so an empty log cannot pass).
+    assert.match(stdout, /identity request/);
+    assert.match(stdout, /"code":7000215/);
+    for (const secret of used) {
+      assert.ok(!stdout.includes(secret), `the log holds ${secret.slice(0, 12)}…`);
+      // Nor the JWT's signature alone (a token split across fields).
+      if (secret.split('.').length === 3) assert.ok(!stdout.includes(secret.split('.')[2]!), 'the log holds a token signature');
+    }
+  });
+});
+
+describe('device code', () => {
+  const deviceUrl = `/${TENANT_ID}/oauth2/v2.0/devicecode`;
+  const start = async () => {
+    const r = await tokenRequest(`${origin}${deviceUrl}`, { client_id: APPS.public.clientId, scope: `${origin}/AllSites.Read openid offline_access` });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    return r.body as { user_code: string; device_code: string; verification_uri: string; interval: number; expires_in: number; message: string };
+  };
+  const poll = (deviceCode: string) => tokenRequest(tokenUrl(), { grant_type: 'urn:ietf:params:oauth:grant-type:device_code', client_id: APPS.public.clientId, device_code: deviceCode });
+  const session = async (upn: string, password: string) => {
+    const res = await fetch(`${origin}/_spemu/login`, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json' }, body: JSON.stringify({ upn, password }) });
+    assert.equal(res.status, 200);
+    return res.headers.get('set-cookie')!.split(';')[0]!;
+  };
+  const answer = (cookie: string, code: string, decision: 'approve' | 'decline') => fetch(`${origin}/_spemu/devicelogin`, {
+    method: 'POST', redirect: 'manual', headers: { Cookie: cookie, 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ code, decision }).toString(),
+  });
+
+  it('completes: pending until the user approves at /_spemu/devicelogin, then tokens for that user, once', async () => {
+    const started = await start();
+    assert.match(started.user_code, /^[A-Z2-9]{9}$/);
+    assert.equal(started.verification_uri, `${origin}/_spemu/devicelogin`);
+    assert.equal(started.interval, 5);
+    assert.equal(started.expires_in, 900);
+    assert.ok(started.message.includes(started.user_code));
+    await entraError(await poll(started.device_code), 400, 'authorization_pending', 70016);
+    // Without a session the page sends the browser to sign in, and back.
+    const anonymous = await fetch(`${origin}/_spemu/devicelogin`, { redirect: 'manual' });
+    assert.equal(anonymous.status, 303);
+    assert.equal(anonymous.headers.get('location'), '/_spemu/login?returnUrl=%2F_spemu%2Fdevicelogin');
+    const cookie = await session('mark@fabrikam.onmicrosoft.com', 'pw-mark');
+    const typed = `${started.user_code.slice(0, 4).toLowerCase()}-${started.user_code.slice(4)}`;
+    const approved = await answer(cookie, typed, 'approve');
+    assert.equal(approved.status, 200);
+    assert.match(await approved.text(), /You have signed in to <strong>Public client<\/strong>/);
+    const done = await poll(started.device_code);
+    assert.equal(done.status, 200, JSON.stringify(done.body));
+    assert.equal(claimsOf(done.body.access_token as string).upn, 'mark@fabrikam.onmicrosoft.com');
+    assert.equal(claimsOf(done.body.access_token as string).scp, 'AllSites.Read');
+    assert.equal(typeof done.body.refresh_token, 'string');
+    assert.equal((await api('/sites/test/_api/web', done.body.access_token as string)).status, 200);
+    // A replayed device code gets nothing; the user code cannot be approved again.
+    await entraError(await poll(started.device_code), 400, 'invalid_grant', 70000);
+    assert.equal((await answer(cookie, started.user_code, 'approve')).status, 400);
+  });
+
+  it('refuses a declined request, a forged device code and another client\'s', async () => {
+    const started = await start();
+    const cookie = await session('mark@fabrikam.onmicrosoft.com', 'pw-mark');
+    assert.equal((await answer(cookie, started.user_code, 'decline')).status, 200);
+    await entraError(await poll(started.device_code), 400, 'authorization_declined', 70000);
+    const other = await start();
+    await entraError(await poll(`${other.user_code}.forged`), 400, 'bad_verification_code', 70019);
+    await entraError(await tokenRequest(tokenUrl(), { grant_type: 'device_code', client_id: APPS.full.clientId, client_secret: APPS.full.secret, device_code: other.device_code }), 400, 'bad_verification_code', 70019);
+  });
+});
+
+describe('authorization code with PKCE', () => {
+  const verifier = 'a'.repeat(20) + 'B-._~'.repeat(5) + 'c'.repeat(10);
+  const challenge = createHash('sha256').update(verifier).digest('base64url');
+  const authorizeUrl = (extra: Record<string, string> = {}) => `${origin}/${TENANT_ID}/oauth2/v2.0/authorize?${new URLSearchParams({
+    client_id: APPS.public.clientId, response_type: 'code', redirect_uri: 'http://localhost:5173/callback', scope: `${origin}/AllSites.Read openid offline_access`,
+    state: 'st-1', code_challenge: challenge, code_challenge_method: 'S256', nonce: 'n-1', ...extra,
+  })}`;
+  let cookie = '';
+  const codeFrom = async (extra: Record<string, string> = {}) => {
+    const res = await fetch(authorizeUrl(extra), { redirect: 'manual', headers: { Cookie: cookie } });
+    assert.equal(res.status, 302, await res.text());
+    const location = new URL(res.headers.get('location')!);
+    assert.equal(`${location.origin}${location.pathname}`, 'http://localhost:5173/callback');
+    assert.equal(location.searchParams.get('state'), 'st-1');
+    return location.searchParams.get('code')!;
+  };
+  const redeem = (code: string, codeVerifier = verifier, redirectUri = 'http://localhost:5173/callback') => tokenRequest(tokenUrl(), {
+    grant_type: 'authorization_code', client_id: APPS.public.clientId, code, redirect_uri: redirectUri, code_verifier: codeVerifier,
+  });
+
+  it('signs in through /_spemu/login, sends the code to the registered (loopback) redirect URI, and redeems it once with the verifier', async () => {
+    const first = await fetch(authorizeUrl(), { redirect: 'manual' });
+    assert.equal(first.status, 303);
+    const back = decodeURIComponent(first.headers.get('location')!.replace('/_spemu/login?returnUrl=', ''));
+    assert.ok(back.startsWith(`/${TENANT_ID}/oauth2/v2.0/authorize?`), back);
+    const login = await fetch(`${origin}/_spemu/login`, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json' }, body: JSON.stringify({ upn: 'mark@fabrikam.onmicrosoft.com', password: 'pw-mark' }) });
+    cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+    const code = await codeFrom();
+    const r = await redeem(code);
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    assert.equal(claimsOf(r.body.access_token as string).upn, 'mark@fabrikam.onmicrosoft.com');
+    assert.equal(claimsOf(r.body.id_token as string).nonce, 'n-1');
+    assert.equal(typeof r.body.refresh_token, 'string');
+    assert.equal((await api('/sites/test/_api/web', r.body.access_token as string)).status, 200);
+    // A reused code gets nothing.
+    await entraError(await redeem(code), 400, 'invalid_grant', 54005);
+  });
+
+  it('refuses a verifier that does not match, another redirect URI, and an unregistered redirect URI (never redirecting there)', async () => {
+    await entraError(await redeem(await codeFrom(), 'x'.repeat(43)), 400, 'invalid_grant', 501481);
+    await entraError(await redeem(await codeFrom(), verifier, 'http://localhost:5173/other'), 400, 'invalid_grant', 500117);
+    const evil = await fetch(authorizeUrl({ redirect_uri: 'https://evil.example/steal' }), { redirect: 'manual', headers: { Cookie: cookie } });
+    assert.equal(evil.status, 400);
+    assert.equal(evil.headers.get('location'), null);
+    await entraError({ status: evil.status, body: await evil.json() as Loose }, 400, 'invalid_request', 50011);
+    // Errors after the redirect URI is known go back to it, with the state.
+    const badType = await fetch(authorizeUrl({ response_type: 'token' }), { redirect: 'manual', headers: { Cookie: cookie } });
+    assert.equal(new URL(badType.headers.get('location')!).searchParams.get('error'), 'unsupported_response_type');
+  });
+});
+
+describe('a disabled account (accountEnabled: false)', () => {
+  const DORA = 'dora@fabrikam.onmicrosoft.com';
+  it('gets no token and signs in by no means, whatever it proves', async () => {
+    await entraError(await tokenRequest(tokenUrl(), { grant_type: 'password', client_id: APPS.full.clientId, client_secret: APPS.full.secret, username: DORA, password: 'pw-dora', scope: `${origin}/.default` }), 400, 'invalid_grant', 50126);
+    const basic = await fetch(`${origin}/sites/test/_api/web`, { headers: { Accept: NOMETADATA, Authorization: `Basic ${Buffer.from(`${DORA}:pw-dora`).toString('base64')}` } });
+    assert.equal(basic.status, 401);
+    const login = await fetch(`${origin}/_spemu/login`, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json' }, body: JSON.stringify({ upn: DORA, password: 'pw-dora' }) });
+    assert.equal(login.status, 401);
+    // Tokens made for the account anyway (spemu token, or signed with the workspace key) are refused too.
+    const secret = readFileSync(join(data, 'token-secret'), 'utf8').trim();
+    const hs = await issueToken(new TextEncoder().encode(secret), DORA, { expiresInSeconds: 600, now: new Date() });
+    assert.equal((await api('/sites/test/_api/web', hs)).status, 401);
+    const file = JSON.parse(readFileSync(join(data, 'identity', 'signing-keys.json'), 'utf8')) as { keys: Array<{ kid: string; privateKey: string }> };
+    const now = Math.floor(Date.now() / 1000);
+    const rs = await new SignJWT({ aud: origin, iss: `${origin}/${TENANT_ID}/`, upn: DORA, scp: 'AllSites.Read', iat: now, nbf: now, exp: now + 600 })
+      .setProtectedHeader({ alg: 'RS256', kid: file.keys[0]!.kid }).sign(createPrivateKey(file.keys[0]!.privateKey));
+    assert.equal((await api('/sites/test/_api/web', rs)).status, 401);
+    // The same token shape for an enabled member works: the refusal is the account's.
+    const mark = await new SignJWT({ aud: origin, iss: `${origin}/${TENANT_ID}/`, upn: 'mark@fabrikam.onmicrosoft.com', scp: 'AllSites.Read', iat: now, nbf: now, exp: now + 600 })
+      .setProtectedHeader({ alg: 'RS256', kid: file.keys[0]!.kid }).sign(createPrivateKey(file.keys[0]!.privateKey));
+    assert.equal((await api('/sites/test/_api/web', mark)).status, 200);
   });
 });

@@ -38,6 +38,7 @@ export const entraErrors = {
   assertionExpiredCertificate: () => e(401, 'invalid_client', 700027, 'Client assertion contains an invalid signature. [Reason - The key used is expired.]'),
   assertionAudience: () => e(401, 'invalid_client', 700212, 'No matching federated identity record found for presented assertion audience.'),
   assertionMalformed: () => e(401, 'invalid_client', 50027, 'JWT token is invalid or malformed.'),
+  userDisabled: () => e(400, 'invalid_grant', 50057, 'The user account is disabled.'),
   badCredentials: () => e(400, 'invalid_grant', 50126, 'Error validating credentials due to invalid username or password.'),
   invalidScope: (scope: string) => e(400, 'invalid_scope', 70011, `The provided value for the input parameter 'scope' is not valid. The scope ${scope} is not valid.`),
   clientCredentialsScope: (scope: string) =>
@@ -49,6 +50,20 @@ export const entraErrors = {
   revokedRefreshToken: () =>
     e(400, 'invalid_grant', 50173, 'The provided grant has expired due to it being revoked, a fresh auth token is needed. The user might have changed or reset their password.'),
   refreshTokenClient: () => e(400, 'invalid_grant', 70000, 'Provided grant is invalid or malformed.'),
+  authorizationPending: () => e(400, 'authorization_pending', 70016, 'OAuth 2.0 device flow error. Authorization is pending. Continue polling.'),
+  authorizationDeclined: () => e(400, 'authorization_declined', 70000, 'The user declined to authorize the request.'),
+  expiredDeviceCode: () => e(400, 'expired_token', 70020, "The provided value for the input parameter 'device_code' is not valid. This device code has expired."),
+  badDeviceCode: () => e(400, 'bad_verification_code', 70019, "The provided value for the input parameter 'device_code' is not valid."),
+  redeemedDeviceCode: () => e(400, 'invalid_grant', 70000, 'Provided grant is invalid or malformed. The device code was already redeemed.'),
+  redirectMismatch: (uri: string, clientId: string) =>
+    e(400, 'invalid_request', 50011, `The redirect URI '${uri}' specified in the request does not match the redirect URIs configured for the application '${clientId}'. Make sure the redirect URI sent in the request matches one added to your application in the Azure portal.`),
+  unsupportedResponseType: (type: string) => e(400, 'unsupported_response_type', 70005, `The provided value for the input parameter 'response_type' is not allowed for this request. Expected 'code', not '${type}'.`),
+  badChallengeMethod: () => e(400, 'invalid_request', 501491, "Invalid size of Code_Challenge parameter or the code_challenge_method is not 'S256' or 'plain'."),
+  codeVerifierMismatch: () => e(400, 'invalid_grant', 501481, 'The Code_Verifier does not match the code_challenge supplied in the authorization request.'),
+  codeRedeemed: () => e(400, 'invalid_grant', 54005, 'OAuth2 Authorization code was already redeemed, please retry with a new valid code or use an existing refresh token.'),
+  invalidCode: () => e(400, 'invalid_grant', 9002313, 'Invalid request. Request is malformed or invalid. The authorization code is not valid or has expired.'),
+  codeRedirectMismatch: () => e(400, 'invalid_grant', 500117, 'The reply uri specified in the token request does not match the reply uri specified in the authorization request.'),
+  codeClientMismatch: () => e(400, 'invalid_grant', 70000, 'Provided grant is invalid or malformed. The authorization code was issued to another client.'),
   publicClientSecret: () => e(401, 'invalid_client', 700025, "Client is public so neither 'client_assertion' nor 'client_secret' should be presented."),
 };
 

@@ -6,6 +6,9 @@
 //   GET  /{tenant}/discovery/v2.0/keys, /{tenant}/discovery/keys   the JWKS
 //   GET  /common/discovery/instance                        MSAL's instance discovery
 //   POST /{tenant}/oauth2/v2.0/token, /{tenant}/oauth2/token        the token endpoint (token.ts)
+//   POST /{tenant}/oauth2/v2.0/devicecode, /{tenant}/oauth2/devicecode  device code requests
+//   GET|POST /_spemu/devicelogin                            where the user approves one (device-page.ts)
+//   GET  /{tenant}/oauth2/v2.0/authorize, /{tenant}/oauth2/authorize  the code flow with PKCE (authorize.ts)
 // {tenant} is the tenant id, a domain it uses, or common / organizations. Tokens are made by
 // identity/entra-tokens.ts and checked by the shared authenticate stage.
 
@@ -18,14 +21,17 @@ import { TENANT_HOSTS_KEY } from '../../domain/settings.ts';
 import { resolveTenantSegment, tenantNames, type TenantNames } from '../../identity/tenant-names.ts';
 import { instanceDiscovery, jwksDocument, openIdConfigurationV1, openIdConfigurationV2, type DiscoveryTenant } from './discovery.ts';
 import { EntraError, entraErrorBody, entraErrors } from './errors.ts';
-import { grantToken } from './token.ts';
+import { deviceCode, grantToken } from './token.ts';
+import { registerDevicePage } from './device-page.ts';
+import { authorize } from './authorize.ts';
 
 type Params = { tenant: string };
 
 const NO_STORE = { 'Cache-Control': 'no-store, no-cache', Pragma: 'no-cache' };
 
+/** JSON as Entra sends it; any origin may read it (single-page apps call these endpoints cross-origin, as Entra allows). */
 function sendJson(reply: FastifyReply, status: number, body: unknown, headers: Record<string, string> = {}): FastifyReply {
-  return reply.code(status).headers({ 'Content-Type': 'application/json; charset=utf-8', ...headers }).send(JSON.stringify(body));
+  return reply.code(status).headers({ 'Content-Type': 'application/json; charset=utf-8', 'Access-Control-Allow-Origin': '*', ...headers }).send(JSON.stringify(body));
 }
 
 /** One log line per identity request: never the body, the query or a header (they carry secrets). */
@@ -98,7 +104,8 @@ function registerIdentity(app: FastifyInstance, deps: FrontDeps): void {
     }
   });
 
-  const token = (version: 1 | 2) => async (req: FastifyRequest<{ Params: Params }>, reply: FastifyReply) => {
+  /** A form-posting endpoint (token, devicecode): Entra's JSON answer, or Entra's error. */
+  const token = (version: 1 | 2, handle: typeof grantToken) => async (req: FastifyRequest<{ Params: Params }>, reply: FastifyReply) => {
     const params = new URLSearchParams();
     try {
       const { names } = await tenantOf(req.params.tenant);
@@ -107,7 +114,7 @@ function registerIdentity(app: FastifyInstance, deps: FrontDeps): void {
       if (contentType && !contentType.startsWith('application/x-www-form-urlencoded')) throw entraErrors.missingParameter('grant_type');
       for (const [name, value] of new URLSearchParams(text)) params.append(name, value);
       const tenantHosts = JSON.parse((await deps.store.settings.get(TENANT_HOSTS_KEY)) ?? '[]') as string[];
-      const body = await grantToken({ version, params, authorization: req.headers.authorization, origin: req.publicOrigin, names, tenantHosts }, deps);
+      const body = await handle({ version, params, authorization: req.headers.authorization, origin: req.publicOrigin, names, tenantHosts }, deps);
       logLine(req, 200, { grant: params.get('grant_type'), client: params.get('client_id') });
       return sendJson(reply, 200, body, NO_STORE);
     } catch (e) {
@@ -117,6 +124,25 @@ function registerIdentity(app: FastifyInstance, deps: FrontDeps): void {
       throw e;
     }
   };
-  app.post<{ Params: Params }>('/:tenant/oauth2/v2.0/token', token(2));
-  app.post<{ Params: Params }>('/:tenant/oauth2/token', token(1));
+  app.post<{ Params: Params }>('/:tenant/oauth2/v2.0/token', token(2, grantToken));
+  app.post<{ Params: Params }>('/:tenant/oauth2/token', token(1, grantToken));
+  app.post<{ Params: Params }>('/:tenant/oauth2/v2.0/devicecode', token(2, deviceCode));
+  app.post<{ Params: Params }>('/:tenant/oauth2/devicecode', token(1, deviceCode));
+  registerDevicePage(app, deps);
+
+  const authorizeRoute = (version: 1 | 2) => async (req: FastifyRequest<{ Params: Params }>, reply: FastifyReply) => {
+    try {
+      const { names } = await tenantOf(req.params.tenant);
+      const tenantHosts = JSON.parse((await deps.store.settings.get(TENANT_HOSTS_KEY)) ?? '[]') as string[];
+      const answer = await authorize(req, reply, deps, version, names, tenantHosts);
+      if ('error' in answer) return sendError(req, reply, answer.error, deps);
+      logLine(req, answer.sent.statusCode);
+      return answer.sent;
+    } catch (e) {
+      if (e instanceof EntraError) return sendError(req, reply, e, deps);
+      throw e;
+    }
+  };
+  app.get<{ Params: Params }>('/:tenant/oauth2/v2.0/authorize', authorizeRoute(2));
+  app.get<{ Params: Params }>('/:tenant/oauth2/authorize', authorizeRoute(1));
 }

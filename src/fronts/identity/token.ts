@@ -9,6 +9,9 @@ import { checkAppSecret, findApp, appRoles, type RegisteredApp } from '../../ide
 import { AssertionError, verifyClientAssertion } from '../../identity/client-assertions.ts';
 import { clientInfo, issueAccessToken, issueIdToken, type Authority, type ClientAuthentication, type IssuedToken } from '../../identity/entra-tokens.ts';
 import { issueRefreshToken, passwordFingerprint, readRefreshToken } from '../../identity/refresh-tokens.ts';
+import { redeemAuthCode, verifierMatches } from '../../identity/auth-codes.ts';
+import { isDisabled } from '../../identity/disabled-users.ts';
+import { DEVICE_CODE_SECONDS, DEVICE_POLL_SECONDS, isExpired, requestOfDeviceCode, setDeviceState, startDeviceRequest } from '../../identity/device-codes.ts';
 import { resolveTenantSegment, type TenantNames } from '../../identity/tenant-names.ts';
 import type { DirectoryUser } from '../../store/directory.ts';
 import { hostNameOf } from '../../pipeline/origin.ts';
@@ -79,7 +82,7 @@ function assertionAudience(request: TokenRequest) {
  * client may send neither where `publicAllowed`. Never tells a wrong secret from an unknown
  * app by timing alone: an unknown app is answered before any secret is checked, as Entra does.
  */
-async function authenticateClient(request: TokenRequest, deps: FrontDeps, publicAllowed: boolean): Promise<{ app: RegisteredApp; how: ClientAuthentication }> {
+export async function authenticateClient(request: TokenRequest, deps: FrontDeps, publicAllowed: boolean): Promise<{ app: RegisteredApp; how: ClientAuthentication }> {
   const { params } = request;
   const basic = basicClient(request.authorization);
   const clientId = param(params, 'client_id') ?? basic?.id;
@@ -112,7 +115,7 @@ async function authenticateClient(request: TokenRequest, deps: FrontDeps, public
   throw entraErrors.credentialRequired();
 }
 
-function requestedScopes(request: TokenRequest): RequestedScopes {
+export function requestedScopes(request: Pick<TokenRequest, 'version' | 'params' | 'origin' | 'tenantHosts' | 'names'>): RequestedScopes {
   const ctx: ScopeContext = { origin: request.origin, tenantHosts: request.tenantHosts, tenantName: request.names.tenantName };
   if (request.version === 1) {
     const resource = param(request.params, 'resource');
@@ -142,6 +145,13 @@ export async function grantToken(request: TokenRequest, deps: FrontDeps): Promis
     case 'refresh_token':
       grant = await refreshGrant(request, deps, authority);
       break;
+    case 'authorization_code':
+      grant = await authorizationCodeGrant(request, deps, authority);
+      break;
+    case 'device_code':
+    case 'urn:ietf:params:oauth:grant-type:device_code':
+      grant = await deviceCodeGrant(request, deps, authority);
+      break;
     default:
       throw entraErrors.unsupportedGrantType(grantType);
   }
@@ -161,7 +171,9 @@ async function clientCredentials(request: TokenRequest, deps: FrontDeps, authori
 }
 
 /** A user's access token (and refresh token, ID token and client_info as asked). */
-async function userTokens(request: TokenRequest, deps: FrontDeps, authority: Authority, app: RegisteredApp, how: ClientAuthentication, user: DirectoryUser, scopes: RequestedScopes, amr: string[]): Promise<Grant> {
+async function userTokens(request: TokenRequest, deps: FrontDeps, authority: Authority, app: RegisteredApp, how: ClientAuthentication, user: DirectoryUser, scopes: RequestedScopes, amr: string[], nonce?: string): Promise<Grant> {
+  // Every grant for a user ends here: a disabled account gets no token, whatever it proved.
+  if (await isDisabled(deps.store, user.upn)) throw entraErrors.userDisabled();
   const now = deps.clock();
   const delegated = delegatedScopes(scopes.names);
   const token = await issueAccessToken({
@@ -175,7 +187,7 @@ async function userTokens(request: TokenRequest, deps: FrontDeps, authority: Aut
     ? await issueRefreshToken(deps.secret, { upn: user.upn, clientId: app.clientId, scopes: scopes.names, resource: scopes.resource, passwordFingerprint: passwordFingerprint(deps.secret, hash ?? '') }, now)
     : undefined;
   const idToken = scopes.oidc.includes('openid')
-    ? await issueIdToken({ keys: deps.signingKeys, authority, clientId: app.clientId, user, now })
+    ? await issueIdToken({ keys: deps.signingKeys, authority, clientId: app.clientId, user, now, nonce })
     : undefined;
   const info = param(request.params, 'client_info') === '1' ? clientInfo(user.objectId, authority.tenantId) : undefined;
   return {
@@ -214,6 +226,70 @@ async function refreshGrant(request: TokenRequest, deps: FrontDeps, authority: A
   // A refreshed grant keeps offline access: the new refresh token replaces the one redeemed.
   const withRefresh = { ...scopes, oidc: [...new Set([...scopes.oidc, 'offline_access'])] };
   return userTokens(request, deps, authority, app, how, user, withRefresh, ['pwd']);
+}
+
+/** Codes being redeemed in this process: two racing redemptions get one token. */
+const redeemingCodes = new Set<string>();
+
+async function authorizationCodeGrant(request: TokenRequest, deps: FrontDeps, authority: Authority): Promise<Grant> {
+  const { app, how } = await authenticateClient(request, deps, true);
+  const code = param(request.params, 'code');
+  if (!code) throw entraErrors.missingParameter('code');
+  if (redeemingCodes.has(code)) throw entraErrors.codeRedeemed();
+  redeemingCodes.add(code);
+  try {
+    const redeemed = await redeemAuthCode(deps.store, deps.secret, code, deps.clock());
+    if ('problem' in redeemed) throw redeemed.problem === 'redeemed' ? entraErrors.codeRedeemed() : entraErrors.invalidCode();
+    const { grant } = redeemed;
+    if (grant.clientId !== app.clientId) throw entraErrors.codeClientMismatch();
+    if ((param(request.params, 'redirect_uri') ?? '') !== grant.redirectUri) throw entraErrors.codeRedirectMismatch();
+    if (!verifierMatches(grant, param(request.params, 'code_verifier'))) throw entraErrors.codeVerifierMismatch();
+    const user = await deps.store.directory.findUser(grant.upn);
+    if (!user) throw entraErrors.invalidCode();
+    return await userTokens(request, deps, authority, app, how, user, { resource: grant.resource, names: grant.scopes, oidc: grant.oidc }, ['pwd'], grant.nonce);
+  } finally {
+    redeemingCodes.delete(code);
+  }
+}
+
+/** Device codes being redeemed in this process: two polls racing get one token. */
+const redeeming = new Set<string>();
+
+async function deviceCodeGrant(request: TokenRequest, deps: FrontDeps, authority: Authority): Promise<Grant> {
+  const { app, how } = await authenticateClient(request, deps, true);
+  const code = param(request.params, 'device_code') ?? param(request.params, 'code');
+  if (!code) throw entraErrors.missingParameter('device_code');
+  const found = await requestOfDeviceCode(deps.store, deps.secret, code);
+  if (!found || found.clientId !== app.clientId) throw entraErrors.badDeviceCode();
+  if (found.state === 'redeemed' || redeeming.has(found.userCode)) throw entraErrors.redeemedDeviceCode();
+  if (isExpired(found, deps.clock())) throw entraErrors.expiredDeviceCode();
+  if (found.state === 'pending') throw entraErrors.authorizationPending();
+  if (found.state === 'declined') throw entraErrors.authorizationDeclined();
+  redeeming.add(found.userCode);
+  try {
+    // Marked first: a replayed device code never yields a second token.
+    await setDeviceState(deps.store, found, 'redeemed', found.upn);
+    const user = found.upn ? await deps.store.directory.findUser(found.upn) : undefined;
+    if (!user) throw entraErrors.authorizationDeclined();
+    return await userTokens(request, deps, authority, app, how, user, { resource: found.resource, names: found.scopes, oidc: found.oidc }, ['pwd', 'mfa']);
+  } finally {
+    redeeming.delete(found.userCode);
+  }
+}
+
+/** `/{tenant}/oauth2/v2.0/devicecode` (v1: `/oauth2/devicecode`): a new device request for a (public) client. */
+export async function deviceCode(request: TokenRequest, deps: FrontDeps): Promise<Record<string, unknown>> {
+  const { app } = await authenticateClient(request, deps, true);
+  const scopes = requestedScopes(request);
+  const { request: started, deviceCode } = await startDeviceRequest(deps.store, deps.secret, {
+    clientId: app.clientId, appDisplayName: app.displayName, scopes: scopes.names, oidc: scopes.oidc, resource: scopes.resource,
+  }, deps.clock());
+  const uri = `${request.origin}/_spemu/devicelogin`;
+  return {
+    user_code: started.userCode, device_code: deviceCode, [request.version === 2 ? 'verification_uri' : 'verification_url']: uri,
+    expires_in: DEVICE_CODE_SECONDS, interval: DEVICE_POLL_SECONDS,
+    message: `To sign in, use a web browser to open the page ${uri} and enter the code ${started.userCode} to authenticate.`,
+  };
 }
 
 function v2Body(grant: Grant): Record<string, unknown> {
