@@ -100,7 +100,7 @@ describe('spsave and sppull with forms credentials against spemu', () => {
     assert.equal((await fileProps(`${LIB}/Uploads/fresh.txt`)).CheckOutType, 2);
   });
 
-  it('sppull downloads a folder tree (nested folders, an empty one) byte for byte, and nothing outside it', async () => {
+  it('sppull downloads a folder tree (nested folders, an empty one) byte for byte, and nothing outside it; or only the files it names', async () => {
     // The tree, made with plain REST calls.
     const digest = ((await (await api('contextinfo', { method: 'POST' })).json()) as { FormDigestValue: string }).FormDigestValue;
     const post = async (path: string, body?: Buffer) => {
@@ -130,6 +130,12 @@ describe('spsave and sppull with forms credentials against spemu', () => {
     assert.ok(statSync(join(target, 'empty')).isDirectory(), 'the empty folder is made too');
     const onDisk = (readdirSync(target, { recursive: true }) as string[]).filter((p) => statSync(join(target, p)).isFile()).sort();
     assert.deepEqual(onDisk, Object.keys(tree).sort(), 'nothing from outside the folder');
+
+    // strictObjects: named files only, no folder walk.
+    const strict = join(temp, 'strict');
+    const picked = await SPPull.download({ siteUrl: site, creds: credentials }, { spRootFolder: 'Shared Documents/Pull', strictObjects: ['bin/blob.bin'], dlRootFolder: strict, muteConsole: true });
+    assert.deepEqual(picked.map((r) => [r.ServerRelativeUrl, r.Error]), [[`${LIB}/Pull/bin/blob.bin`, undefined]]);
+    assert.deepEqual(readFileSync(join(strict, 'bin', 'blob.bin')), tree['bin/blob.bin']);
   });
 });
 
