@@ -16,7 +16,7 @@ type MissingFolderFiles = ResourceOf<'missingFolderFiles'>;
 const gone = async (r: { url: string }): Promise<never> => { throw fail.folderNotFound(r.url); };
 
 /** Every method a folder (or its files) has, as a function that answers the folder's 404 while the path is resolved. */
-function missingMethods<R extends { url: string } & (MissingFolder | MissingFolderFiles)>(names: string[]): Record<string, MethodDef<R>> {
+function missingMethods<R extends MissingFolder | MissingFolderFiles>(names: string[]): Record<string, MethodDef<R>> {
   return Object.fromEntries(names.map((name) => [name, { kind: 'function', invoke: (r: R) => gone(r) } satisfies MethodDef<R>]));
 }
 
