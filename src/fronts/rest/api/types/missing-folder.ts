@@ -21,18 +21,17 @@ function missingMethods<R extends MissingFolder | MissingFolderFiles>(names: str
 }
 
 export const missingFolderType: ResourceType<MissingFolder> = {
-  // Every verb answers the folder's 404 (as when the folder was looked up eagerly), never 405.
-  permissions: { create: 'Open', update: 'Open', delete: 'Open' },
+  // The verbs a folder answers answer the folder's 404, after the permission a folder's would need.
+  permissions: { update: 'EditListItems', delete: 'DeleteListItems' },
   navigation: {
     ...Object.fromEntries(Object.keys(folderType.navigation ?? {}).map((name) => [name, gone])),
     files: async (r) => ({ kind: 'missingFolderFiles', url: r.url }),
   },
   methods: missingMethods(Object.keys(folderType.methods ?? {})),
   get: gone,
-  create: gone,
   update: gone,
   delete: gone,
-  bodies: { create: 'none', update: 'none' },
+  bodies: { update: 'none' },
 };
 
 /** Adding a file: DirectoryNotFoundException. */
