@@ -17,6 +17,7 @@ import { bearerFor } from '../helpers/bearer.ts';
 
 const require = createRequire(import.meta.url);
 const { spsave } = require('spsave') as typeof import('spsave');
+const sprequest = require('sp-request') as typeof import('sp-request');
 const { SPPull } = require('sppull') as { SPPull: { download(context: object, options: object): Promise<Array<{ ServerRelativeUrl: string; SavedToLocalPath?: string; Error?: unknown }>> } };
 
 const SECRET = 'spsave-sppull-secret-0123456789-abcdefghij';
@@ -99,7 +100,7 @@ describe('spsave and sppull with forms credentials against spemu', () => {
     assert.equal((await fileProps(`${LIB}/Uploads/fresh.txt`)).CheckOutType, 2);
   });
 
-  it('sppull downloads a folder tree (nested folders, an empty one) byte for byte, and nothing outside it', async () => {
+  it('sppull downloads a folder tree (nested folders, an empty one) byte for byte, and nothing outside it; or only the files it names', async () => {
     // The tree, made with plain REST calls.
     const digest = ((await (await api('contextinfo', { method: 'POST' })).json()) as { FormDigestValue: string }).FormDigestValue;
     const post = async (path: string, body?: Buffer) => {
@@ -129,6 +130,37 @@ describe('spsave and sppull with forms credentials against spemu', () => {
     assert.ok(statSync(join(target, 'empty')).isDirectory(), 'the empty folder is made too');
     const onDisk = (readdirSync(target, { recursive: true }) as string[]).filter((p) => statSync(join(target, p)).isFile()).sort();
     assert.deepEqual(onDisk, Object.keys(tree).sort(), 'nothing from outside the folder');
+
+    // strictObjects: named files only, no folder walk.
+    const strict = join(temp, 'strict');
+    const picked = await SPPull.download({ siteUrl: site, creds: credentials }, { spRootFolder: 'Shared Documents/Pull', strictObjects: ['bin/blob.bin'], dlRootFolder: strict, muteConsole: true });
+    assert.deepEqual(picked.map((r) => [r.ServerRelativeUrl, r.Error]), [[`${LIB}/Pull/bin/blob.bin`, undefined]]);
+    assert.deepEqual(readFileSync(join(strict, 'bin', 'blob.bin')), tree['bin/blob.bin']);
+  });
+});
+
+describe('over HTTPS (--https, spemu\'s own certificate): the same clients, unmodified, no CA given', () => {
+  // node-sp-auth, sp-request and sppull's downloads do not check certificates (rejectUnauthorized: false).
+  const temp = mkdtempSync(join(tmpdir(), 'spemu-spsave-tls-'));
+  after(() => rmSync(temp, { recursive: true, force: true }));
+  const spemu = useTestServer(() => ({ https: true, data: join(temp, 'workspace'), anonymousUser: undefined }));
+
+  it('sp-request signs in and writes; spsave uploads into a new folder; sppull downloads it', async () => {
+    const site = spemu.server.site('/sites/dev');
+    assert.match(site, /^https:/);
+    const spr = sprequest.create(credentials);
+    const digest = await spr.requestDigest(site);
+    const created = await spr.post(`${site}/_api/web/lists/getbytitle('Tasks')/items`, {
+      headers: { 'X-RequestDigest': digest }, body: { __metadata: { type: 'SP.Data.TasksListItem' }, Title: 'over TLS' },
+    });
+    assert.equal(created.statusCode, 201);
+
+    const content = randomBytes(10_000);
+    await spsave({ siteUrl: site }, credentials, { folder: 'Shared Documents/Secure/Inner', fileName: 'sealed.bin', fileContent: content });
+    const target = join(temp, 'pulled');
+    const results = await SPPull.download({ siteUrl: site, creds: credentials }, { spRootFolder: 'Shared Documents/Secure', dlRootFolder: target, muteConsole: true });
+    assert.deepEqual(results.map((r) => [r.ServerRelativeUrl, r.Error]), [[`${LIB}/Secure/Inner/sealed.bin`, undefined]]);
+    assert.deepEqual(readFileSync(join(target, 'Inner', 'sealed.bin')), content);
   });
 });
 

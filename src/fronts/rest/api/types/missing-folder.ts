@@ -16,23 +16,22 @@ type MissingFolderFiles = ResourceOf<'missingFolderFiles'>;
 const gone = async (r: { url: string }): Promise<never> => { throw fail.folderNotFound(r.url); };
 
 /** Every method a folder (or its files) has, as a function that answers the folder's 404 while the path is resolved. */
-function missingMethods<R extends { url: string } & (MissingFolder | MissingFolderFiles)>(names: string[]): Record<string, MethodDef<R>> {
+function missingMethods<R extends MissingFolder | MissingFolderFiles>(names: string[]): Record<string, MethodDef<R>> {
   return Object.fromEntries(names.map((name) => [name, { kind: 'function', invoke: (r: R) => gone(r) } satisfies MethodDef<R>]));
 }
 
 export const missingFolderType: ResourceType<MissingFolder> = {
-  // Every verb answers the folder's 404 (as when the folder was looked up eagerly), never 405.
-  permissions: { create: 'Open', update: 'Open', delete: 'Open' },
+  // The verbs a folder answers answer the folder's 404, after the permission a folder's would need.
+  permissions: { update: 'EditListItems', delete: 'DeleteListItems' },
   navigation: {
     ...Object.fromEntries(Object.keys(folderType.navigation ?? {}).map((name) => [name, gone])),
     files: async (r) => ({ kind: 'missingFolderFiles', url: r.url }),
   },
   methods: missingMethods(Object.keys(folderType.methods ?? {})),
   get: gone,
-  create: gone,
   update: gone,
   delete: gone,
-  bodies: { create: 'none', update: 'none' },
+  bodies: { update: 'none' },
 };
 
 /** Adding a file: DirectoryNotFoundException. */
