@@ -55,6 +55,14 @@ describe('the change log in the store', () => {
       [[start + 1, 1, item.id, item.guid], [start + 2, 2, item.id, item.guid], [start + 3, 3, item.id, item.guid]]);
   });
 
+  test('writers racing in one site collection take distinct numbers with no gap', async () => {
+    const start = await opened.store.changes.latest(siteId);
+    const made = await Promise.all(Array.from({ length: 20 }, (_, n) => opened.store.items.create(list, fields, write(`race ${n}`))));
+    const changes = await opened.store.changes.query(itemQuery({ after: { number: start }, types: [1] }));
+    assert.deepEqual(changes.map((c) => c.number), Array.from({ length: 20 }, (_, n) => start + 1 + n));
+    assert.deepEqual(new Set(changes.map((c) => c.itemId)), new Set(made.map((i) => i.id)));
+  });
+
   test('a unit of work that rolls back leaves no change row', async () => {
     const before = await count();
     const latest = await opened.store.changes.latest(siteId);

@@ -75,6 +75,8 @@ describe('PnPjs change log against spemu', () => {
     assert.equal(all[3]!.UniqueId, a.UniqueId === undefined ? all[3]!.UniqueId : all[3]!.UniqueId, 'a deleted item keeps its UniqueId');
     assert.match(all[3]!.UniqueId!, /^[0-9a-f-]{36}$/);
 
+    const upTo = await list.getChanges({ ChangeTokenStart: start, ChangeTokenEnd: all[1]!.ChangeToken, Item: true, Add: true, Update: true, DeleteObject: true }) as Change[];
+    assert.deepEqual(upTo.map((c) => c.ItemId), [a.Id, b.Id], 'the end token is inclusive');
     const adds = await list.getChanges({ ChangeTokenStart: start, Item: true, Add: true }) as Change[];
     assert.deepEqual(adds.map((c) => [c.ChangeType, c.ItemId]), [[1, a.Id], [1, b.Id]]);
     const updatesAndDeletes = await list.getChanges({ ChangeTokenStart: start, Item: true, Update: true, DeleteObject: true }) as Change[];

@@ -13,6 +13,7 @@ import { USER_INFO_LIST_TEMPLATE } from '../../domain/templates.ts';
 import type { Repositories } from '../store.ts';
 import type { RepositoryMemory } from './repositories.ts';
 import type { SqlSession } from './session.ts';
+import { writeChanges } from './changes.ts';
 
 type Repos = { [K in keyof Repositories]: Repositories[K] };
 type AnyArgs = any[];
@@ -230,13 +231,20 @@ export function recordingChanges(
   return out as unknown as Repositories;
 }
 
-/** items.createMany: an Add per new item, their UniqueIds read back a page at a time. */
+/**
+ * items.createMany: an Add per new item, their UniqueIds read back a page at a time. A bulk load
+ * may make millions: each page's changes are written at once (in the same transaction) rather
+ * than held until the commit.
+ */
 async function recordBulk(repos: Repos, [list, fields, writes]: AnyArgs, firstId: number, tx: SqlSession): Promise<void> {
   const count = (writes as unknown[]).length;
+  // What the unit of work recorded before (the list the load made, say) keeps its place in the order.
+  const pending = (tx.work as unknown as { changeDrafts?: ChangeDraft[] }).changeDrafts;
+  if (pending?.length) await writeChanges(tx, pending.splice(0));
   for (let start = 0; start < count; start += 1000) {
     const ids = Array.from({ length: Math.min(1000, count - start) }, (_, i) => firstId + start + i);
     const items = await repos.items.getMany(list, fields, ids);
     items.sort((a, b) => a.id - b.id);
-    for (const item of items) tx.work!.recordChange(itemChange(list, item, Add));
+    await writeChanges(tx, items.map((item) => itemChange(list, item, Add)));
   }
 }
