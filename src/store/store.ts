@@ -101,6 +101,12 @@ export interface StoreReader {
   siteGroups: Pick<SiteGroupRepository, 'of' | 'members' | 'groupsOf'>;
   roleDefinitions: Pick<RoleDefinitionRepository, 'of'>;
   roleAssignments: Pick<RoleAssignmentRepository, 'scopes'>;
+  /**
+   * A number that moves whenever cached metadata is invalidated (a write, or another
+   * instance's change seen by `sync`): what a reader derived from metadata at one value
+   * still holds while it stays. NaN inside a transaction (nothing there is cached).
+   */
+  generation(): number;
 }
 
 /** Storage. Every write is atomic; an error leaves nothing behind. */
@@ -115,5 +121,7 @@ export interface Store extends Repositories {
    * metadata they changed since the last call (one cheap query).
    */
   sync(): Promise<void>;
+  /** See StoreReader. */
+  generation(): number;
   close(): Promise<void>;
 }

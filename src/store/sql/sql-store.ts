@@ -48,6 +48,11 @@ export class SessionStore {
     return this.session.transaction((session) => fn(session === this.session ? this : new SessionStore(session), session.work!));
   }
 
+  /** The read cache's generation (cache.ts); NaN inside a transaction, whose reads are not cached. */
+  generation(): number {
+    return this.session.inTransaction ? NaN : this.session.options.cache.generation;
+  }
+
   /** Inside a transaction there is nothing to sync: see SqlStore. */
   async sync(): Promise<void> {}
 

@@ -15,6 +15,7 @@ import type { ApiContext } from './context.ts';
 import { folderEntity, freshEntityId, listEditLink, listEntity, selectProps, webEntity } from './entities.ts';
 import { defaultWireProps, selectableWireProps, type WireProp } from './item-wire.ts';
 import { roleAssignmentEntities } from './types/security.ts';
+import { plannedFor } from '../request-cache.ts';
 
 /** Navigation properties every item has, written as `__deferred` in verbose full projections. */
 const ITEM_NAVIGATION = ['FirstUniqueAncestorSecurableObject', 'RoleAssignments', 'AttachmentFiles', 'ContentType',
@@ -66,7 +67,26 @@ export async function lookupTarget(field: Field, list: List, ctx: ApiContext): P
 
 const findByWireName = fieldByPropertyName;
 
+/** A `$select`/`$expand` as one key (parsed queries are cached, so their arrays' keys are kept). */
+const pathKeys = new WeakMap<object, string>();
+function pathsKey(paths: readonly (readonly string[])[] | undefined): string {
+  if (!paths) return '-';
+  let key = pathKeys.get(paths);
+  if (key === undefined) pathKeys.set(paths, (key = JSON.stringify(paths)));
+  return key;
+}
+
+/**
+ * The projection `$select` and `$expand` ask of `list`'s items: made once per distinct query
+ * while the metadata stays as it is (request-cache.ts), as it depends on nothing else.
+ */
 export async function planItemProjection(list: List, fields: Field[], ctx: ApiContext): Promise<ItemPlan> {
+  const key = `items ${list.rowId} ${pathsKey(ctx.query.select)} ${pathsKey(ctx.query.expand)}`;
+  const planned = await plannedFor(ctx.store, key, async () => ({ list, fields, plan: await makeItemPlan(list, fields, ctx) }));
+  return planned.list === list && planned.fields === fields ? planned.plan : makeItemPlan(list, fields, ctx);
+}
+
+async function makeItemPlan(list: List, fields: Field[], ctx: ApiContext): Promise<ItemPlan> {
   const { select, expand } = ctx.query;
   const expansions = new Map<string, Expansion>();
   let parentList = false;
