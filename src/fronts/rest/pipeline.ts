@@ -203,7 +203,8 @@ async function respond(request: ApiRequest, caller: Caller, options: FrontDeps, 
 
 /** Stage "serialize": an outcome as the response sent (a Readable stays a Readable: piped, not buffered). */
 export function outcomeResponse(outcome: Outcome, requestId: string, dialect: Dialect, write: { apiUrl: string; select?: string | undefined }): ApiResponse {
-  const headers: Record<string, string | string[]> = { ...standardHeaders(requestId, dialect), ...outcome.headers };
+  const headers: Record<string, string | string[]> = standardHeaders(requestId, dialect);
+  if (outcome.headers) Object.assign(headers, outcome.headers);
   if (outcome.kind === 'bytes') {
     headers['Content-Type'] = outcome.contentType;
     const { range } = outcome;

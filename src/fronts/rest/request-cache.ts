@@ -20,25 +20,30 @@ import type { PathSegment } from '../../odata/path.ts';
 import { negotiateDialect, type Dialect } from '../../wire/dialect.ts';
 import type { QueryOptions } from './api/context.ts';
 
-/** A map that forgets its least recently used entry beyond `limit`. */
+/**
+ * A bounded map that forgets what is not used: beyond `limit`, the oldest entry goes unless it
+ * was read since it was last considered (then it is kept as the newest, once: "second
+ * chance"), so a hit costs a flag, not a reordering.
+ */
 export class Lru<V> {
-  private readonly entries = new Map<string, V>();
+  private readonly entries = new Map<string, { value: V; used: boolean }>();
   constructor(private readonly limit: number) {}
 
   get(key: string): V | undefined {
-    const value = this.entries.get(key);
-    if (value !== undefined) {
-      // Most recently used last: Map keeps insertion order.
-      this.entries.delete(key);
-      this.entries.set(key, value);
-    }
-    return value;
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    entry.used = true;
+    return entry.value;
   }
 
   set(key: string, value: V): void {
     this.entries.delete(key);
-    this.entries.set(key, value);
-    if (this.entries.size > this.limit) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(key, { value, used: false });
+    while (this.entries.size > this.limit) {
+      const [oldest, entry] = this.entries.entries().next().value!;
+      this.entries.delete(oldest);
+      if (entry.used) { entry.used = false; this.entries.set(oldest, entry); }
+    }
   }
 
   get size(): number { return this.entries.size; }
