@@ -2,6 +2,8 @@
 // state or for another user: the same URL read again after a change of metadata answers by
 // the new metadata (a field added, then deleted; a web renamed), and the same URL sent by a
 // user who may read and one who may not answers each by their own permissions, in any order.
+// An item read by id reads only the columns its projection needs: every system property answers
+// as in the items collection (which reads whole rows), for files, folders and list items.
 // Plain fetch, exact statuses and bodies.
 
 import { describe, it, before } from 'node:test';
@@ -73,6 +75,26 @@ describe('per-URL request caches', () => {
       assert.equal(typeof alice.body.Title, 'string');
       // Erin has no role on the site: refused every time, right after Alice's answer was planned and sent.
       assert.equal((await call('GET', url, { user: ERIN })).status, 403, `round ${round}`);
+    }
+  });
+
+  it('an item read by id answers every system property as the collection does (files, folders, items)', async () => {
+    const SYSTEM = ['Id', 'ID', 'GUID', 'UniqueId', 'AuthorId', 'EditorId', 'AuthorStringId', 'EditorStringId', 'owshiddenversion',
+      'ServerRedirectedEmbedUri', 'ServerRedirectedEmbedUrl', 'ComplianceAssetId', 'ContentTypeId', 'Created', 'Modified',
+      'OData__UIVersionString', 'Attachments', 'FileSystemObjectType', 'FSObjType', 'FileRef', 'EncodedAbsUrl', 'FileLeafRef',
+      'FileDirRef', 'File_x0020_Type', 'File_x0020_Size', 'SMTotalFileStreamSize', 'CheckoutUserId', 'Title'];
+    for (const list of ['Documents', 'Tasks']) {
+      const all = (await call('GET', `web/lists/getbytitle('${list}')/items?$select=Id&$top=50`)).body.value as Array<{ Id: number }>;
+      assert.ok(all.length >= 3, `${list} has items`);
+      for (const { Id } of all) {
+        for (const select of [...SYSTEM.map((p) => [p]), SYSTEM, ['Title', 'Author/Title', 'FileRef'], ['*']]) {
+          const expand = select.some((p) => p.startsWith('Author/')) ? '&$expand=Author' : '';
+          const one = await call('GET', `web/lists/getbytitle('${list}')/items(${Id})?$select=${select.join(',')}${expand}`);
+          const page = await call('GET', `web/lists/getbytitle('${list}')/items?$filter=Id eq ${Id}&$select=${select.join(',')}${expand}`);
+          assert.equal(one.status, 200, `${list} ${Id} ${select.join(',')}`);
+          assert.deepEqual(one.body, page.body.value[0], `${list} item ${Id}, $select=${select.join(',')}`);
+        }
+      }
     }
   });
 });

@@ -5,6 +5,7 @@
 import { storedValue } from '../../../domain/items.ts';
 import { FIELD_KINDS } from '../../../domain/field-kinds.ts';
 import type { Field, Item, List } from '../../../domain/model.ts';
+import type { ItemPart } from '../../../store/items.ts';
 import { listItemEntityTypeFullName, odataPropertyName } from '../../../domain/names.ts';
 import { fieldByPropertyName } from '../../../domain/fields.ts';
 import { storedArray } from '../../../domain/values.ts';
@@ -48,6 +49,30 @@ export interface ItemPlan {
   parentNested: ReadonlySet<string>;
   /** The list's fields whose values the projection reads; undefined: all. */
   load?: Field[] | undefined;
+  /** The parts of an item the projection reads beyond its id, guid, version, author and editor; undefined: all. */
+  parts?: readonly ItemPart[] | undefined;
+}
+
+/** What each system property reads of an item (ItemRepository.get's `parts`); a property not named here reads everything. */
+const SYSTEM_PARTS: Readonly<Record<string, readonly ItemPart[]>> = {
+  Id: [], ID: [], GUID: [], UniqueId: [], AuthorId: [], EditorId: [], AuthorStringId: [], EditorStringId: [], owshiddenversion: [],
+  ServerRedirectedEmbedUri: [], ServerRedirectedEmbedUrl: [], ComplianceAssetId: [],
+  ContentTypeId: ['contentTypeId'], Created: ['created'], Modified: ['modified'], OData__UIVersionString: ['uiVersion'], Attachments: ['attachments'],
+  FileSystemObjectType: ['place'], FSObjType: ['place'], FileRef: ['place'], EncodedAbsUrl: ['place'], FileLeafRef: ['place'], FileDirRef: ['place'], File_x0020_Type: ['place'],
+  File_x0020_Size: ['file'], SMTotalFileStreamSize: ['file'], CheckoutUserId: ['file'],
+};
+
+/** The item parts `props` read; undefined when one reads what the table does not know. */
+function partsRead(props: WireProp[]): ItemPart[] | undefined {
+  const parts = new Set<ItemPart>();
+  for (const p of props) {
+    // A field's own property reads its stored value (`load`), never the item's own parts.
+    if (p.field && !Object.hasOwn(SYSTEM_PARTS, p.name)) continue;
+    const read = Object.hasOwn(SYSTEM_PARTS, p.name) ? SYSTEM_PARTS[p.name] : undefined;
+    if (!read) return undefined;
+    read.forEach((part) => parts.add(part));
+  }
+  return [...parts];
 }
 
 /** The distinct fields a set of properties reads. */
@@ -162,7 +187,7 @@ async function makeItemPlan(list: List, fields: Field[], ctx: ApiContext): Promi
   }
   const expansionList = [...chosen.values()];
   const load = [...new Set([...fieldsRead(props), ...expansionList.map((e) => e.field)])];
-  return { list, fields, props, expansions: expansionList, parentList: wantParent, parentNested, full: false, load, roleAssignments };
+  return { list, fields, props, expansions: expansionList, parentList: wantParent, parentNested, full: false, load, roleAssignments, parts: partsRead(props) };
 }
 
 /** Builds the entities for `items` under `plan`. */
