@@ -6,6 +6,9 @@ import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiResponse } from './request.ts';
 
+/** Log levels that leave out the per-request line (`info`): it is not even built then. */
+const QUIET: ReadonlySet<string> = new Set(['warn', 'error', 'fatal', 'silent']);
+
 /**
  * Sends `response` and logs the request: its id, method, path (without the query string),
  * status and the milliseconds since `started` (`process.hrtime.bigint()` when it arrived).
@@ -15,6 +18,7 @@ export function sendResponse(req: FastifyRequest, reply: FastifyReply, response:
   if (delivery?.kind === 'drop') dropConnection(req, reply);
   else if (delivery?.kind === 'truncate') sendTruncated(req, reply, response, delivery.bytes);
   else reply.code(response.status).headers(response.headers).send(response.body);
+  if (QUIET.has(req.log.level)) return;
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   req.log.info({
     requestId: response.requestId, method: req.method, url: req.url.split('?')[0], status: delivery?.kind === 'drop' ? 'dropped' : response.status,

@@ -109,6 +109,12 @@ export interface StoreReader {
   roleAssignments: Pick<RoleAssignmentRepository, 'scopes'>;
   subscriptions: Pick<SubscriptionRepository, 'get' | 'ofList' | 'pending'>;
   changes: Pick<ChangeRepository, 'query' | 'latest'>;
+  /**
+   * A number that moves whenever cached metadata is invalidated (a write, or another
+   * instance's change seen by `sync`): what a reader derived from metadata at one value
+   * still holds while it stays. NaN inside a transaction (nothing there is cached).
+   */
+  generation(): number;
 }
 
 /** Storage. Every write is atomic; an error leaves nothing behind. */
@@ -129,5 +135,7 @@ export interface Store extends Repositories {
    * (`ANALYZE`); on SQLite, nothing (its plans come from its rules, without statistics).
    */
   refreshStatistics(): Promise<void>;
+  /** See StoreReader. */
+  generation(): number;
   close(): Promise<void>;
 }

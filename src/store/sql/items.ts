@@ -9,7 +9,7 @@ import { hasCalculated } from '../../domain/calculated.ts';
 import type { Field, Item, List } from '../../domain/model.ts';
 import { listContentTypeId } from '../../domain/templates.ts';
 import { makesMinorVersions } from '../../domain/versions.ts';
-import type { ItemPage, ItemQuery, ItemRepository, ItemWrite } from '../items.ts';
+import type { ItemPage, ItemPart, ItemQuery, ItemRepository, ItemWrite } from '../items.ts';
 import { withCalculated } from './calculated.ts';
 import { compileFilter } from './filter-compiler.ts';
 import { columnList, rowToItem, selectColumns, sortExpression, valuesToColumns } from './item-table.ts';
@@ -68,10 +68,10 @@ export class SqlItems implements ItemRepository {
     return { items, hasMore };
   }
 
-  async get(list: List, fields: Field[], id: number, load: Field[] = fields): Promise<Item | undefined> {
+  async get(list: List, fields: Field[], id: number, load: Field[] = fields, parts?: readonly ItemPart[]): Promise<Item | undefined> {
     // Ids are whole numbers an integer column holds (PostgreSQL refuses to compare with others).
     if (!Number.isSafeInteger(id)) return undefined;
-    const columns = selectColumns(load);
+    const columns = selectColumns(load, parts);
     const text = this.s.shape(`item:${list.tableName}:${columns.join()}`,
       (db) => db.selectFrom(list.tableName).select(columns).where('id', '=', 0).compile());
     const [row] = await this.s.rows(text, [id]);

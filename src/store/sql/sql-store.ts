@@ -56,6 +56,11 @@ export class SessionStore {
     if (this.session.flavour === 'postgres') await sql`analyze`.execute(this.session.db);
   }
 
+  /** The read cache's generation (cache.ts); NaN inside a transaction, whose reads are not cached. */
+  generation(): number {
+    return this.session.inTransaction ? NaN : this.session.options.cache.generation;
+  }
+
   /** Inside a transaction there is nothing to sync: see SqlStore. */
   async sync(): Promise<void> {}
 

@@ -5,6 +5,7 @@
 import { storedValue } from '../../../domain/items.ts';
 import { FIELD_KINDS } from '../../../domain/field-kinds.ts';
 import type { Field, Item, List } from '../../../domain/model.ts';
+import type { ItemPart } from '../../../store/items.ts';
 import { listItemEntityTypeFullName, odataPropertyName } from '../../../domain/names.ts';
 import { fieldByPropertyName } from '../../../domain/fields.ts';
 import { storedArray } from '../../../domain/values.ts';
@@ -16,6 +17,7 @@ import { folderEntity, freshEntityId, listEditLink, listEntity, selectProps, web
 import { defaultWireProps, selectableWireProps, type WireProp } from './item-wire.ts';
 import { roleAssignmentEntities } from './types/security.ts';
 import { attachmentEntity } from './types/attachments.ts';
+import { plannedFor } from '../request-cache.ts';
 
 /** Navigation properties every item has, written as `__deferred` in verbose full projections. */
 const ITEM_NAVIGATION = ['FirstUniqueAncestorSecurableObject', 'RoleAssignments', 'AttachmentFiles', 'ContentType',
@@ -50,6 +52,30 @@ export interface ItemPlan {
   parentNested: ReadonlySet<string>;
   /** The list's fields whose values the projection reads; undefined: all. */
   load?: Field[] | undefined;
+  /** The parts of an item the projection reads beyond its id, guid, version, author and editor; undefined: all. */
+  parts?: readonly ItemPart[] | undefined;
+}
+
+/** What each system property reads of an item (ItemRepository.get's `parts`); a property not named here reads everything. */
+const SYSTEM_PARTS: Readonly<Record<string, readonly ItemPart[]>> = {
+  Id: [], ID: [], GUID: [], UniqueId: [], AuthorId: [], EditorId: [], AuthorStringId: [], EditorStringId: [], owshiddenversion: [],
+  ServerRedirectedEmbedUri: [], ServerRedirectedEmbedUrl: [], ComplianceAssetId: [],
+  ContentTypeId: ['contentTypeId'], Created: ['created'], Modified: ['modified'], OData__UIVersionString: ['uiVersion'], Attachments: ['attachments'],
+  FileSystemObjectType: ['place'], FSObjType: ['place'], FileRef: ['place'], EncodedAbsUrl: ['place'], FileLeafRef: ['place'], FileDirRef: ['place'], File_x0020_Type: ['place'],
+  File_x0020_Size: ['file'], SMTotalFileStreamSize: ['file'], CheckoutUserId: ['file'],
+};
+
+/** The item parts `props` read; undefined when one reads what the table does not know. */
+function partsRead(props: WireProp[]): ItemPart[] | undefined {
+  const parts = new Set<ItemPart>();
+  for (const p of props) {
+    // A field's own property reads its stored value (`load`), never the item's own parts.
+    if (p.field && !Object.hasOwn(SYSTEM_PARTS, p.name)) continue;
+    const read = Object.hasOwn(SYSTEM_PARTS, p.name) ? SYSTEM_PARTS[p.name] : undefined;
+    if (!read) return undefined;
+    read.forEach((part) => parts.add(part));
+  }
+  return [...parts];
 }
 
 /** The distinct fields a set of properties reads. */
@@ -69,7 +95,26 @@ export async function lookupTarget(field: Field, list: List, ctx: ApiContext): P
 
 const findByWireName = fieldByPropertyName;
 
+/** A `$select`/`$expand` as one key (parsed queries are cached, so their arrays' keys are kept). */
+const pathKeys = new WeakMap<object, string>();
+function pathsKey(paths: readonly (readonly string[])[] | undefined): string {
+  if (!paths) return '-';
+  let key = pathKeys.get(paths);
+  if (key === undefined) pathKeys.set(paths, (key = JSON.stringify(paths)));
+  return key;
+}
+
+/**
+ * The projection `$select` and `$expand` ask of `list`'s items: made once per distinct query
+ * while the metadata stays as it is (request-cache.ts), as it depends on nothing else.
+ */
 export async function planItemProjection(list: List, fields: Field[], ctx: ApiContext): Promise<ItemPlan> {
+  const key = `items ${list.rowId} ${pathsKey(ctx.query.select)} ${pathsKey(ctx.query.expand)}`;
+  const planned = await plannedFor(ctx.store, key, async () => ({ list, fields, plan: await makeItemPlan(list, fields, ctx) }));
+  return planned.list === list && planned.fields === fields ? planned.plan : makeItemPlan(list, fields, ctx);
+}
+
+async function makeItemPlan(list: List, fields: Field[], ctx: ApiContext): Promise<ItemPlan> {
   const { select, expand } = ctx.query;
   const expansions = new Map<string, Expansion>();
   let parentList = false;
@@ -151,7 +196,7 @@ export async function planItemProjection(list: List, fields: Field[], ctx: ApiCo
   }
   const expansionList = [...chosen.values()];
   const load = [...new Set([...fieldsRead(props), ...expansionList.map((e) => e.field)])];
-  return { list, fields, props, expansions: expansionList, parentList: wantParent, parentNested, full: false, load, roleAssignments, attachmentFiles };
+  return { list, fields, props, expansions: expansionList, parentList: wantParent, parentNested, full: false, load, roleAssignments, attachmentFiles, parts: partsRead(props) };
 }
 
 /** Builds the entities for `items` under `plan`. */
