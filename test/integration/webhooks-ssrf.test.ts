@@ -117,4 +117,21 @@ describe('webhook outbound calls: SSRF guard', () => {
     // spemu still serves.
     assert.deepEqual(await list().subscriptions(), []);
   });
+
+  it('a receiver silent on a notification is cut off at the timeout and tried again later', async () => {
+    const sub = await list().subscriptions.add(`${allowed.url}/slow-later`, inDays(5)) as { id: string };
+    allowed.respond = (req, res) => { if (req.query.has('validationtoken')) sharePointContract(req, res); };
+    try {
+      await list().items.add({ Title: 'to a silent receiver' });
+      await allowed.waitForNotifications(1);
+      await new Promise((r) => setTimeout(r, 1200));
+      const queue = await (await fetch(`${spemu.server.url}/_spemu/webhooks`)).json() as { pending: Array<{ attempts: number; lastError: string }> };
+      assert.equal(queue.pending.length, 1);
+      assert.equal(queue.pending[0]!.attempts, 1);
+      assert.match(queue.pending[0]!.lastError, /within 700 ms/);
+    } finally {
+      allowed.respond = sharePointContract;
+      await list().subscriptions.getById(sub.id).delete();
+    }
+  });
 });
