@@ -20,6 +20,7 @@ const READING_ACTIONS: Record<string, string> = {
   'list.getitems': 'a CAML query: reads items (POST only because the query is a body)',
   'list.renderlistdata': 'as getitems',
   'list.renderlistdataasstream': 'as getitems',
+  'list.renderlistformdata': "reads an item's form (Edit mode checks Edit Items itself)",
   'lists.ensuresiteassetslibrary': 'finds the library; making it needs ManageLists, checked when it must be made',
   'lists.ensuresitepageslibrary': 'as ensuresiteassetslibrary',
   'peopleManager.setsinglevalueprofileproperty': "a user's own profile (another's needs ManageWeb, checked by the rule)",
