@@ -65,6 +65,10 @@ export class FieldService {
     if (field.builtIn && (changes.required !== undefined || changes.title !== undefined) && field.internalName !== 'Title') {
       throw fail.badArgument(`The field '${field.internalName}' cannot be changed.`);
     }
+    // A dependent lookup reads its primary's column: the primary's index is the one to change.
+    if (field.options.primaryFieldId !== undefined && changes.indexed !== undefined && changes.indexed !== field.indexed) {
+      throw fail.badArgument(`The field '${field.internalName}' is a dependent lookup: index its primary lookup field instead.`);
+    }
     const options = applyFieldChanges(field.options, formulaChange(field, changes, await this.store.fields.of(list)));
     return this.store.fields.update(list, field, {
       title: changes.title, required: changes.required, indexed: changes.indexed, hidden: changes.hidden, options,

@@ -76,6 +76,12 @@ describe('PnPjs dependent lookups against spemu', () => {
     const refused = await failure(offices.fields.addDependentLookupField('Not Dependent', titleId, 'Code'));
     assert.equal(refused.status, 400);
     assert.equal((await offices.fields.filter("Title eq 'Not Dependent'")()).length, 0);
+    // Its values are the primary's column: indexing goes through the primary.
+    const dep = offices.fields.getByInternalNameOrTitle('Country_x0020_Code');
+    assert.equal((await failure(dep.update({ Indexed: true }))).status, 400);
+    await offices.fields.getById(primaryId).update({ Indexed: true });
+    const filtered = await offices.items.filter('Country_x0020_CodeId eq 2').select('Title')();
+    assert.deepEqual(filtered.map((i: any) => i.Title), ['Tokyo']);
   });
 
   it('a site column depending on a site lookup column (as the upstream suite adds it)', async () => {

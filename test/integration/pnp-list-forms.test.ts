@@ -58,6 +58,7 @@ describe('PnPjs list forms against spemu', () => {
     assert.equal(data.ItemContentTypeName, 'Item');
     assert.match(String(data.ItemContentTypeId), /^0x01/);
     assert.equal(data.WebAttributes?.WebUrl, '/sites/dev');
+    assert.equal(data.ItemAttributes?.Url, '/sites/dev/Lists/pnp testing renderListFormData/1_.000');
   });
 
   it('a display form by id (the older suite), a new form without an item', async () => {
@@ -70,6 +71,10 @@ describe('PnPjs list forms against spemu', () => {
     assert.equal(blank.FormControlMode, ControlMode.New);
     assert.equal(blank.Title, '', 'no item: empty values');
     assert.equal(blank.ListSchema.Title.Name, 'Title');
+    // A library's item is its folder or file: the form's item URL is its own (item 1 of the demo's is the folder Reports).
+    const doc = await sp.web.lists.getByTitle('Documents').renderListFormData(1, 'dispform', ControlMode.Display);
+    assert.deepEqual([doc.ItemAttributes?.Url, doc.ItemAttributes?.FsObjType], ['/sites/dev/Shared Documents/Reports', 1]);
+    assert.equal(doc.ListAttributes?.BaseType, 1);
   });
 
   it('a missing item is 404, an unknown form or mode 400', async () => {

@@ -24,7 +24,7 @@ const READING_ACTIONS: Record<string, string> = {
   'web.getchanges': 'as list.getchanges',
   'site.getchanges': 'as list.getchanges',
   'list.renderlistdataasstream': 'as getitems',
-  'list.renderlistformdata': 'reads an item and its form fields (POST in PnPjs)',
+  'list.renderlistformdata': "reads an item's form (Edit mode checks Edit Items itself)",
   'lists.ensuresiteassetslibrary': 'finds the library; making it needs ManageLists, checked when it must be made',
   'lists.ensuresitepageslibrary': 'as ensuresiteassetslibrary',
   'peopleManager.setsinglevalueprofileproperty': "a user's own profile (another's needs ManageWeb, checked by the rule)",

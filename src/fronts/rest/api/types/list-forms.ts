@@ -122,6 +122,12 @@ async function itemValues(list: List, fields: Field[], shown: Field[], item: Ite
   return row!;
 }
 
+/** The item's URL as its row's FileRef: a file's or folder's own, else `<id>_.000` in its folder. */
+function itemUrl(list: List, item: Item): string {
+  const dir = item.place.dir ? `${list.serverRelativeUrl}/${item.place.dir}` : list.serverRelativeUrl;
+  return `${dir}/${item.place.name ?? `${item.id}_.000`}`;
+}
+
 const renderListFormData: MethodDef<ListResource> = {
   kind: 'action', permission: 'ViewListItems', body: 'none',
   async invoke(r, args, ctx) {
@@ -160,7 +166,7 @@ const renderListFormData: MethodDef<ListResource> = {
       },
       ItemAttributes: {
         Id: item?.id ?? 0, FsObjType: item?.place.folder ? 1 : 0, ExternalListItem: false,
-        Url: item ? `${list.serverRelativeUrl}/${item.id}_.000` : '', EffectiveBasePermissionsLow: mask.low >>> 0, EffectiveBasePermissionsHigh: mask.high >>> 0,
+        Url: item ? itemUrl(list, item) : '', EffectiveBasePermissionsLow: mask.low >>> 0, EffectiveBasePermissionsHigh: mask.high >>> 0,
       },
       ListAttributes: {
         Id: list.id, BaseType: list.baseType, Direction: 'none', ListTemplateType: list.baseTemplate, DefaultItemOpen: 1, EnableVersioning: list.enableVersioning,
