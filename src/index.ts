@@ -12,19 +12,25 @@ import { migrateToLatest } from './store/sql/migrate.ts';
 import { dropSpemuTables } from './store/transfer/ownership.ts';
 import { SqlStore } from './store/sql/sql-store.ts';
 import { scheduleHousekeeping } from './store/housekeeping.ts';
+import { WebhookDelivery } from './services/webhooks/delivery.ts';
 import type { Store } from './store/store.ts';
 import { createApp } from './server/app.ts';
 import { createAuthenticator } from './pipeline/authenticate.ts';
 import { resolveSecret, SecretError } from './identity/secret.ts';
+import { loadSigningKeys, type SigningKeys } from './identity/signing-keys.ts';
 import { loadTenantFile, validateTenant } from './tenant/validate.ts';
 import type { TenantFile } from './tenant/types.ts';
-import { loadTenant, storeTenantHosts, tenantHash, tenantHosts } from './tenant/load.ts';
+import { loadTenant, storeTenantApps, storeTenantHosts, tenantHash, tenantHosts } from './tenant/load.ts';
 import { loadTls, TlsFileError, type TlsSetup } from './server/tls.ts';
 import { certificateNames } from './server/certificates.ts';
 import { allowedHostNames, boundName } from './server/hosts.ts';
 import { peerTrust } from './pipeline/origin.ts';
 import { TENANT_HASH_KEY, TENANT_NAME_KEY } from './domain/settings.ts';
 import { isoSeconds } from './domain/values.ts';
+import { TrafficGate } from './pipeline/throttle/gate.ts';
+import { readFaultsFile, watchFaultsFile } from './pipeline/throttle/faults-file.ts';
+import { FaultConfigError, parseFaults } from './pipeline/throttle/faults.ts';
+import { throttleFromValue, ThrottleConfigError, type ThrottleConfig } from './pipeline/throttle/config.ts';
 import { managedIdentityHeader } from './identity/managed-identity.ts';
 import { APP_SERVICE_PATH } from './fronts/managed-identity/index.ts';
 
@@ -53,6 +59,10 @@ export interface RunningServer {
   managedIdentity?: { upn: string; endpoint: string; header: string } | undefined;
   /** The tenant's name and sites. */
   tenant: { name: string; sites: Array<{ url: string; title: string }> };
+  /** Replaces the fault rules at run time (as POST /_spemu/faults does); undefined or [] clears them. */
+  setFaults(faults: object | undefined): void;
+  /** Replaces the throttling at run time (budgets start empty); undefined or false turns it off. */
+  setThrottle(throttle: string | Partial<ThrottleConfig> | false | undefined): void;
   close(): Promise<void>;
 }
 
@@ -92,17 +102,24 @@ async function seedStore(store: Store, options: ResolvedOptions, now: string): P
     if (loadedName === undefined && options.seedIfEmpty !== undefined) {
       const { tenant, baseDir } = await readSeed(options.seedIfEmpty);
       await loadTenant(store, tenant, now, baseDir);
+      await store.refreshStatistics();
     }
     return;
   }
   const { tenant, baseDir } = await readSeed(options.seed);
-  if (loadedName === undefined) return loadTenant(store, tenant, now, baseDir);
+  if (loadedName === undefined) {
+    await loadTenant(store, tenant, now, baseDir);
+    // Without this, PostgreSQL plans a fresh 100k-item list's first queries from empty-table guesses.
+    await store.refreshStatistics();
+    return;
+  }
   if ((await store.settings.get(TENANT_HASH_KEY)) !== tenantHash(tenant)) {
     throw new ConfigError(`The database already holds tenant '${loadedName}', which differs from the seed ('${tenant.tenant.name}'). `
       + 'Start with --reset to replace it, or without --seed to keep it.');
   }
-  // The same tenant: only its host names may have changed (they are not part of the hash).
+  // The same tenant: only its host names and apps may have changed (they are not part of the hash).
   await storeTenantHosts(store, tenant);
+  await storeTenantApps(store, tenant, baseDir);
 }
 
 /**
@@ -153,6 +170,7 @@ export async function prepareDatabase(options: ServerOptions): Promise<void> {
   const { store } = await openPreparedStore(resolved);
   try {
     resolveSecret({ tokenSecret: resolved.tokenSecret, dataDir: resolved.data });
+    loadSigningKeys(resolved.data, resolved.clock());
     // Made here once, so the workers find it rather than race to write it.
     tlsSetup(resolved, await tenantHosts(store));
   } catch (e) {
@@ -197,11 +215,15 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const resolved = resolveOptions(options);
   const { store } = await openPreparedStore(resolved);
   let secret: Uint8Array;
+  let signingKeys: SigningKeys;
   let hosts: string[];
   let tls: TlsSetup | undefined;
   try {
     // An in-memory database without a workspace folder gets a secret for this process only.
-    secret = resolveSecret({ tokenSecret: resolved.tokenSecret, dataDir: resolved.db === ':memory:' && !resolved.dataGiven ? undefined : resolved.data });
+    const workspace = resolved.db === ':memory:' && !resolved.dataGiven ? undefined : resolved.data;
+    secret = resolveSecret({ tokenSecret: resolved.tokenSecret, dataDir: workspace });
+    // Entra-shaped tokens' RS256 keys: the workspace's (identity/signing-keys.json), else this process's.
+    signingKeys = loadSigningKeys(workspace, resolved.clock());
     if (resolved.anonymousUser && !(await store.directory.findUser(resolved.anonymousUser))) {
       throw new ConfigError(`--anonymous-user '${resolved.anonymousUser}' is not a user of the tenant's directory.`);
     }
@@ -214,9 +236,20 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     await store.close();
     throw e instanceof SecretError ? new ConfigError(e.message) : e;
   }
+  // Throttling and faults (pipeline/throttle/): off until configured; one gate for every listener.
+  let gate: TrafficGate;
+  let stopWatching = () => {};
+  try {
+    gate = new TrafficGate({ now: () => resolved.clock().getTime(), debug: resolved.faultsDebug }, {
+      throttle: resolved.throttle, faults: resolved.faultsFile ? readFaultsFile(resolved.faultsFile) : resolved.faults,
+    });
+  } catch (e) {
+    await store.close();
+    throw e instanceof FaultConfigError ? new ConfigError(e.message) : e;
+  }
   const authenticator = createAuthenticator({
     store, secret, mode: resolved.auth, basicAuth: resolved.basicAuth, anonymousUser: resolved.anonymousUser,
-    requireDigest: resolved.requireDigest, digestTimeoutSeconds: resolved.digestTimeout, clock: resolved.clock,
+    requireDigest: resolved.requireDigest, digestTimeoutSeconds: resolved.digestTimeout, clock: resolved.clock, signingKeys,
   });
   // One listener, HTTP or HTTPS on --port; or both, HTTPS on --https-port: one fastify instance
   // each (server/app.ts), over the same store, authenticator and settings.
@@ -224,12 +257,20 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     : resolved.httpsPort === undefined ? [{ port: resolved.port, https: tls.https }]
     : [{ port: resolved.port }, { port: resolved.httpsPort, https: tls.https }];
   const apps: FastifyInstance[] = [];
+  // List webhooks: the outbox's delivery worker (one per process; claims keep instances apart).
+  const webhookDelivery = new WebhookDelivery(store, resolved.webhooks, {
+    info: (fields, message) => apps[0]?.log.info(fields, message),
+    warn: (fields, message) => apps[0]?.log.warn(fields, message),
+  });
   const closeApps = () => Promise.all(apps.map((app) => closeApp(app)));
   try {
     for (const listener of listeners) {
       const app = await createApp({
-        store, authenticator, secret, bodyLimit: resolved.bodyLimit, logLevel: resolved.logLevel, clock: resolved.clock,
-        settings: { listViewThreshold: resolved.listViewThreshold, maxFileSize: resolved.maxFileSize, defaultPageSize: 100, maxPageSize: 5000 },
+        store, authenticator, secret, signingKeys, bodyLimit: resolved.bodyLimit, logLevel: resolved.logLevel, clock: resolved.clock, gate,
+        settings: { listViewThreshold: resolved.listViewThreshold, maxFileSize: resolved.maxFileSize, defaultPageSize: 100, maxPageSize: 5000, webhooks: resolved.webhooks,
+          changeRetentionDays: resolved.changeLogDays,
+        },
+        webhookDelivery,
         https: listener.https, trustProxy: resolved.trustProxy.length > 0 ? peerTrust(resolved.trustProxy) : undefined,
         allowedHosts: allowedHostNames(hosts, resolved.host), managedIdentity: resolved.managedIdentity,
       });
@@ -248,8 +289,16 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     await store.close();
     throw e;
   }
+  if (resolved.faultsFile) {
+    const log = apps[0]!.log;
+    stopWatching = watchFaultsFile(resolved.faultsFile, (faults) => {
+      gate.configure({ faults });
+      log.info({ file: resolved.faultsFile, rules: faults.rules.length }, 'fault rules reloaded');
+    }, (e) => log.error({ file: resolved.faultsFile, err: e.message }, 'fault rules not reloaded: the file is not valid; the rules in force stay'));
+  }
   // Abandoned chunked uploads ended, unreferenced blobs collected (store/housekeeping.ts).
-  const stopHousekeeping = scheduleHousekeeping(store, resolved.clock, (e) => apps[0]!.log.error({ err: e }, 'housekeeping failed'));
+  const stopHousekeeping = scheduleHousekeeping(store, resolved.clock, (e) => apps[0]!.log.error({ err: e }, 'housekeeping failed'), undefined, resolved.changeLogDays);
+  const stopDelivery = webhookDelivery.start();
   const host = resolved.host.includes(':') ? `[${resolved.host}]` : resolved.host;
   const urls = apps.map((app, i) => {
     const port = (app.server.address() as AddressInfo).port;
@@ -262,12 +311,30 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     managedIdentity: resolved.managedIdentity === undefined ? undefined
       : { upn: resolved.managedIdentity, endpoint: `${(secure ?? urls[0]!).url}${APP_SERVICE_PATH}`, header: managedIdentityHeader(secret) },
     tenant: { name: (await store.settings.get(TENANT_NAME_KEY)) ?? '', sites },
+    setFaults(faults) {
+      gate.configure({ faults: configValue(() => parseFaults(faults ?? [])) });
+    },
+    setThrottle(throttle) {
+      gate.configure({ throttle: configValue(() => throttleFromValue(throttle)) });
+    },
     async close() {
+      stopWatching();
       stopHousekeeping();
+      stopDelivery();
+      await webhookDelivery.idle();
       await closeApps();
       await store.close();
     },
   };
+}
+
+/** A throttle or faults value checked as startServer checks it: a ConfigError when it is wrong. */
+function configValue<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (e) {
+    throw e instanceof FaultConfigError || e instanceof ThrottleConfigError ? new ConfigError(e.message) : e;
+  }
 }
 
 async function closeApp(app: FastifyInstance): Promise<void> {

@@ -13,3 +13,5 @@ export const TENANT_HOSTS_KEY = 'tenant.hosts';
 
 /** A site's first owner, recorded by the tenant loader: the default author of what it loads. */
 export const siteDefaultUserKey = (siteId: string) => `site.defaultUser.${siteId}`;
+/** The tenant file's app registrations as stored (identity/apps.ts: secrets hashed), rewritten by every seed. */
+export const TENANT_APPS_KEY = 'tenant.apps';

@@ -28,6 +28,10 @@ export const TOKEN_DIAGNOSTICS = {
   expired: diag(3000007, 'Token is expired.'),
   notYetValid: diag(3000008, 'Token is not yet valid.'),
   noUser: diag(3000009, 'The token does not name a user (upn, unique_name, preferred_username or email).'),
+  badIssuer: diag(3000005, 'Invalid issuer or signature.'),
+  badAudience: diag(3000004, 'Invalid audience Uri.'),
+  unknownApp: diag(3000010, 'The token names an app that is not registered in this tenant.'),
+  unsupportedAppOnly: diag(3001000, 'Unsupported app only token.'),
 } as const;
 
 const USER_CLAIMS = ['upn', 'unique_name', 'preferred_username', 'email'] as const;

@@ -1,11 +1,14 @@
 // Who is making the request, and what they may do on the site it addresses.
 //
-// identify():  credentials → a directory user, or 401 with SharePoint Online's challenge.
-//              Authorization: Basic (UPN + password), Authorization: Bearer (a JWT, see
-//              identity/tokens.ts), or the session cookie of /_spemu/login; with none, the
-//              configured anonymousUser (a local-development convenience), else 401.
+// identify():  credentials → a directory user or an app, or 401 with SharePoint Online's challenge.
+//              Authorization: Basic (UPN + password), Authorization: Bearer (an HS256 JWT of
+//              `spemu token`, identity/tokens.ts, or an Entra-shaped RS256 token of the identity
+//              front, identity/entra-tokens.ts: delegated for a user, app-only for an app), or
+//              the session cookie of /_spemu/login; with none, the configured anonymousUser (a
+//              local-development convenience), else 401.
 // authorize(): that user on a site → the Principal (role, User Information List row), or
-//              403 when the user holds no role there.
+//              403 when the user holds no role there. An app-only caller acts as SharePoint's
+//              `SHAREPOINT\app` with the role its granted permissions give (identity/apps.ts).
 
 import { hasAnyAssignment } from '../identity/effective-permissions.ts';
 import { createHmac } from 'node:crypto';
@@ -16,7 +19,11 @@ import { fail } from '../domain/errors.ts';
 import { hashPassword, verifyPassword } from '../identity/passwords.ts';
 import { siteRoleOf } from '../identity/roles.ts';
 import { ensureSiteUser, findSiteUser, userLogin } from '../identity/site-users.ts';
-import { SHAREPOINT_APP_ID, TokenError, tokenExpiry, verifyToken, type AuthMode } from '../identity/tokens.ts';
+import { SHAREPOINT_APP_ID, TOKEN_DIAGNOSTICS, TokenError, tokenExpiry, verifyToken, type AuthMode } from '../identity/tokens.ts';
+import { isEntraShaped, verifyEntraToken } from '../identity/entra-tokens.ts';
+import type { SigningKeys } from '../identity/signing-keys.ts';
+import { appSiteRole, findApp, hasSitePermission, type RegisteredApp } from '../identity/apps.ts';
+import { entraChecks } from './entra-bearer.ts';
 import { VerifiedTokens } from '../identity/verified-tokens.ts';
 import { readCookie, SESSION_COOKIE, verifySession } from '../identity/sessions.ts';
 import { checkDigest, issueDigest } from '../identity/digest.ts';
@@ -26,13 +33,32 @@ import { TENANT_ID_KEY } from '../domain/settings.ts';
 export interface RequestCredentials {
   authorization?: string | undefined;
   cookie?: string | undefined;
+  /**
+   * The origin the request came in on (req.publicOrigin): an Entra-shaped token's audience
+   * must name it (or one of the tenant's hosts), its issuer a host spemu answers for. Without
+   * it, Entra-shaped tokens are refused.
+   */
+  origin?: string | undefined;
 }
 
-/** A directory user and how the request proved it is them. */
-export interface Identity {
-  user: DirectoryUser;
-  via: Principal['via'];
+/** An app acting on its own (an app-only token): its client id and granted application permissions. */
+export interface AppCaller {
+  clientId: string;
+  roles: string[];
+  app: RegisteredApp;
 }
+
+/** Who a request is charged to by throttling: the user, or an app acting on its own (`app:<client id>`). */
+export const callerKey = (identity: Identity): string => identity.user ? identity.user.upn : `app:${identity.app.clientId}`;
+
+/** A directory user, or an app acting on its own, and how the request proved it. */
+export type Identity =
+  | { user: DirectoryUser; app?: undefined; via: Principal['via'] }
+  | { user?: undefined; app: AppCaller; via: 'bearer' };
+
+/** The login app-only callers act as, and its display name, as SharePoint Online shows them. */
+export const APP_PRINCIPAL_LOGIN = 'SHAREPOINT\\app';
+export const APP_PRINCIPAL_TITLE = 'SharePoint App';
 
 export interface Authenticator {
   /** The user the credentials prove; SharePoint's 401 when there are none (and no anonymousUser) or they are bad. */
@@ -64,8 +90,14 @@ export interface AuthenticatorOptions {
   requireDigest: boolean;
   digestTimeoutSeconds: number;
   clock: () => Date;
+  /** The keys Entra-shaped tokens are checked with (identity/signing-keys.ts); none: such tokens are refused. */
+  signingKeys?: SigningKeys | undefined;
 }
 
+
+/** Said to a client that starts NTLM or Negotiate (node-sp-auth does for user, password and domain). */
+const NO_WINDOWS_AUTH = 'spemu does not support NTLM or Negotiate (Windows) authentication: sign in with forms authentication'
+  + ' (node-sp-auth: { username, password, fba: true }), Basic or a Bearer token.';
 
 /** Verified Basic credentials are remembered this long, so a scripted client does not pay scrypt per request. */
 const BASIC_CACHE_MS = 5 * 60 * 1000;
@@ -79,14 +111,19 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
   const basicCache = new Map<string, number>();
   /** Bearer tokens whose signature and claims were checked, until their `exp`. */
   const verifiedTokens = new VerifiedTokens();
+  /** Entra-shaped tokens checked for an origin (origin + token → who, as JSON), until their `exp`. */
+  const entraTokens = new VerifiedTokens();
   /** In-flight User Information List row creations, so two first requests make one row. */
   const ensuring = new Map<string, Promise<number>>();
   const siteUserIds = new Map<string, number>();
 
-  async function challenge(diagnostics?: string): Promise<never> {
+  /** SharePoint Online's challenge, naming spemu's own authority at the origin the request came in on. */
+  async function challenge(diagnostics?: string, origin?: string, notice?: string): Promise<never> {
     realm ??= (await store.settings.get(TENANT_ID_KEY)) ?? '00000000-0000-0000-0000-000000000000';
-    const bearer = `Bearer realm="${realm}",client_id="${SHAREPOINT_APP_ID}",trusted_issuers="00000001-0000-0000-c000-000000000000@*,D3776938-3DBA-481F-A652-4BEDFCAB7CD8@*,https://sts.windows.net/*/,00000003-0000-0ff1-ce00-000000000000@90140122-8516-11e1-8eff-49304924019b",authorization_uri="https://login.windows.net/common/oauth2/authorize"`;
-    throw fail.unauthorized(options.basicAuth ? [bearer, 'Basic realm="spemu"'] : [bearer], diagnostics);
+    const issuers = origin ? `${origin}/*/` : 'https://sts.windows.net/*/';
+    const authorizationUri = origin ? `${origin}/${realm}/oauth2/authorize` : 'https://login.windows.net/common/oauth2/authorize';
+    const bearer = `Bearer realm="${realm}",client_id="${SHAREPOINT_APP_ID}",trusted_issuers="00000001-0000-0000-c000-000000000000@*,D3776938-3DBA-481F-A652-4BEDFCAB7CD8@*,${issuers},00000003-0000-0ff1-ce00-000000000000@90140122-8516-11e1-8eff-49304924019b",authorization_uri="${authorizationUri}"`;
+    throw fail.unauthorized(options.basicAuth ? [bearer, 'Basic realm="spemu"'] : [bearer], diagnostics, notice);
   }
 
   async function checkPassword(name: string, password: string): Promise<DirectoryUser | undefined> {
@@ -108,49 +145,84 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
     return user;
   }
 
-  async function basic(encoded: string): Promise<DirectoryUser> {
+  async function basic(encoded: string, origin: string | undefined): Promise<DirectoryUser> {
     const decoded = Buffer.from(encoded, 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
-    if (colon < 0) return challenge();
-    return (await checkPassword(decoded.slice(0, colon), decoded.slice(colon + 1))) ?? challenge();
+    if (colon < 0) return challenge(undefined, origin);
+    return (await checkPassword(decoded.slice(0, colon), decoded.slice(colon + 1))) ?? challenge(undefined, origin);
   }
 
-  async function bearer(token: string): Promise<DirectoryUser> {
+  async function bearer(token: string, origin: string | undefined): Promise<Identity> {
+    if (options.mode === 'strict' && isEntraShaped(token)) return entraBearer(token, origin);
     const now = options.clock();
     let name = verifiedTokens.get(token, now.getTime());
     if (name === undefined) {
       try {
         name = await verifyToken(token, secret, options.mode, now);
       } catch (e) {
-        if (e instanceof TokenError) return challenge(e.diagnostics);
+        if (e instanceof TokenError) return challenge(e.diagnostics, origin);
         throw e;
       }
       verifiedTokens.remember(token, name, now.getTime(), tokenExpiry(token));
     }
     // The user is looked up every time: a removed user's token stops working at once.
-    return (await store.directory.findUser(name)) ?? challenge();
+    const user = await store.directory.findUser(name);
+    return user ? { user, via: 'bearer' } : challenge(undefined, origin);
+  }
+
+  /** An Entra-shaped token: checked against our keys, this tenant's issuer and the request's origin (entra-bearer.ts). */
+  async function entraBearer(token: string, origin: string | undefined): Promise<Identity> {
+    if (!origin || !options.signingKeys) return challenge(undefined, origin);
+    const now = options.clock();
+    // Keyed by origin too: the audience check depends on it.
+    const cacheKey = `${origin}\n${token}`;
+    let verified = entraTokens.get(cacheKey, now.getTime());
+    if (verified === undefined) {
+      try {
+        const principal = await verifyEntraToken(token, { keys: options.signingKeys, now, ...(await entraChecks(store, origin)) });
+        verified = JSON.stringify(principal.kind === 'user' ? { upn: principal.upn } : { clientId: principal.clientId, roles: principal.roles });
+        entraTokens.remember(cacheKey, verified, now.getTime(), principal.claims.exp);
+      } catch (e) {
+        if (e instanceof TokenError) return challenge(e.diagnostics, origin);
+        throw e;
+      }
+    }
+    const claims = JSON.parse(verified) as { upn?: string; clientId?: string; roles?: string[] };
+    if (claims.upn !== undefined) {
+      const user = await store.directory.findUser(claims.upn);
+      return user ? { user, via: 'bearer' } : challenge(undefined, origin);
+    }
+    // The app is looked up every time: an app removed from the tenant file stops working at once.
+    const app = await findApp(store, claims.clientId ?? '');
+    if (!app) return challenge(TOKEN_DIAGNOSTICS.unknownApp, origin);
+    const roles = claims.roles ?? [];
+    if (!hasSitePermission(roles)) return challenge(TOKEN_DIAGNOSTICS.unsupportedAppOnly, origin);
+    return { app: { clientId: app.clientId, roles, app }, via: 'bearer' };
   }
 
   async function identify(credentials: RequestCredentials): Promise<Identity> {
     const authorization = credentials.authorization?.trim();
+    const origin = credentials.origin;
     if (authorization) {
       const [scheme = '', ...rest] = authorization.split(/\s+/);
       const value = rest.join(' ');
-      if (/^bearer$/i.test(scheme) && value) return { user: await bearer(value), via: 'bearer' };
-      if (/^basic$/i.test(scheme) && value && options.basicAuth) return { user: await basic(value), via: 'basic' };
-      return challenge();
+      if (/^bearer$/i.test(scheme) && value) return bearer(value, origin);
+      if (/^basic$/i.test(scheme) && value && options.basicAuth) return { user: await basic(value, origin), via: 'basic' };
+      // Windows authentication is not offered (docs/compatibility.md, "NTLM"): say so, and offer only what spemu takes.
+      if (/^(ntlm|negotiate)$/i.test(scheme)) return challenge(undefined, origin, NO_WINDOWS_AUTH);
+      return challenge(undefined, origin);
     }
     const session = readCookie(credentials.cookie, SESSION_COOKIE);
     if (session !== undefined) {
       const upn = verifySession(secret, session, options.clock());
       const user = upn ? await store.directory.findUser(upn) : undefined;
-      return user ? { user, via: 'cookie' } : challenge();
+      return user ? { user, via: 'cookie' } : challenge(undefined, origin);
     }
     if (options.anonymousUser) {
       const user = await store.directory.findUser(options.anonymousUser);
       if (user) return { user, via: 'anonymous' };
     }
-    return challenge();
+    return challenge(undefined, origin);
   }
 
   async function siteUserId(site: Site, user: DirectoryUser, siteAdmin: boolean): Promise<number> {
@@ -168,7 +240,22 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
     return pending;
   }
 
+  /** An app-only caller on a site: `SHAREPOINT\\app`, with the role its grant gives there (403 without one). */
+  async function authorizeApp(site: Site, caller: AppCaller): Promise<Principal> {
+    const role = appSiteRole(caller.roles, caller.app, site.url);
+    if (role === 'none') throw fail.accessDenied();
+    const key = `${site.id}\n${APP_PRINCIPAL_LOGIN}`;
+    let userId = siteUserIds.get(key);
+    if (userId === undefined) {
+      const row = await ensureSiteUser(store, site, { kind: 'special', loginName: APP_PRINCIPAL_LOGIN, title: APP_PRINCIPAL_TITLE }, { now: isoSeconds(options.clock().getTime()) });
+      siteUserIds.set(key, row.id);
+      userId = row.id;
+    }
+    return { userId, loginName: APP_PRINCIPAL_LOGIN, upn: null, role, via: 'bearer' };
+  }
+
   async function authorize(site: Site, identity: Identity): Promise<Principal> {
+    if (identity.app) return authorizeApp(site, identity.app);
     const role = await siteRoleOf(store.directory, site.id, identity.user.upn);
     if (role === 'none') {
       // No role on the site, but maybe something in it was shared with them (a role assignment on a list or an item).

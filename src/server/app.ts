@@ -16,8 +16,10 @@ import { firstHeader, splitApiUrl } from '../pipeline/request.ts';
 import { SitePathRouter } from '../pipeline/site-paths.ts';
 import { adminFront } from '../fronts/admin/index.ts';
 import { loginFront } from '../fronts/login/index.ts';
+import { identityFront } from '../fronts/identity/index.ts';
 import { layoutsFront } from '../fronts/layouts/index.ts';
 import { vtiBinFront } from '../fronts/vti-bin/index.ts';
+import { formsFront } from '../fronts/forms/index.ts';
 import { projectDataFront } from '../fronts/projectdata/index.ts';
 import { filesFront } from '../fronts/files/index.ts';
 import { restFront } from '../fronts/rest/index.ts';
@@ -83,11 +85,13 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   // The fronts. Those at fixed paths add routes; those below a site's path claim requests
   // through `sitePaths`, asked in this order, SharePoint REST last (it takes the rest).
   const sitePaths = new SitePathRouter();
-  await app.register(adminFront);
+  await app.register(adminFront, { deps: options });
   await app.register(loginFront, { deps: options });
   await app.register(managedIdentityFront, { deps: options, upn: options.managedIdentity });
+  await app.register(identityFront, { deps: options });
   await app.register(layoutsFront, { deps: options, sitePaths });
   await app.register(vtiBinFront, { deps: options, sitePaths });
+  await app.register(formsFront, { deps: options, sitePaths });
   await app.register(projectDataFront, { deps: options, sitePaths });
   await app.register(filesFront, { deps: options, sitePaths });
   await app.register(restFront, { deps: options, sitePaths });

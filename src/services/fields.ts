@@ -4,6 +4,7 @@
 
 import { fail } from '../domain/errors.ts';
 import { checkFormula } from '../domain/calculated.ts';
+import { dependentLookupDefinition } from '../domain/fields.ts';
 import type { Field, FieldDefinition, FieldOptions, List, NewField } from '../domain/model.ts';
 import type { Store } from '../store/store.ts';
 
@@ -51,6 +52,12 @@ export class FieldService {
     const clash = definition.id ? fields.find((f) => f.id === definition.id) : undefined;
     if (clash) throw fail.fieldAlreadyExists(clash.internalName);
     return this.store.fields.add(list, { ...checkCalculated(definition, fields), internalName: uniqueInternalName(definition.internalName, fields) });
+  }
+
+  /** `adddependentlookupfield`: a read-only lookup showing `showField` of the item the list's lookup `primaryId` points at. */
+  async addDependentLookup(list: List, displayName: string, primaryId: string, showField: string): Promise<Field> {
+    const primary = (await this.store.fields.of(list)).find((f) => f.id === primaryId);
+    return this.add(list, dependentLookupDefinition(primary, displayName, showField));
   }
 
   async update(list: List, field: Field, changes: FieldChanges): Promise<Field> {

@@ -16,7 +16,7 @@ import { normaliseDateTime, toStoredValue } from '../domain/values.ts';
 import { DEFAULT_LIBRARY, DOCUMENT_LIBRARY_TEMPLATE, SITE_PAGES_TEMPLATE, USER_INFO_LIST_TEMPLATE } from '../domain/templates.ts';
 import type { Store } from '../store/store.ts';
 import type { ItemWrite } from '../store/items.ts';
-import { siteDefaultUserKey, TENANT_FILE_KEY, TENANT_HASH_KEY, TENANT_HOSTS_KEY, TENANT_ID_KEY, TENANT_NAME_KEY } from '../domain/settings.ts';
+import { siteDefaultUserKey, TENANT_APPS_KEY, TENANT_FILE_KEY, TENANT_HASH_KEY, TENANT_HOSTS_KEY, TENANT_ID_KEY, TENANT_NAME_KEY } from '../domain/settings.ts';
 import type { TenantContentType, TenantField, TenantFile, TenantList, TenantSite, TenantWeb } from './types.ts';
 import { availableColumns } from '../services/site-columns.ts';
 import { ContentTypeService } from '../services/content-types.ts';
@@ -26,6 +26,7 @@ import { loadProjectDataSection } from './projectdata.ts';
 import { loadDocuments, putContents, type Contents } from './documents.ts';
 import { directoryPrincipal, ensureSiteUser, SYSTEM_ACCOUNT_ID, userLogin } from '../identity/site-users.ts';
 import { HOME_PAGE } from '../domain/page-templates.ts';
+import { registerApps, withoutAppSecrets, type RegisteredApp } from '../identity/apps.ts';
 import type { BlobRef } from '../store/blobs.ts';
 
 
@@ -37,8 +38,25 @@ import type { BlobRef } from '../store/blobs.ts';
  */
 export function tenantHash(tenant: TenantFile): string {
   const { hosts, ...named } = tenant.tenant;
-  const content = hosts === undefined ? tenant : { ...tenant, tenant: named };
+  // Apps are left out like host names: who may get tokens, not what the tenant holds.
+  const { apps, ...withoutApps } = tenant;
+  const content = { ...(apps === undefined ? tenant : withoutApps), ...(hosts === undefined ? {} : { tenant: named }) };
   return createHash('sha256').update(JSON.stringify(content)).digest('hex');
+}
+
+/** Records the tenant file's app registrations (secrets hashed, certificate files read). */
+export async function storeTenantApps(store: Pick<Store, 'settings'>, tenant: TenantFile, baseDir: string): Promise<void> {
+  await store.settings.set(TENANT_APPS_KEY, JSON.stringify(await tenantApps(tenant, baseDir)));
+}
+
+async function tenantApps(tenant: TenantFile, baseDir: string): Promise<RegisteredApp[]> {
+  const definitions = [];
+  for (const app of tenant.apps ?? []) {
+    const pems: string[] = [];
+    for (const c of app.certificates ?? []) pems.push('pem' in c ? c.pem : await readFile(resolve(baseDir, c.file), 'utf8'));
+    definitions.push({ ...app, certificates: pems });
+  }
+  return registerApps(tenant.tenant.name, definitions);
 }
 
 /** Records the tenant file's host names (none: an empty list). */
@@ -121,12 +139,16 @@ export async function loadTenant(store: Store, tenant: TenantFile, now: string, 
   // Files' bytes first: blobs are put outside the unit of work that names them.
   const contents = await putContents(store, tenant, baseDir);
   const homePage = await store.blobs.put(once(Buffer.from(HOME_PAGE.content, 'utf8')), { limit: HOME_PAGE.content.length * 4, tooLarge: () => new Error('home page') });
+  // Hashing secrets takes a moment each: done before the unit of work.
+  const apps = await tenantApps(tenant, baseDir);
   await store.transaction(async (tx) => {
     await tx.settings.set(TENANT_NAME_KEY, tenant.tenant.name);
     await tx.settings.set(TENANT_HASH_KEY, tenantHash(tenant));
-    await tx.settings.set(TENANT_ID_KEY, randomUUID());
-    await tx.settings.set(TENANT_FILE_KEY, JSON.stringify(tenant));
+    await tx.settings.set(TENANT_ID_KEY, tenant.tenant.id?.toLowerCase() ?? randomUUID());
+    // Never the apps' secrets in clear.
+    await tx.settings.set(TENANT_FILE_KEY, JSON.stringify(withoutAppSecrets(tenant)));
     await storeTenantHosts(tx, tenant);
+    await tx.settings.set(TENANT_APPS_KEY, JSON.stringify(apps));
     await loadDirectory(tx, tenant, baseDir, now);
     for (const site of tenant.sites) {
       const created = await loadSite(tx, site, now, contents, homePage);

@@ -4,11 +4,13 @@
 export interface TenantFile {
   /** Optional reference to the JSON Schema, for editors; ignored. */
   $schema?: string;
-  /** `hosts`: the names the tenant is reached by (host-named tenants); none: any. */
-  tenant: { name: string; hosts?: string[] };
+  /** `hosts`: the names the tenant is reached by (host-named tenants); none: any. `id`: the tenant id (default: random at first load). */
+  tenant: { name: string; id?: string; hosts?: string[] };
   /** The directory; may be empty. */
   users: TenantUser[];
   groups?: TenantGroup[];
+  /** Entra app registrations (identity/apps.ts keeps them, secrets hashed). */
+  apps?: TenantApp[];
   /** At least one. */
   sites: TenantSite[];
   /** ProjectData feed content by PWA site URL (a URL present in `sites`): options and entity-set rows (src/projectdata/rows.ts). */
@@ -41,6 +43,23 @@ export interface TenantGroup {
   kind?: TenantGroupKind;
   /** UPNs or ids of nested groups. */
   members?: string[];
+}
+
+export type TenantAppPermission = 'Sites.FullControl.All' | 'Sites.Manage.All' | 'Sites.ReadWrite.All' | 'Sites.Read.All' | 'Sites.Selected';
+
+export interface TenantApp {
+  /** GUID, unique. */
+  clientId: string;
+  displayName: string;
+  /** Clear text in the file (test fixtures); stored only as hashes. */
+  secrets?: Array<string | { value: string; expires?: string }>;
+  /** PEM text, or a PEM file relative to the tenant file's folder. */
+  certificates?: Array<{ pem: string } | { file: string }>;
+  redirectUris?: string[];
+  publicClient?: boolean;
+  permissions?: TenantAppPermission[];
+  /** Sites.Selected grants: a site URL of `sites` and the role on it. */
+  sites?: Array<{ url: string; role: 'read' | 'write' | 'manage' | 'fullcontrol' }>;
 }
 
 export interface TenantSite {

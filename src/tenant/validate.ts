@@ -10,6 +10,7 @@ import type { TenantFile } from './types.ts';
 import { sectionProblems } from './projectdata.ts';
 import { contentFileProblems, libraryProblems } from './library-problems.ts';
 import { formulaColumns, formulaProblem } from './formula-problems.ts';
+import { certificateOf } from '../identity/apps.ts';
 import { DEFAULT_LIBRARY, DOCUMENT_LIBRARY_TEMPLATE, TEAM_SITE_LIBRARIES } from '../domain/templates.ts';
 
 export interface TenantProblem {
@@ -207,6 +208,7 @@ function referenceProblems(doc: Json): TenantProblem[] {
     if (url !== undefined) noteUnique(siteUrls, url.toLowerCase(), index, `/sites/${index}/url`, (first) => `duplicate site URL "${url}" (also /sites/${first}/url)`, problems);
     checkSite(site, `/sites/${index}`, directory, problems);
   }
+  checkApps(doc, siteUrls, problems);
   if (isObject(doc.projectData)) {
     for (const key of Object.keys(doc.projectData)) {
       if (!siteUrls.has(key.toLowerCase())) problems.push({ path: pointer('/projectData', key), message: `"${key}" is not the URL of a site in sites` });
@@ -218,6 +220,31 @@ function referenceProblems(doc: Json): TenantProblem[] {
     }
   }
   return problems;
+}
+
+/** Unique client ids, readable certificates, Sites.Selected grants naming sites of the file. */
+function checkApps(doc: Json, siteUrls: ReadonlyMap<string, number>, problems: TenantProblem[]): void {
+  const ids = new Map<string, number>();
+  for (const [index, app] of objectsIn(doc.apps)) {
+    const id = stringOrUndefined(app.clientId);
+    if (id !== undefined) noteUnique(ids, id.toLowerCase(), index, `/apps/${index}/clientId`, (first) => `duplicate client id "${id}" (also /apps/${first}/clientId)`, problems);
+    for (const [c, cert] of objectsIn(app.certificates)) {
+      if (typeof cert.pem !== 'string') continue;
+      try {
+        certificateOf(cert.pem);
+      } catch {
+        problems.push({ path: `/apps/${index}/certificates/${c}/pem`, message: 'not a PEM certificate node can read' });
+      }
+    }
+    for (const [s, grant] of objectsIn(app.sites)) {
+      const url = stringOrUndefined(grant.url);
+      if (url !== undefined && !siteUrls.has(url.toLowerCase().replace(/(.)\/+$/, '$1'))) problems.push({ path: `/apps/${index}/sites/${s}/url`, message: `"${url}" is not the URL of a site in sites` });
+    }
+    const permissions = Array.isArray(app.permissions) ? app.permissions : [];
+    if (objectsIn(app.sites).length > 0 && !permissions.includes('Sites.Selected')) {
+      problems.push({ path: `/apps/${index}/sites`, message: 'sites are granted only with the Sites.Selected permission' });
+    }
+  }
 }
 
 /** The schema's uniqueItems is case-sensitive; host names are not. */

@@ -48,7 +48,8 @@ const PASSWORDS: Record<string, string> = {
 const SECRET = 'test-secret-test-secret-test-secret-0123456789';
 const OTHER_SECRET = 'another-tenants-secret-another-tenants-secret';
 
-const BEARER_CHALLENGE = /^Bearer realm="[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}",client_id="00000003-0000-0ff1-ce00-000000000000",trusted_issuers="00000001-0000-0000-c000-000000000000@\*,D3776938-3DBA-481F-A652-4BEDFCAB7CD8@\*,https:\/\/sts\.windows\.net\/\*\/,00000003-0000-0ff1-ce00-000000000000@90140122-8516-11e1-8eff-49304924019b",authorization_uri="https:\/\/login\.windows\.net\/common\/oauth2\/authorize"$/;
+/** SharePoint Online's challenge, naming spemu's own authority (the origin the request came in on and the realm) as its issuer and authorization_uri. */
+const BEARER_CHALLENGE = /^Bearer realm="([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})",client_id="00000003-0000-0ff1-ce00-000000000000",trusted_issuers="00000001-0000-0000-c000-000000000000@\*,D3776938-3DBA-481F-A652-4BEDFCAB7CD8@\*,http:\/\/127\.0\.0\.1:\d+\/\*\/,00000003-0000-0ff1-ce00-000000000000@90140122-8516-11e1-8eff-49304924019b",authorization_uri="http:\/\/127\.0\.0\.1:\d+\/\1\/oauth2\/authorize"$/;
 const DIGEST = /^0x[0-9A-F]{128},\d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} -0000$/;
 const ACCESS_DENIED = '-2147024891, System.UnauthorizedAccessException';
 const DIGEST_INVALID = '-2130575251, Microsoft.SharePoint.SPException';

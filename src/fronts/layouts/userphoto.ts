@@ -107,7 +107,7 @@ async function servePhoto(req: FastifyRequest, reply: FastifyReply, options: Fro
   try {
     // The same authentication as the /_api pipeline (401 with SharePoint's challenge), without a
     // site role: any user who can sign in sees photos, whichever site's path they come through.
-    await options.authenticator.identify({ authorization: first(req.headers.authorization), cookie: first(req.headers.cookie) });
+    await options.authenticator.identify({ authorization: first(req.headers.authorization), cookie: first(req.headers.cookie), origin: req.publicOrigin });
 
     const sizeText = (parameter(url.searchParams, 'size') ?? 'S').toUpperCase();
     const size: SizeName = sizeText in PHOTO_SIZES ? (sizeText as SizeName) : 'S';

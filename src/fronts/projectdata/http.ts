@@ -98,6 +98,8 @@ async function authorizeReader(site: Site, identity: Identity, options: PdSiteOp
     if (!(e instanceof DomainError) || e.kind !== 'forbidden') throw e;
   }
   if (role === 'owner' || role === 'member') return;
+  // An app-only caller is a reader only through its role.
+  if (!identity.user) throw PdError.forbidden();
   const readers = new Set(options.readers.map((r) => r.toLowerCase()));
   if (readers.has(identity.user.upn.toLowerCase())) return;
   const groups = await deps.store.directory.groupsOf(identity.user.upn);

@@ -18,8 +18,9 @@ import { errorResponse, type Logger } from '../../wire/error-response.ts';
 import { isoSeconds } from '../../domain/values.ts';
 import { parseRequestQuery } from './query-options.ts';
 import { newRequestId, standardHeaders } from '../../wire/headers.ts';
-import type { Identity } from '../../pipeline/authenticate.ts';
+import { callerKey, type Identity } from '../../pipeline/authenticate.ts';
 import type { FrontDeps } from '../../pipeline/deps.ts';
+import type { GateLogger } from '../../pipeline/throttle/gate.ts';
 import { describeRequest, rawQueryOf, splitApiUrl, type ApiRequest, type ApiResponse } from '../../pipeline/request.ts';
 import { sendResponse } from '../../pipeline/send.ts';
 import { executeBatch } from './batch/execute.ts';
@@ -105,7 +106,7 @@ export async function handleApi(req: FastifyRequest, reply: FastifyReply, option
   let response: ApiResponse;
   try {
     // 2. authenticate: who is asking (401 when nobody provably is), before anything about the tenant is revealed.
-    const identity = await options.authenticator.identify({ authorization: request.headers.authorization, cookie: request.headers.cookie });
+    const identity = await options.authenticator.identify({ authorization: request.headers.authorization, cookie: request.headers.cookie, origin: request.origin });
     // 3. respond: everything after authentication, the same function that runs each part of a `$batch`.
     response = await respond(request, { identity, inBatch: false }, options, req.log);
   } catch (e) {
@@ -117,8 +118,20 @@ export async function handleApi(req: FastifyRequest, reply: FastifyReply, option
 /**
  * The pipeline after authentication: a request in, a response out, never a throw. The HTTP
  * route calls it once per request; the `$batch` executor once per part, as the batch's user.
+ * First the throttling-and-faults stage (pipeline/throttle/: a part is charged and faulted alone).
  */
-async function respond(request: ApiRequest, caller: Caller, options: FrontDeps, log: Logger): Promise<ApiResponse> {
+async function respond(request: ApiRequest, caller: Caller, options: FrontDeps, log: Logger & GateLogger): Promise<ApiResponse> {
+  if (!options.gate?.active) return serve(request, caller, options, log);
+  const admission = await options.gate.admit(
+    { method: request.method, url: request.url, headers: request.headers, upn: callerKey(caller.identity), inBatch: caller.inBatch }, log);
+  if (admission.dropNow) return { status: 0, headers: {}, body: undefined, requestId: newRequestId(), delivery: { kind: 'drop' } };
+  if (admission.refusal) return errorResponse(admission.refusal, newRequestId(), errorDialect(request.headers.accept, request.headers['odata-version']), log, request.url);
+  const response = await serve(request, caller, options, log);
+  return { ...response, headers: { ...response.headers, ...admission.headers }, delivery: admission.delivery };
+}
+
+/** Everything after the throttling stage: context, dispatch, authorize, parse, digest, batch, resolve, body, execute, serialize, error. */
+async function serve(request: ApiRequest, caller: Caller, options: FrontDeps, log: Logger & GateLogger): Promise<ApiResponse> {
   // context: a correlation id, and the dialect the client reads (406 if none fits; a `$batch` answers multipart whatever its Accept).
   const requestId = newRequestId();
   const accept = request.headers.accept;
@@ -181,7 +194,7 @@ async function respond(request: ApiRequest, caller: Caller, options: FrontDeps, 
     const requestUrl = new URL(`${request.origin}${request.url}`);
     const now = () => isoSeconds(options.clock().getTime());
     const ctx: ApiContext = {
-      store: options.store, services: new Services(options.store, { userId: principal.userId, now }, { maxFileSize: options.settings.maxFileSize }),
+      store: options.store, services: new Services(options.store, { userId: principal.userId, now }, { maxFileSize: options.settings.maxFileSize }, options.settings.webhooks),
       conditions: conditionsFromHeaders(request.headers), site, web, principal, query, settings: options.settings, body: undefined, verboseBody: false,
       now, requestUrl,
       formDigest: () => ({ value: options.authenticator.issueDigest(site, principal), timeoutSeconds: options.authenticator.digestTimeoutSeconds }),

@@ -153,6 +153,8 @@ function normalise(value: unknown): StoredValue {
 export function valuesToColumns(fields: Field[], values: Record<string, StoredValue>): Record<string, StoredValue> {
   const out: Record<string, StoredValue> = {};
   for (const f of fields) {
+    // A dependent lookup is its primary's column read another way: never written through it.
+    if (f.options.primaryFieldId !== undefined) continue;
     if (f.internalName in values && (f.column === 'title' || !f.builtIn)) out[f.column] = values[f.internalName] ?? null;
   }
   return out;

@@ -21,6 +21,7 @@ import { encodeRecycled } from './snapshots.ts';
 import { SqlVersions } from './versions.ts';
 import { SqlBlobs } from './blobs.ts';
 import { SqlAttachments } from './attachments.ts';
+import { notifyListChanged } from './webhook-outbox.ts';
 
 /** Bound parameters per multi-row insert: under SQLite's 32,766 and PostgreSQL's 65,535. */
 const BULK_PARAMETERS = 30_000;
@@ -113,7 +114,13 @@ export class SqlItems implements ItemRepository {
    * User Information List also the cached principals, as a metadata write so that other
    * instances drop them too.
    */
-  private writing<T>(list: List, fn: (s: SqlSession) => Promise<T>): Promise<T> {
+  private writing<T>(list: List, write: (s: SqlSession) => Promise<T>): Promise<T> {
+    // A write that changed something (not "no such item", not a lost If-Match) notifies the list's webhooks.
+    const fn = async (s: SqlSession) => {
+      const result = await write(s);
+      if (result !== undefined && result !== 'conflict') notifyListChanged(s, list);
+      return result;
+    };
     return isPrincipalList(list) ? this.s.metadataWrite([listEntry(list), ...principalsOf(list)], fn) : this.s.write([listEntry(list)], fn);
   }
 

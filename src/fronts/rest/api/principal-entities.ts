@@ -30,6 +30,7 @@ export interface SiteUserRecord {
 }
 
 const USER_CLAIM = /^i:0#\.f\|membership\|/i;
+const APP_LOGIN = 'sharepoint\\app';
 const text = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
 /** A User Information List row as a principal. `user` is the directory user behind it, if any. */
@@ -37,12 +38,14 @@ export function siteUserRecord(item: Item, user: DirectoryUser | undefined): Sit
   const v = item.values;
   const loginName = text(v.Name) ?? '';
   const isUser = USER_CLAIM.test(loginName) || user !== undefined;
+  // App-only callers' `SHAREPOINT\app` ("SharePoint App") is a user to SharePoint, with no UPN or UserId.
+  const isApp = loginName.toLowerCase() === APP_LOGIN;
   return {
     id: item.id, loginName, title: text(v.Title) ?? '',
     // Users without a mail have "" (as SharePoint writes it); groups and claims have their mail or null.
-    email: isUser ? text(v.EMail) ?? '' : text(v.EMail),
+    email: isUser || isApp ? text(v.EMail) ?? '' : text(v.EMail),
     isSiteAdmin: Boolean(v.IsSiteAdmin), hidden: Boolean(v.UserInfoHidden),
-    principalType: isUser ? PrincipalType.User : PrincipalType.SecurityGroup,
+    principalType: isUser || isApp ? PrincipalType.User : PrincipalType.SecurityGroup,
     userId: isUser && user ? { nameId: user.puid, issuer: 'urn:federation:microsoftonline' } : null,
     userPrincipalName: isUser ? user?.upn ?? text(v.UserName) ?? loginName.replace(USER_CLAIM, '') : null,
   };

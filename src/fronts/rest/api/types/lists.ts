@@ -5,6 +5,8 @@ import type { List, Web } from '../../../../domain/model.ts';
 import type { FixedLibrary } from '../../../../services/lists.ts';
 import { errors } from '../../../../wire/errors.ts';
 import type { ApiContext } from '../context.ts';
+import { getChangesMethod, withCurrentChangeToken, withCurrentChangeTokens } from './changes.ts';
+import { getListItemChangesSinceToken } from './list-item-changes.ts';
 import { absoluteUrl, folderEntity, listEditLink, listEntity, webEntity } from '../entities.ts';
 import { projectedCollection, projectEntity, type Navigation } from '../expand.ts';
 import { boolProp, intProp, readEntityBody, stringProp, type Properties } from '../body.ts';
@@ -17,6 +19,7 @@ import { listViewMethods, listViewNavigation, viewEntity } from './views.ts';
 import { addValidateUpdateItemUsingPath } from './form-updates.ts';
 import { listCustomActions } from './custom-actions.ts';
 import { listExtraMethods, listExtraNavigation } from './list-extras.ts';
+import { listFormMethods, listFormNavigation } from './list-forms.ts';
 import { userResource } from './user-resources.ts';
 import { emptyOk, entityCollection, guidText, stringArgument } from './shared.ts';
 import { urlPrefix } from '../../../../domain/names.ts';
@@ -38,7 +41,7 @@ function listProps(ctx: ApiContext): Properties {
 /** The list with `$expand=RootFolder,ParentWeb` and `$select` (below them too), as PnPjs's list.getParentInfos asks. */
 async function listOutcome(cached: List, web: Web, ctx: ApiContext, status = 200): Promise<Outcome> {
   const list = (await ctx.store.lists.withCounters([cached]))[0]!;
-  const entity = await withSecurableProperties(listEntity(list, web, ctx), ctx, { kind: 'list', web, list });
+  const entity = await withCurrentChangeToken(await withSecurableProperties(listEntity(list, web, ctx), ctx, { kind: 'list', web, list }), ctx, 'list', list.id);
   const link = listEditLink(list);
   const selected = await projectEntity(entity, listNavigations(list, web, ctx), ctx);
   const headers: Record<string, string> = { ETag: entity.etag! };
@@ -125,6 +128,7 @@ export const listsType: ResourceType<{ kind: 'lists'; web: Web }> = {
     const byId = new Map(lists.map((l) => [l.id, l]));
     const entities: Entity[] = [];
     for (const l of lists) entities.push(await withSecurableProperties(listEntity(l, r.web, ctx), ctx, { kind: 'list', web: r.web, list: l }));
+    await withCurrentChangeTokens(entities, ctx, 'list');
     // `$expand=RootFolder` (CLI for Microsoft 365's `spo list list`), ParentWeb or DefaultView, for each list.
     return projectedCollection(entities, (e) => listNavigations(byId.get(String(e.props.find(([k]) => k === 'Id')?.[1]))!, r.web, ctx), 'SP.ApiData.Lists', ctx);
   },
@@ -152,8 +156,10 @@ export const listType: ResourceType<ListResource> = {
     ...listViewNavigation,
     contenttypes: async (r, ctx) => ({ kind: 'contentTypes', web: ctx.web, list: r.list }),
     usercustomactions: async (r) => listCustomActions(r.list),
+    subscriptions: async (r) => ({ kind: 'subscriptions', list: r.list }),
     ...listExtraNavigation,
     versionpolicies: async (r) => ({ kind: 'readOnly', read: async (c) => ok({ kind: 'entity', metadataName: 'SP.VersionPolicyManager', entity: versionPoliciesEntity(r.list, c) }) }),
+    ...listFormNavigation,
     titleresource: async (r) => userResource(async () => r.list.title),
     descriptionresource: async (r) => userResource(async () => r.list.description),
     ...securableNavigation<ListResource>(async (r, ctx) => ({ base: listEditLink(r.list), securable: { kind: 'list', web: ctx.web, list: r.list } })),
@@ -164,7 +170,13 @@ export const listType: ResourceType<ListResource> = {
     ...securableMethods<ListResource>(async (r, ctx) => ({ base: listEditLink(r.list), securable: { kind: 'list', web: ctx.web, list: r.list } })),
     addvalidateupdateitemusingpath: addValidateUpdateItemUsingPath,
     ...listExtraMethods,
+    ...listFormMethods,
     ...listCamlMethods,
+    getchanges: getChangesMethod((r, ctx) => {
+      const { list } = r as ListResource;
+      return { siteId: ctx.site.id, scope: { kind: 'list', listId: list.id }, tokenScope: 'list', id: list.id };
+    }),
+    getlistitemchangessincetoken: getListItemChangesSinceToken,
     /** A new item id, taken from the list's counter so that no item added later gets it. */
     reservelistitemid: {
       kind: 'action', permission: 'AddListItems',

@@ -226,10 +226,7 @@ export function roleAssignmentsNavigation(base: string, securable: Securable, ct
   return {
     link: `${base}/RoleAssignments`,
     load: () => roleAssignmentEntities(base, securable, ctx),
-    nested: {
-      names: ['Member', 'RoleDefinitionBindings'],
-      of: (e) => assignmentNavigations({ base, securable }, Number(e.props.find(([k]) => k === 'PrincipalId')?.[1]), ctx),
-    },
+    nested: (e) => assignmentNavigations({ base, securable }, Number(e.props.find(([k]) => k === 'PrincipalId')?.[1]), ctx),
   };
 }
 

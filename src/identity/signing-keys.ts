@@ -1,0 +1,132 @@
+// The RSA keys spemu signs Entra-shaped tokens with (RS256), kept in the workspace as
+// `<data>/identity/signing-keys.json` (mode 0600), made once. Rotating adds a new key that
+// signs from then on; the keys it replaces stay in the JWKS, for checking tokens they signed,
+// until RETIRED_KEY_KEPT_MS after they stopped signing (longer than any token lives). Every
+// instance sharing the workspace reads the same file; a rotation takes effect when they restart.
+// Without a workspace (an in-memory server), one key is made for the process.
+
+import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, type JsonWebKey, type KeyObject } from 'node:crypto';
+import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const SIGNING_KEYS_FILE = join('identity', 'signing-keys.json');
+
+/** How long a replaced key still verifies: beyond the longest access token (and clock skew). */
+export const RETIRED_KEY_KEPT_MS = 24 * 60 * 60 * 1000;
+
+interface StoredKey {
+  kid: string;
+  created: string;
+  /** When it stopped signing; absent for the key that signs. */
+  retired?: string;
+  /** PKCS#8 PEM. */
+  privateKey: string;
+}
+
+interface KeyFile { keys: StoredKey[] }
+
+export interface SigningKey {
+  kid: string;
+  privateKey: KeyObject;
+  publicKey: KeyObject;
+  /** The public key as a JWK, with kid, use and alg. */
+  jwk: JsonWebKey & { kid: string; use: 'sig'; alg: 'RS256'; kty: string };
+  retired?: Date;
+}
+
+export class SigningKeys {
+  readonly #keys: SigningKey[];
+
+  constructor(keys: SigningKey[]) {
+    if (!keys.some((k) => !k.retired)) throw new Error('no active signing key');
+    this.#keys = keys;
+  }
+
+  /** The key that signs new tokens. */
+  get active(): SigningKey {
+    return this.#keys.find((k) => !k.retired)!;
+  }
+
+  /** The keys that still verify at `now`: the active one and those retired less than RETIRED_KEY_KEPT_MS ago. */
+  verifying(now: Date): SigningKey[] {
+    return this.#keys.filter((k) => !k.retired || now.getTime() - k.retired.getTime() < RETIRED_KEY_KEPT_MS);
+  }
+
+  /** The key with this id, if it still verifies at `now`. */
+  byKid(kid: string, now: Date): SigningKey | undefined {
+    return this.verifying(now).find((k) => k.kid === kid);
+  }
+
+  /** The JWKS document (`{"keys":[…]}`): the public halves only. */
+  jwks(now: Date): { keys: SigningKey['jwk'][] } {
+    return { keys: this.verifying(now).map((k) => k.jwk) };
+  }
+}
+
+/** RFC 7638 thumbprint of an RSA public key: its kid. */
+function thumbprint(publicKey: KeyObject): string {
+  const jwk = publicKey.export({ format: 'jwk' });
+  return createHash('sha256').update(JSON.stringify({ e: jwk.e, kty: jwk.kty, n: jwk.n })).digest('base64url');
+}
+
+function newStoredKey(now: Date): StoredKey {
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  return { kid: thumbprint(createPublicKey(privateKey)), created: now.toISOString(), privateKey: privateKey.export({ type: 'pkcs8', format: 'pem' }) as string };
+}
+
+function toSigningKey(stored: StoredKey): SigningKey {
+  const privateKey = createPrivateKey(stored.privateKey);
+  const publicKey = createPublicKey(privateKey);
+  const jwk = { ...publicKey.export({ format: 'jwk' }), kid: stored.kid, use: 'sig' as const, alg: 'RS256' as const } as SigningKey['jwk'];
+  return { kid: stored.kid, privateKey, publicKey, jwk, ...(stored.retired ? { retired: new Date(stored.retired) } : {}) };
+}
+
+function writeKeyFile(file: string, content: KeyFile, flag: 'wx' | 'w'): void {
+  const text = `${JSON.stringify(content, null, 2)}\n`;
+  if (flag === 'wx') {
+    writeFileSync(file, text, { flag: 'wx', mode: 0o600 });
+    return;
+  }
+  // Replace atomically: a reader never sees half a file.
+  const temp = `${file}.${process.pid}.tmp`;
+  writeFileSync(temp, text, { mode: 0o600 });
+  renameSync(temp, file);
+}
+
+function readKeyFile(file: string): KeyFile {
+  const parsed = JSON.parse(readFileSync(file, 'utf8')) as KeyFile;
+  if (!Array.isArray(parsed.keys) || !parsed.keys.some((k) => !k.retired)) throw new Error(`${file} holds no active signing key; delete it to have a new one made.`);
+  return parsed;
+}
+
+/** The workspace's keys (made on first use); without a workspace, a key for this process only. */
+export function loadSigningKeys(dataDir: string | undefined, now: Date): SigningKeys {
+  if (dataDir === undefined) return new SigningKeys([toSigningKey(newStoredKey(now))]);
+  const dir = join(dataDir, 'identity');
+  mkdirSync(dir, { recursive: true });
+  const file = join(dataDir, SIGNING_KEYS_FILE);
+  try {
+    // 'wx': two instances starting at once keep the first one's key.
+    writeKeyFile(file, { keys: [newStoredKey(now)] }, 'wx');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+  }
+  if (process.platform !== 'win32') chmodSync(file, 0o600);
+  return new SigningKeys(readKeyFile(file).keys.map(toSigningKey));
+}
+
+/**
+ * A new signing key: the current one is retired (its public key stays in the JWKS for
+ * RETIRED_KEY_KEPT_MS), keys retired longer ago are dropped. Returns the new key's id.
+ */
+export function rotateSigningKey(dataDir: string, now: Date): string {
+  loadSigningKeys(dataDir, now);
+  const file = join(dataDir, SIGNING_KEYS_FILE);
+  const current = readKeyFile(file);
+  const kept = current.keys
+    .map((k) => (k.retired ? k : { ...k, retired: now.toISOString() }))
+    .filter((k) => now.getTime() - new Date(k.retired!).getTime() < RETIRED_KEY_KEPT_MS);
+  const fresh = newStoredKey(now);
+  writeKeyFile(file, { keys: [fresh, ...kept] }, 'w');
+  return fresh.kid;
+}
