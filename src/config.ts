@@ -93,7 +93,7 @@ export interface ServerOptions {
   webhookAllow?: string[];
   /** Milliseconds a receiver has to answer (validation and notifications). Default 5000. */
   webhookTimeout?: number;
-  /** Serve a managed-identity endpoint (App Service's and IMDS's protocols) issuing tokens for this directory user. */
+  /** Serve a managed-identity endpoint (App Service's and IMDS's protocols) issuing tokens for this app (client id) or directory user (UPN). */
   managedIdentity?: string | undefined;
 }
 

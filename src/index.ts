@@ -31,7 +31,7 @@ import { TrafficGate } from './pipeline/throttle/gate.ts';
 import { readFaultsFile, watchFaultsFile } from './pipeline/throttle/faults-file.ts';
 import { FaultConfigError, parseFaults } from './pipeline/throttle/faults.ts';
 import { throttleFromValue, ThrottleConfigError, type ThrottleConfig } from './pipeline/throttle/config.ts';
-import { managedIdentityHeader } from './identity/managed-identity.ts';
+import { findManagedIdentity, managedIdentityHeader } from './identity/managed-identity.ts';
 import { APP_SERVICE_PATH } from './fronts/managed-identity/index.ts';
 
 export type { ServerOptions } from './config.ts';
@@ -56,7 +56,7 @@ export interface RunningServer {
    * With `managedIdentity`: what App Service would set, IDENTITY_ENDPOINT (on HTTPS when served)
    * and IDENTITY_HEADER (the workspace's secret for it: give it to clients, never log it).
    */
-  managedIdentity?: { upn: string; endpoint: string; header: string } | undefined;
+  managedIdentity?: { name: string; endpoint: string; header: string } | undefined;
   /** The tenant's name and sites. */
   tenant: { name: string; sites: Array<{ url: string; title: string }> };
   /** Replaces the fault rules at run time (as POST /_spemu/faults does); undefined or [] clears them. */
@@ -229,8 +229,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     if (resolved.anonymousUser && !(await store.directory.findUser(resolved.anonymousUser))) {
       throw new ConfigError(`--anonymous-user '${resolved.anonymousUser}' is not a user of the tenant's directory.`);
     }
-    if (resolved.managedIdentity && !(await store.directory.findUser(resolved.managedIdentity))) {
-      throw new ConfigError(`--managed-identity '${resolved.managedIdentity}' is not a user of the tenant's directory.`);
+    if (resolved.managedIdentity && !(await findManagedIdentity(store, resolved.managedIdentity))) {
+      throw new ConfigError(`--managed-identity '${resolved.managedIdentity}' is neither an app (client id) of the tenant file nor a user of its directory.`);
     }
     hosts = await tenantHosts(store);
     tls = tlsSetup(resolved, hosts);
@@ -311,7 +311,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   return {
     url: urls[0]!.url, port: urls[0]!.port, httpsUrl: secure?.url, httpsPort: secure?.port, ca: tls?.ca, caPath: tls?.caPath, hostNames: hosts,
     managedIdentity: resolved.managedIdentity === undefined ? undefined
-      : { upn: resolved.managedIdentity, endpoint: `${(secure ?? urls[0]!).url}${APP_SERVICE_PATH}`, header: managedIdentityHeader(secret) },
+      : { name: resolved.managedIdentity, endpoint: `${(secure ?? urls[0]!).url}${APP_SERVICE_PATH}`, header: managedIdentityHeader(secret) },
     tenant: { name: (await store.settings.get(TENANT_NAME_KEY)) ?? '', sites },
     setFaults(faults) {
       gate.configure({ faults: configValue(() => parseFaults(faults ?? [])) });

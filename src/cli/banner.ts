@@ -6,7 +6,7 @@ import type { TenantFile } from '../tenant/types.ts';
 import { urlPrefix } from '../domain/names.ts';
 
 type Served = Pick<RunningServer, 'url' | 'tenant'> & Partial<Pick<RunningServer, 'httpsUrl' | 'caPath' | 'hostNames'>>
-  & { managedIdentity?: { upn: string; endpoint: string } | undefined };
+  & { managedIdentity?: { name: string; endpoint: string } | undefined };
 
 export function banner(server: Served, demo: TenantFile | undefined, workers = 1): string {
   const also = server.httpsUrl && server.httpsUrl !== server.url ? ` and ${server.httpsUrl}` : '';
@@ -50,7 +50,7 @@ function hostLines(server: Served): string[] {
 function identityLines(server: Served): string[] {
   const identity = server.managedIdentity;
   if (!identity) return [];
-  return ['', `Managed identity: tokens for ${identity.upn}, as Azure App Service gives them. In the client's shell:`,
+  return ['', `Managed identity: tokens for ${identity.name}, as Azure App Service gives them. In the client's shell:`,
     `  export IDENTITY_ENDPOINT=${identity.endpoint}`,
     '  export IDENTITY_HEADER=$(spemu identity-header)   # with this server\'s --data / --token-secret, if it has them',
     ...(server.caPath ? [`  export NODE_EXTRA_CA_CERTS=${resolve(server.caPath)}`] : [])];

@@ -60,8 +60,9 @@ Flags (each also an environment variable SPEMU_<NAME>, e.g. SPEMU_PORT=9000):
   --webhook-allow <pattern>     call only notification URLs that match (repeatable; SPEMU_WEBHOOK_ALLOW:
                                 comma-separated): host, host:port, *.example.com, or a URL prefix
                                 such as https://hooks.example.com/api/*. Default: any http(s) URL
-  --managed-identity <upn>      serve a managed-identity endpoint (Azure App Service's and IMDS's protocols)
-                                issuing tokens for this directory user; the banner shows IDENTITY_ENDPOINT,
+  --managed-identity <id>       serve a managed-identity endpoint (Azure App Service's and IMDS's protocols)
+                                issuing tokens for this app (client id, app-only tokens) or directory
+                                user (UPN, delegated tokens); the banner shows IDENTITY_ENDPOINT,
                                 \`spemu identity-header\` prints IDENTITY_HEADER
   --help, --version
 

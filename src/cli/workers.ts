@@ -103,7 +103,7 @@ export async function runWorker(options: ServerOptions): Promise<void> {
   const server = await startServer({ ...options, reset: false, shared: true });
   const ready: ReadyMessage = {
     type: 'ready', url: server.url, port: server.port, httpsUrl: server.httpsUrl, caPath: server.caPath, hostNames: server.hostNames, tenant: server.tenant,
-    managedIdentity: server.managedIdentity && { upn: server.managedIdentity.upn, endpoint: server.managedIdentity.endpoint },
+    managedIdentity: server.managedIdentity && { name: server.managedIdentity.name, endpoint: server.managedIdentity.endpoint },
   };
   process.send!(ready);
   await new Promise<void>((done) => {

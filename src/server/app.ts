@@ -36,7 +36,7 @@ export interface AppOptions extends FrontDeps {
   trustProxy?: PeerTrust | undefined;
   /** Host-named tenants: the only host names answered (server/hosts.ts); every one when undefined. */
   allowedHosts?: Set<string> | undefined;
-  /** `--managed-identity`: the directory user the managed-identity endpoint issues tokens for. */
+  /** `--managed-identity`: the app (client id) or directory user (UPN) the managed-identity endpoint issues tokens for. */
   managedIdentity?: string | undefined;
 }
 
@@ -87,7 +87,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   const sitePaths = new SitePathRouter();
   await app.register(adminFront, { deps: options });
   await app.register(loginFront, { deps: options });
-  await app.register(managedIdentityFront, { deps: options, upn: options.managedIdentity });
+  await app.register(managedIdentityFront, { deps: options, identity: options.managedIdentity });
   await app.register(identityFront, { deps: options });
   await app.register(layoutsFront, { deps: options, sitePaths });
   await app.register(vtiBinFront, { deps: options, sitePaths });

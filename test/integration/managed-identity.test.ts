@@ -1,10 +1,11 @@
 // The managed-identity endpoint on the wire (`--managed-identity <upn>`): App Service's
 // protocol (IDENTITY_ENDPOINT + X-IDENTITY-HEADER, api-version 2019-08-01) and IMDS's
-// (Metadata: true), the answers and refusals clients read, and the token spemu then accepts.
+// (Metadata: true), the answers and refusals clients read, and the token spemu then accepts:
+// RS256 and Entra-shaped, a user's (UPN) or an app's (client id, app-only).
 
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { decodeJwt } from 'jose';
+import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { startServer, ConfigError } from '../../src/index.ts';
 import { DEMO_TENANT, startTestServer, testDatabase, useTestServer } from '../helpers/server.ts';
 
@@ -37,10 +38,18 @@ describe('managed identity: App Service protocol', () => {
     assert.equal(claims.oid, body.client_id);
     assert.equal(claims.exp, Number(body.expires_on));
     assert.match(String(claims.tid), /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
-    assert.equal(claims.iss, `https://sts.windows.net/${claims.tid}/`);
-    const me = await fetch(`${context.server.site()}/_api/web/currentuser?$select=UserPrincipalName`, {
-      headers: { Authorization: `Bearer ${body.access_token}`, Accept: 'application/json;odata=nometadata' },
+    // Issued by spemu's authority, as its token endpoint issues them: RS256 with the workspace's key.
+    assert.equal(claims.iss, `${context.server.url}/${claims.tid}/`);
+    assert.equal(decodeProtectedHeader(body.access_token!).alg, 'RS256');
+    assert.equal(Number(body.expires_on) - Number(claims.iat), 24 * 3600);
+    const asCaller = (token: string) => fetch(`${context.server.site()}/_api/web/currentuser?$select=UserPrincipalName`, {
+      headers: { Authorization: `Bearer ${token}`, Accept: 'application/json;odata=nometadata' },
     });
+    // For another resource (its aud): refused here, as SharePoint refuses a token for another host.
+    assert.equal((await asCaller(body.access_token!)).status, 401);
+    const origin = new URL(context.server.url).origin;
+    const mine = await (await get(`resource=${encodeURIComponent(origin)}&api-version=2019-08-01`, { 'X-IDENTITY-HEADER': await header() })).json() as Record<string, string>;
+    const me = await asCaller(mine.access_token!);
     assert.equal(me.status, 200);
     assert.equal((await me.json() as { UserPrincipalName: string }).UserPrincipalName, ALICE);
   });
@@ -105,6 +114,28 @@ describe('managed identity: IMDS protocol', () => {
   });
 });
 
+describe('managed identity: an app (client id) gets app-only tokens', () => {
+  const DEMO_APP = '5d1f3c2e-8a4b-4f6e-9c7d-2b1a0e9f8d7c';
+  const context = useTestServer({ managedIdentity: DEMO_APP, anonymousUser: undefined });
+
+  it('idtyp app with the granted permissions as roles; SharePoint sees the app (SHAREPOINT\\app), which can write', async () => {
+    const origin = new URL(context.server.url).origin;
+    const res = await fetch(`${context.server.url}${IMDS}?resource=${encodeURIComponent(origin)}&api-version=2018-02-01&client_id=${DEMO_APP}`, { headers: { Metadata: 'true' } });
+    assert.equal(res.status, 200);
+    const body = await res.json() as Record<string, string>;
+    assert.equal(body.client_id, DEMO_APP);
+    const claims = decodeJwt(body.access_token!);
+    assert.deepEqual([claims.idtyp, claims.appid, claims.roles, claims.upn], ['app', DEMO_APP, ['Sites.FullControl.All'], undefined]);
+    const auth = { Authorization: `Bearer ${body.access_token}`, Accept: 'application/json;odata=nometadata' };
+    const added = await fetch(`${context.server.site()}/_api/web/lists/getbytitle('Tasks')/items`, {
+      method: 'POST', headers: { ...auth, 'Content-Type': 'application/json' }, body: JSON.stringify({ Title: 'By the managed identity' }),
+    });
+    assert.equal(added.status, 201, await added.clone().text());
+    const item = await (await fetch(`${context.server.site()}/_api/web/lists/getbytitle('Tasks')/items(${(await added.json() as { Id: number }).Id})?$select=Author/Title&$expand=Author`, { headers: auth })).json() as { Author: { Title: string } };
+    assert.equal(item.Author.Title, 'SharePoint App');
+  });
+});
+
 describe('managed identity: configuration', () => {
   it('without --managed-identity, no identity is assigned: no token', async () => {
     const server = await startTestServer({ anonymousUser: undefined });
@@ -121,7 +152,7 @@ describe('managed identity: configuration', () => {
     const database = await testDatabase();
     try {
       await assert.rejects(startServer({ db: database.db, seed: DEMO_TENANT, port: 0, logLevel: 'silent', tokenSecret: 'x'.repeat(32), managedIdentity: 'nobody@contoso.onmicrosoft.com' }),
-        (e: Error) => e instanceof ConfigError && /--managed-identity 'nobody@contoso\.onmicrosoft\.com' is not a user/.test(e.message));
+        (e: Error) => e instanceof ConfigError && /--managed-identity 'nobody@contoso\.onmicrosoft\.com' is neither an app/.test(e.message));
     } finally {
       await database.drop();
     }

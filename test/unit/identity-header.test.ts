@@ -41,7 +41,7 @@ describe('spemu identity-header', () => {
     const server = {
       url: 'https://127.0.0.1:8080', tenant: { name: 'contoso', sites: [] }, caPath: '/w/.spemu/tls/ca.pem',
       // A RunningServer carries the header; the banner must not print it.
-      managedIdentity: { upn: 'alice@contoso.onmicrosoft.com', endpoint: 'https://127.0.0.1:8080/_spemu/managed-identity/token', header: 'THE-HEADER-VALUE' },
+      managedIdentity: { name: 'alice@contoso.onmicrosoft.com', endpoint: 'https://127.0.0.1:8080/_spemu/managed-identity/token', header: 'THE-HEADER-VALUE' },
     };
     const text = banner(server, undefined);
     assert.match(text, /export IDENTITY_ENDPOINT=https:\/\/127\.0\.0\.1:8080\/_spemu\/managed-identity\/token/);

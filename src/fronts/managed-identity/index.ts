@@ -14,12 +14,12 @@ import { firstHeader } from '../../pipeline/request.ts';
 import { peerTrust } from '../../pipeline/origin.ts';
 import { newRequestId } from '../../wire/headers.ts';
 import { TENANT_ID_KEY } from '../../domain/settings.ts';
-import { issueManagedIdentityToken, isManagedIdentityHeader, namesIdentity } from '../../identity/managed-identity.ts';
+import { findManagedIdentity, identityIds, issueManagedIdentityToken, isManagedIdentityHeader, namesIdentity } from '../../identity/managed-identity.ts';
 
 export interface ManagedIdentityOptions {
   deps: FrontDeps;
-  /** `--managed-identity`: the directory user the identity acts as; undefined: none is assigned. */
-  upn: string | undefined;
+  /** `--managed-identity`: the app's client id or the directory user's UPN; undefined: none is assigned. */
+  identity: string | undefined;
 }
 
 export const APP_SERVICE_PATH = '/_spemu/managed-identity/token';
@@ -28,21 +28,23 @@ export const IMDS_PATH = '/metadata/identity/oauth2/token';
 const isLoopback = peerTrust(['loopback']);
 type Query = Record<string, string | undefined>;
 type Issued = { accessToken: string; expiresOn: number; notBefore: number; resource: string; clientId: string };
+const defined = (value: string | undefined) => (value?.trim() ? value : undefined);
 /** What went wrong, in the protocol's own terms: a status and its body. */
 type Refusal = { status: number; body: object };
 
-export const managedIdentityFront: FastifyPluginAsync<ManagedIdentityOptions> = async (app, { deps, upn }) => {
+export const managedIdentityFront: FastifyPluginAsync<ManagedIdentityOptions> = async (app, { deps, identity: name }) => {
   /** The token for the query's resource and identity, or why not (`notFound`: no such identity). */
-  async function issue(query: Query): Promise<Issued | 'noResource' | 'notFound'> {
+  async function issue(req: FastifyRequest, query: Query): Promise<Issued | 'noResource' | 'notFound'> {
     const resource = query.resource?.trim();
     if (!resource) return 'noResource';
-    const user = upn === undefined ? undefined : await deps.store.directory.findUser(upn);
-    if (!user) return 'notFound';
-    const named = query.client_id ?? query.principal_id ?? query.object_id ?? query.mi_res_id;
-    if (named !== undefined && !namesIdentity(user, named)) return 'notFound';
-    const tenantId = (await deps.store.settings.get(TENANT_ID_KEY)) ?? '00000000-0000-0000-0000-000000000000';
-    const token = await issueManagedIdentityToken(deps.secret, user, tenantId, resource, deps.clock());
-    return { ...token, resource, clientId: user.objectId };
+    const identity = name === undefined ? undefined : await findManagedIdentity(deps.store, name);
+    if (!identity) return 'notFound';
+    const named = defined(query.client_id) ?? defined(query.principal_id) ?? defined(query.object_id) ?? defined(query.mi_res_id);
+    if (named !== undefined && !namesIdentity(identity, named)) return 'notFound';
+    const tenantId = ((await deps.store.settings.get(TENANT_ID_KEY)) ?? '').toLowerCase();
+    const now = deps.clock();
+    const token = await issueManagedIdentityToken(deps.signingKeys, { origin: req.publicOrigin, tenantId }, identity, resource, now);
+    return { accessToken: token.accessToken, expiresOn: token.expiresOn, notBefore: Math.floor(now.getTime() / 1000), resource, clientId: identityIds(identity).clientId };
   }
 
   // App Service, api-version 2019-08-01: errors as { StatusCode, Message, CorrelationId }.
@@ -53,7 +55,7 @@ export const managedIdentityFront: FastifyPluginAsync<ManagedIdentityOptions> = 
       return refuse(401, 'The X-IDENTITY-HEADER header is missing or is not this endpoint\'s IDENTITY_HEADER.');
     }
     if (query['api-version'] !== '2019-08-01') return refuse(400, `The api-version '${query['api-version'] ?? ''}' is not supported: use 2019-08-01.`);
-    const result = await issue(query);
+    const result = await issue(req, query);
     if (result === 'noResource') return refuse(400, "Required query parameter 'resource' is missing.");
     if (result === 'notFound') return refuse(400, 'No Managed Identity found for specified ClientId/ResourceId/PrincipalId.');
     return send(req, reply, 200, {
@@ -69,7 +71,7 @@ export const managedIdentityFront: FastifyPluginAsync<ManagedIdentityOptions> = 
     // The socket's own peer, never a forwarded address: a proxy in front is not "this machine".
     if (!isLoopback(req.socket.remoteAddress)) return refuse(403, 'The instance metadata endpoint answers only this machine.');
     if (firstHeader(req, 'metadata')?.toLowerCase() !== 'true') return refuse(400, 'Required metadata header not specified');
-    const result = await issue(query);
+    const result = await issue(req, query);
     if (result === 'noResource') return refuse(400, "Required query variable 'resource' is missing");
     if (result === 'notFound') return refuse(400, 'Identity not found');
     const now = Math.floor(deps.clock().getTime() / 1000);
