@@ -126,6 +126,8 @@ describe('PnPjs change log against spemu', () => {
     assert.deepEqual(files.map((c) => c.UniqueId), [file.UniqueId]);
     const folders = await docs.getChanges({ ChangeTokenStart: start, Folder: true, Add: true }) as Change[];
     assert.equal(folders.length, 1);
+    const rows = await docs.getListItemChangesSinceToken({ ViewFields: "<ViewFields><FieldRef Name='FileLeafRef'/></ViewFields>", RowLimit: '1000' });
+    assert.match(rows, /ows_FileLeafRef="\d+;#Changed" ows_FileRef="\d+;#sites\/dev\/Shared Documents\/Changed"/);
   });
 
   it('groups and their members on the site collection: Group with Add, GroupMembershipAdd', async () => {
