@@ -15,6 +15,7 @@ import '@pnp/sp/site-groups/index.js';
 import '@pnp/sp/site-users/index.js';
 import '@pnp/sp/security/index.js';
 import '@pnp/sp/content-types/index.js';
+import '@pnp/sp/navigation/index.js';
 import { useTestServer } from '../helpers/server.ts';
 import { failure, pnpFor } from '../helpers/pnp.ts';
 import { ACCEPT } from '../helpers/wire.ts';
@@ -151,6 +152,10 @@ describe('PnPjs change log against spemu', () => {
     await list.roleAssignments.add(user.Id, 1073741827);
     const security = await list.getChanges({ ChangeTokenStart: webStart, List: true, SecurityPolicy: true, RoleAssignmentAdd: true }) as Change[];
     assert.deepEqual(security.map((c) => [c.ChangeType, c.ListId]), [[17, data.Id], [11, data.Id]]);
+
+    await sp.web.navigation.quicklaunch.add('Changes link', '/sites/dev/Lists/Changes P');
+    const navigation = await sp.web.getChanges({ ChangeTokenStart: webStart, Web: true, Navigation: true } as never) as Change[];
+    assert.deepEqual(navigation.map((c) => c.ChangeType), [16]);
 
     const type = await sp.web.contentTypes.add('0x0100A1B2C3D4E5F60718293A4B5C6D7E8F90', 'Changed type');
     const types = await sp.web.getChanges({ ChangeTokenStart: webStart, ContentType: true, Add: true }) as Array<Change & { ContentTypeId: { StringValue: string } }>;
