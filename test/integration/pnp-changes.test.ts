@@ -246,6 +246,12 @@ describe('PnPjs change log against spemu', () => {
     assert.match(since, /<rs:data ItemCount="2">/);
     assert.match(since, /ows_Title="one &amp; more"/);
     assert.match(since, new RegExp(`ows_ID="${three.Id}" ows_Title="three"`));
+    // PnPjs's upstream test sends Contains and QueryOptions.
+    const contains = await list.getListItemChangesSinceToken({
+      Contains: '<Contains><FieldRef Name="Title"/><Value Type="Text">thr</Value></Contains>',
+      QueryOptions: '<QueryOptions><IncludeMandatoryColumns>FALSE</IncludeMandatoryColumns></QueryOptions>',
+    });
+    assert.match(contains, /<rs:data ItemCount="1">/);
     const next = /LastChangeToken="([^"]+)"/.exec(since)![1]!;
     assert.match(await list.getListItemChangesSinceToken({ ChangeToken: next }), /<Changes LastChangeToken="[^"]+"><\/Changes><rs:data ItemCount="0">/);
   });

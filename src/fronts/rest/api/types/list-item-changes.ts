@@ -77,7 +77,10 @@ export const getListItemChangesSinceToken: MethodDef<Resource> = {
     const rowLimit = rowLimitText === undefined || rowLimitText === null || rowLimitText === '' ? DEFAULT_ROW_LIMIT : Number(rowLimitText);
     if (!Number.isInteger(rowLimit) || rowLimit < 1) throw errors.invalidPropertyValue('Edm.Int32 (RowLimit)');
     const fields = await ctx.store.fields.of(list);
-    const viewXml = `<View>${optionalText(query.Query, 'Query') ?? ''}${optionalText(query.ViewFields, 'ViewFields') ?? ''}</View>`;
+    // `Contains` (a `<Contains>` condition) filters as the query's Where when no Query is given.
+    const contains = optionalText(query.Contains, 'Contains');
+    const where = optionalText(query.Query, 'Query') ?? (contains ? `<Query><Where>${contains}</Where></Query>` : '');
+    const viewXml = `<View>${where}${optionalText(query.ViewFields, 'ViewFields') ?? ''}</View>`;
     const q = await camlItemQuery(list, fields, viewXml, {}, ctx);
     const shown = q.view.viewFields.length
       ? q.view.viewFields.map((name) => fields.find((f) => f.internalName === name)).filter((f): f is Field => f !== undefined)
