@@ -217,6 +217,13 @@ describe('PnPjs change log against spemu', () => {
     await failure(list.items.getById(item.Id).update({ Title: 'stale' }, '"1"'));
     const changes = await list.getChanges({ ChangeTokenStart: start, Item: true, Add: true, Update: true, DeleteObject: true }) as Change[];
     assert.deepEqual(changes.map((c) => [c.ChangeType, c.ItemId]), [[1, item.Id], [2, item.Id]]);
+
+    // Rolled back mid-way: the list is made, then content approval (which lists of items do not
+    // have) is refused in the same unit of work — neither the list nor its change remains.
+    const webStart = { StringValue: (await sp.web.select('CurrentChangeToken')() as unknown as { CurrentChangeToken: { StringValue: string } }).CurrentChangeToken.StringValue };
+    await failure(sp.web.lists.add('Changes rolled back', '', 100, false, { EnableModeration: true }));
+    assert.equal((await failure(sp.web.lists.getByTitle('Changes rolled back')())).status, 404);
+    assert.deepEqual(await sp.web.getChanges({ ChangeTokenStart: webStart, List: true, Field: true, View: true, Add: true, Update: true }), []);
   });
 
   it('a token naming a time only (-1) reads the changes after that time', async () => {
