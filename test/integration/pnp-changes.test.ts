@@ -296,3 +296,17 @@ describe('PnPjs change log against spemu', () => {
     assert.equal(unknown.status, 400);
   });
 });
+
+describe('the change log\'s retention (changeLogDays)', () => {
+  const spemu = useTestServer({ changeLogDays: 1 });
+
+  it('a token older than the retention is refused; a newer one reads', async () => {
+    const sp = pnpFor(spemu.server.site('/sites/dev'));
+    const { list, data } = await sp.web.lists.ensure('Retained', '', 100);
+    const ticks = (daysAgo: number) => BigInt(Date.now() - daysAgo * 86_400_000) * 10000n + 621355968000000000n;
+    const old = await failure(list.getChanges({ ChangeTokenStart: { StringValue: `1;3;${data.Id};${ticks(2)};-1` }, List: true, Add: true }));
+    assert.equal(old.message, 'The changeToken refers to a time before the start of the current change log.');
+    const recent = await list.getChanges({ ChangeTokenStart: { StringValue: `1;3;${data.Id};${ticks(0.5)};-1` }, List: true, Add: true }) as Change[];
+    assert.deepEqual(recent.map((c) => c.ListId), [data.Id]);
+  });
+});
