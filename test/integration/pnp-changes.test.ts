@@ -73,8 +73,9 @@ describe('PnPjs change log against spemu', () => {
     }
     const numbers = all.map((c) => Number(TOKEN.exec(c.ChangeToken.StringValue)![4]));
     assert.deepEqual([...numbers].sort((x, y) => x - y), numbers, 'oldest first, numbers increasing');
-    assert.equal(all[3]!.UniqueId, a.UniqueId === undefined ? all[3]!.UniqueId : all[3]!.UniqueId, 'a deleted item keeps its UniqueId');
     assert.match(all[3]!.UniqueId!, /^[0-9a-f-]{36}$/);
+    assert.equal(all[3]!.UniqueId, all[1]!.UniqueId, 'the deletion names the UniqueId the item was added with');
+    assert.notEqual(all[0]!.UniqueId, all[1]!.UniqueId);
 
     const upTo = await list.getChanges({ ChangeTokenStart: start, ChangeTokenEnd: all[1]!.ChangeToken, Item: true, Add: true, Update: true, DeleteObject: true }) as Change[];
     assert.deepEqual(upTo.map((c) => c.ItemId), [a.Id, b.Id], 'the end token is inclusive');
