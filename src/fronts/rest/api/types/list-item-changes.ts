@@ -95,8 +95,8 @@ export const getListItemChangesSinceToken: MethodDef<Resource> = {
       const page = await ctx.store.items.query(list, fields, {
         filter: await visibleOnly(q.filter, list, ctx), filterText: 'CAML', orderBy: q.orderBy, top: Math.min(rowLimit, ctx.settings.maxPageSize), lookups: q.lookups,
       });
+      // At most RowLimit items; paging this first answer (ListItemCollectionPositionNext) is not served.
       items = page.items;
-      more = page.hasMore;
       last = await currentChangeToken(ctx.store.changes, ctx.site.id, 'list', list.id, new Date());
     } else {
       const changes = await readChanges(ctx.store.changes, { siteId: ctx.site.id, scope: { kind: 'list', listId: list.id } }, {
