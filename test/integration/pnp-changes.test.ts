@@ -16,6 +16,7 @@ import '@pnp/sp/site-users/index.js';
 import '@pnp/sp/security/index.js';
 import '@pnp/sp/content-types/index.js';
 import '@pnp/sp/navigation/index.js';
+import '@pnp/sp/batching.js';
 import { useTestServer } from '../helpers/server.ts';
 import { failure, pnpFor } from '../helpers/pnp.ts';
 import { ACCEPT } from '../helpers/wire.ts';
@@ -188,6 +189,18 @@ describe('PnPjs change log against spemu', () => {
     assert.deepEqual(seen, [open1.Id, open2.Id]);
     const owner = await list.getChanges({ ChangeTokenStart: start, Item: true, Add: true }) as Change[];
     assert.deepEqual(owner.map((c) => c.ItemId), [open1.Id, closed.Id, open2.Id], 'the owner sees every change');
+  });
+
+  it('getChanges inside a $batch answers as alone', async () => {
+    const { list, data } = await sp.web.lists.ensure('Changes Q', '', 100);
+    const start = { StringValue: await listToken('Changes Q') };
+    const item = await list.items.add({ Title: 'batched' });
+    const [batched, execute] = sp.batched();
+    const fromList = batched.web.lists.getById(data.Id).getChanges({ ChangeTokenStart: start, Item: true, Add: true });
+    const fromWeb = batched.web.getChanges({ ChangeTokenStart: start, Item: true, Add: true });
+    await execute();
+    assert.deepEqual((await fromList as Change[]).map((c) => c.ItemId), [item.Id]);
+    assert.deepEqual((await fromWeb as Change[]).map((c) => [c.ItemId, c.ListId]), [[item.Id, data.Id]]);
   });
 
   it('FetchLimit pages through the changes, each page starting at the last token read', async () => {
