@@ -82,8 +82,10 @@ export function parseToken(text: string): ChangeToken {
   const guid = GUID.exec(idText.trim());
   const ticks = Number(ticksText);
   const number = Number(numberText);
-  if (![0, 1, 2, 3].includes(scope) || !guid || !Number.isFinite(ticks) || ticks < 0 || !Number.isInteger(number) || number < -1) {
+  if (![0, 1, 2, 3].includes(scope) || !guid || !Number.isFinite(ticks) || ticks < 0 || !/^-?\d+$/.test(numberText) || number < -1) {
     throw fail.invalidChangeToken();
   }
-  return { scope, id: guid[1]!.toLowerCase(), timeMs: (ticks - Number(EPOCH_TICKS)) / 10_000, number };
+  // Whole ticks are read exactly (past 2^53 a Number would round them); other forms as numbers.
+  const timeMs = /^\d+$/.test(ticksText) ? Number(BigInt(ticksText) - EPOCH_TICKS) / 10_000 : (ticks - Number(EPOCH_TICKS)) / 10_000;
+  return { scope, id: guid[1]!.toLowerCase(), timeMs, number };
 }

@@ -15,6 +15,8 @@ import '@pnp/sp/site-groups/index.js';
 import '@pnp/sp/site-users/index.js';
 import '@pnp/sp/security/index.js';
 import '@pnp/sp/content-types/index.js';
+import '@pnp/sp/navigation/index.js';
+import '@pnp/sp/batching.js';
 import { useTestServer } from '../helpers/server.ts';
 import { failure, pnpFor } from '../helpers/pnp.ts';
 import { ACCEPT } from '../helpers/wire.ts';
@@ -72,8 +74,9 @@ describe('PnPjs change log against spemu', () => {
     }
     const numbers = all.map((c) => Number(TOKEN.exec(c.ChangeToken.StringValue)![4]));
     assert.deepEqual([...numbers].sort((x, y) => x - y), numbers, 'oldest first, numbers increasing');
-    assert.equal(all[3]!.UniqueId, a.UniqueId === undefined ? all[3]!.UniqueId : all[3]!.UniqueId, 'a deleted item keeps its UniqueId');
     assert.match(all[3]!.UniqueId!, /^[0-9a-f-]{36}$/);
+    assert.equal(all[3]!.UniqueId, all[1]!.UniqueId, 'the deletion names the UniqueId the item was added with');
+    assert.notEqual(all[0]!.UniqueId, all[1]!.UniqueId);
 
     const upTo = await list.getChanges({ ChangeTokenStart: start, ChangeTokenEnd: all[1]!.ChangeToken, Item: true, Add: true, Update: true, DeleteObject: true }) as Change[];
     assert.deepEqual(upTo.map((c) => c.ItemId), [a.Id, b.Id], 'the end token is inclusive');
@@ -126,6 +129,8 @@ describe('PnPjs change log against spemu', () => {
     assert.deepEqual(files.map((c) => c.UniqueId), [file.UniqueId]);
     const folders = await docs.getChanges({ ChangeTokenStart: start, Folder: true, Add: true }) as Change[];
     assert.equal(folders.length, 1);
+    const rows = await docs.getListItemChangesSinceToken({ ViewFields: "<ViewFields><FieldRef Name='FileLeafRef'/></ViewFields>", RowLimit: '1000' });
+    assert.match(rows, /ows_FileLeafRef="\d+;#Changed" ows_FileRef="\d+;#sites\/dev\/Shared Documents\/Changed"/);
   });
 
   it('groups and their members on the site collection: Group with Add, GroupMembershipAdd', async () => {
@@ -149,6 +154,10 @@ describe('PnPjs change log against spemu', () => {
     await list.roleAssignments.add(user.Id, 1073741827);
     const security = await list.getChanges({ ChangeTokenStart: webStart, List: true, SecurityPolicy: true, RoleAssignmentAdd: true }) as Change[];
     assert.deepEqual(security.map((c) => [c.ChangeType, c.ListId]), [[17, data.Id], [11, data.Id]]);
+
+    await sp.web.navigation.quicklaunch.add('Changes link', '/sites/dev/Lists/Changes P');
+    const navigation = await sp.web.getChanges({ ChangeTokenStart: webStart, Web: true, Navigation: true } as never) as Change[];
+    assert.deepEqual(navigation.map((c) => c.ChangeType), [16]);
 
     const type = await sp.web.contentTypes.add('0x0100A1B2C3D4E5F60718293A4B5C6D7E8F90', 'Changed type');
     const types = await sp.web.getChanges({ ChangeTokenStart: webStart, ContentType: true, Add: true }) as Array<Change & { ContentTypeId: { StringValue: string } }>;
@@ -182,6 +191,18 @@ describe('PnPjs change log against spemu', () => {
     assert.deepEqual(owner.map((c) => c.ItemId), [open1.Id, closed.Id, open2.Id], 'the owner sees every change');
   });
 
+  it('getChanges inside a $batch answers as alone', async () => {
+    const { list, data } = await sp.web.lists.ensure('Changes Q', '', 100);
+    const start = { StringValue: await listToken('Changes Q') };
+    const item = await list.items.add({ Title: 'batched' });
+    const [batched, execute] = sp.batched();
+    const fromList = batched.web.lists.getById(data.Id).getChanges({ ChangeTokenStart: start, Item: true, Add: true });
+    const fromWeb = batched.web.getChanges({ ChangeTokenStart: start, Item: true, Add: true });
+    await execute();
+    assert.deepEqual((await fromList as Change[]).map((c) => c.ItemId), [item.Id]);
+    assert.deepEqual((await fromWeb as Change[]).map((c) => [c.ItemId, c.ListId]), [[item.Id, data.Id]]);
+  });
+
   it('FetchLimit pages through the changes, each page starting at the last token read', async () => {
     const { list } = await sp.web.lists.ensure('Changes D', '', 100);
     let start = { StringValue: await listToken('Changes D') };
@@ -210,6 +231,13 @@ describe('PnPjs change log against spemu', () => {
     await failure(list.items.getById(item.Id).update({ Title: 'stale' }, '"1"'));
     const changes = await list.getChanges({ ChangeTokenStart: start, Item: true, Add: true, Update: true, DeleteObject: true }) as Change[];
     assert.deepEqual(changes.map((c) => [c.ChangeType, c.ItemId]), [[1, item.Id], [2, item.Id]]);
+
+    // Rolled back mid-way: the list is made, then content approval (which lists of items do not
+    // have) is refused in the same unit of work — neither the list nor its change remains.
+    const webStart = { StringValue: (await sp.web.select('CurrentChangeToken')() as unknown as { CurrentChangeToken: { StringValue: string } }).CurrentChangeToken.StringValue };
+    await failure(sp.web.lists.add('Changes rolled back', '', 100, false, { EnableModeration: true }));
+    assert.equal((await failure(sp.web.lists.getByTitle('Changes rolled back')())).status, 404);
+    assert.deepEqual(await sp.web.getChanges({ ChangeTokenStart: webStart, List: true, Field: true, View: true, Add: true, Update: true }), []);
   });
 
   it('a token naming a time only (-1) reads the changes after that time', async () => {
@@ -239,6 +267,12 @@ describe('PnPjs change log against spemu', () => {
     assert.match(since, /<rs:data ItemCount="2">/);
     assert.match(since, /ows_Title="one &amp; more"/);
     assert.match(since, new RegExp(`ows_ID="${three.Id}" ows_Title="three"`));
+    // PnPjs's upstream test sends Contains and QueryOptions.
+    const contains = await list.getListItemChangesSinceToken({
+      Contains: '<Contains><FieldRef Name="Title"/><Value Type="Text">thr</Value></Contains>',
+      QueryOptions: '<QueryOptions><IncludeMandatoryColumns>FALSE</IncludeMandatoryColumns></QueryOptions>',
+    });
+    assert.match(contains, /<rs:data ItemCount="1">/);
     const next = /LastChangeToken="([^"]+)"/.exec(since)![1]!;
     assert.match(await list.getListItemChangesSinceToken({ ChangeToken: next }), /<Changes LastChangeToken="[^"]+"><\/Changes><rs:data ItemCount="0">/);
   });
@@ -274,5 +308,19 @@ describe('PnPjs change log against spemu', () => {
     assert.equal(body['odata.error'].message.value, 'The changeToken refers to a time before the start of the current change log.');
     const unknown = await post(ACCEPT.nometadata, { Nonsense: true });
     assert.equal(unknown.status, 400);
+  });
+});
+
+describe('the change log\'s retention (changeLogDays)', () => {
+  const spemu = useTestServer({ changeLogDays: 1 });
+
+  it('a token older than the retention is refused; a newer one reads', async () => {
+    const sp = pnpFor(spemu.server.site('/sites/dev'));
+    const { list, data } = await sp.web.lists.ensure('Retained', '', 100);
+    const ticks = (daysAgo: number) => BigInt(Date.now() - daysAgo * 86_400_000) * 10000n + 621355968000000000n;
+    const old = await failure(list.getChanges({ ChangeTokenStart: { StringValue: `1;3;${data.Id};${ticks(2)};-1` }, List: true, Add: true }));
+    assert.equal(old.message, 'The changeToken refers to a time before the start of the current change log.');
+    const recent = await list.getChanges({ ChangeTokenStart: { StringValue: `1;3;${data.Id};${ticks(0.5)};-1` }, List: true, Add: true }) as Change[];
+    assert.deepEqual(recent.map((c) => c.ListId), [data.Id]);
   });
 });

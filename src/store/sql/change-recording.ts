@@ -25,7 +25,7 @@ interface Rule {
   after: (args: AnyArgs, result: any, before: any) => ChangeDraft[] | Promise<ChangeDraft[]>;
 }
 
-const { Add, Update, DeleteObject, Rename, MoveAway, MoveInto, MemberAdd, MemberDelete, AssignmentAdd, AssignmentDelete, ScopeAdd, ScopeDelete, RoleAdd, RoleUpdate, RoleDelete } = ChangeType;
+const { Navigation, Add, Update, DeleteObject, Rename, MoveAway, MoveInto, MemberAdd, MemberDelete, AssignmentAdd, AssignmentDelete, ScopeAdd, ScopeDelete, RoleAdd, RoleUpdate, RoleDelete } = ChangeType;
 
 /** An item (a list item, a file, a folder) change: ChangeItem's ids and what it shows. */
 export function itemChange(list: List, item: Pick<Item, 'id' | 'guid' | 'editorId' | 'contentTypeId' | 'place' | 'values'>, type: ChangeTypeNumber): ChangeDraft {
@@ -175,6 +175,13 @@ const RULES: { [K in keyof Repositories]?: Record<string, Rule> } = {
     delete: { after: ([siteId, id], gone: boolean) => one(gone, () => siteChange('group', siteId, DeleteObject, { groupId: id })) },
     addMember: { after: ([siteId, groupId, userId]) => [siteChange('group', siteId, MemberAdd, { groupId, userId })] },
     removeMember: { after: ([siteId, groupId, userId], gone: boolean) => one(gone, () => siteChange('group', siteId, MemberDelete, { groupId, userId })) },
+  },
+  // The quick launch and top bar: a Navigation change of the web (the Navigation flag with Web).
+  navigation: {
+    add: { after: ([webId], node) => [{ kind: 'web', type: Navigation, webId, uniqueId: webId, details: { nodeId: node.id } }] },
+    update: { after: ([webId, id], node) => one(node, () => ({ kind: 'web', type: Navigation, webId, uniqueId: webId, details: { nodeId: id } })) },
+    delete: { after: ([webId, id], gone: boolean) => one(gone, () => ({ kind: 'web', type: Navigation, webId, uniqueId: webId, details: { nodeId: id } })) },
+    moveAfter: { after: ([webId, id], moved: boolean) => one(moved, () => ({ kind: 'web', type: Navigation, webId, uniqueId: webId, details: { nodeId: id } })) },
   },
   roleDefinitions: {
     add: { after: ([siteId, definition], added: boolean) => one(added, () => siteChange('roleDefinition', siteId, RoleAdd, { roleDefinitionId: definition.id, name: definition.name })) },

@@ -10,6 +10,13 @@ import type { SqlSession } from './session.ts';
 /** Rows per multi-row insert (9 parameters each: under SQLite's and PostgreSQL's limits). */
 const INSERT_CHUNK = 1000;
 
+/**
+ * The site collection of each web seen (a web never moves to another site collection, and its
+ * id, a GUID, is never reused): spares the look-up on every write.
+ */
+const SITE_OF_WEB = new Map<string, string>();
+const SITE_OF_WEB_KEPT = 100_000;
+
 /** The query `query` runs: exported so that a test can ask the database for its plan. */
 export function changeQuerySql(db: Kysely<any>, query: ChangeQuery) {
   let q = db.selectFrom('change_log').selectAll();
@@ -77,8 +84,16 @@ export async function writeChanges(session: SqlSession, drafts: readonly ChangeD
   const sites = new Map<string, string>();
   for (const d of drafts) if (d.siteId && d.webId) sites.set(d.webId, d.siteId);
   const unknown = [...new Set(drafts.filter((d) => !d.siteId && d.webId && !sites.has(d.webId)).map((d) => d.webId))];
-  if (unknown.length) {
-    for (const r of await db.selectFrom('webs').select(['id', 'site_id']).where('id', 'in', unknown).execute()) sites.set(String(r.id), String(r.site_id));
+  for (const webId of unknown) {
+    const known = SITE_OF_WEB.get(webId);
+    if (known) sites.set(webId, known);
+  }
+  const asked = unknown.filter((webId) => !sites.has(webId));
+  if (asked.length) {
+    for (const r of await db.selectFrom('webs').select(['id', 'site_id']).where('id', 'in', asked).execute()) {
+      sites.set(String(r.id), String(r.site_id));
+      if (SITE_OF_WEB.size < SITE_OF_WEB_KEPT) SITE_OF_WEB.set(String(r.id), String(r.site_id));
+    }
   }
   const bySite = new Map<string, ChangeDraft[]>();
   for (const d of drafts) {

@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FieldDefinition, List, Site, Web } from '../../../domain/model.ts';
 import { OUTPUT_TYPE_NUMBERS } from '../../../domain/calculated.ts';
+import { formatToken, type TokenScopeName } from '../../../domain/change-tokens.ts';
 import { FIELD_KINDS } from '../../../domain/field-kinds.ts';
 import { listItemEntityTypeFullName } from '../../../domain/names.ts';
 import { templateInfo } from '../../../domain/templates.ts';
@@ -18,11 +19,12 @@ const resourcePath = (url: string): Value => complex('SP.ResourcePath', [['Decod
 export const resourcePathValue = resourcePath;
 const strings = (items: string[]): Value => ({ kind: 'collection', elementType: 'Edm.String', items });
 /**
- * A CurrentChangeToken placeholder of the right shape: the handlers that answer a site, web or
- * list alone put the change log's current token in its place (types/changes.ts).
+ * CurrentChangeToken where the change log is not read (an expanded ParentList, say): a token of
+ * the time only (`-1`), which getChanges reads as "after now". The handlers that answer a site,
+ * web or list put the log's numbered token in its place (types/changes.ts).
  */
-const changeToken = (id: string, version: number, scope = 3): Value =>
-  complex('SP.ChangeToken', [['StringValue', `1;${scope};${id};638399664141230000;${version}`]]);
+const changeToken = (id: string, scope: TokenScopeName): Value =>
+  complex('SP.ChangeToken', [['StringValue', formatToken(scope, id, Date.now(), -1)]]);
 
 /** Absolute URL of a server-relative path on this server. */
 export const absoluteUrl = (ctx: ApiContext, serverRelative: string) => new URL(serverRelative, ctx.apiUrl).href.replace(/\/$/, '');
@@ -39,7 +41,7 @@ export function webEntity(web: Web, ctx: ApiContext): Entity {
       'SiteGroups', 'SiteUserInfoList', 'SiteUsers', 'Webs'],
     props: [
       ['AllowRssFeeds', true], ['AlternateCssUrl', ''], ['AppInstanceId', '00000000-0000-0000-0000-000000000000'],
-      ['Configuration', 0], ['Created', web.created], ['CurrentChangeToken', changeToken(web.id, 1, 2)],
+      ['Configuration', 0], ['Created', web.created], ['CurrentChangeToken', changeToken(web.id, 'web')],
       ['CustomMasterUrl', `${web.serverRelativeUrl.replace(/\/$/, '')}/_catalogs/masterpage/seattle.master`],
       ['Description', web.description], ['DesignPackageId', '00000000-0000-0000-0000-000000000000'],
       ['EnableMinimalDownload', false], ['HorizontalQuickLaunch', false], ['Id', web.id], ['IsMultilingual', false],
@@ -59,7 +61,7 @@ export function siteEntity(site: Site, ctx: ApiContext): Entity {
     deferred: ['Features', 'Owner', 'RecycleBin', 'RootWeb', 'UserCustomActions'],
     props: [
       ['AllowCreateDeclarativeWorkflow', false], ['AllowDesigner', true], ['CompatibilityLevel', 15],
-      ['CurrentChangeToken', changeToken(site.id, 1, 1)],
+      ['CurrentChangeToken', changeToken(site.id, 'site')],
       ['Id', site.id], ['ReadOnly', false], ['RequiredDesignerVersion', '15.0.0.0'],
       ['ServerRelativeUrl', site.url], ['ShareByLinkEnabled', false], ['ShowUrlStructure', false],
       ['UIVersionConfigurationEnabled', false], ['UpgradeReminderDate', '1899-12-30T00:00:00Z'],
@@ -91,7 +93,7 @@ export function listEntity(list: List, web: Web, ctx: ApiContext): Entity {
     props: [
       ['AllowContentTypes', true], ['BaseTemplate', list.baseTemplate], ['BaseType', list.baseType],
       ['ContentTypesEnabled', false], ['CrawlNonDefaultViews', false], ['Created', list.created],
-      ['CurrentChangeToken', changeToken(list.id, list.version)], ['DefaultContentApprovalWorkflowId', '00000000-0000-0000-0000-000000000000'],
+      ['CurrentChangeToken', changeToken(list.id, 'list')], ['DefaultContentApprovalWorkflowId', '00000000-0000-0000-0000-000000000000'],
       ['DefaultItemOpenUseListSetting', false], ['Description', list.description], ['Direction', 'none'],
       ['DisableGridEditing', false], ['DocumentTemplateUrl', null], ['DraftVersionVisibility', 0],
       ['EnableAttachments', list.baseType === 0], ['EnableFolderCreation', list.baseType === 1], ['EnableMinorVersions', list.enableMinorVersions],

@@ -68,6 +68,10 @@ export function getChangesMethod(target: (r: Resource, ctx: ApiContext) => Chang
   };
 }
 
+/** Whether the answer shows CurrentChangeToken (no `$select`, `*`, or named): the log is read only then. */
+const selected = (ctx: ApiContext): boolean =>
+  !ctx.query.select || ctx.query.select.some((path) => path[0] === '*' || path[0]?.toLowerCase() === 'currentchangetoken');
+
 /** CurrentChangeToken (SP.ChangeToken) of a site collection, web or list, as the log stands now. */
 export async function currentTokenValue(ctx: ApiContext, scope: TokenScopeName, id: string): Promise<Value> {
   return { kind: 'complex', type: 'SP.ChangeToken', props: [['StringValue', await currentChangeToken(ctx.store.changes, ctx.site.id, scope, id, new Date())]] };
@@ -76,13 +80,14 @@ export async function currentTokenValue(ctx: ApiContext, scope: TokenScopeName, 
 /** Sets an entity's CurrentChangeToken (a placeholder in entities.ts) to the log's current token. */
 export async function withCurrentChangeToken(entity: Entity, ctx: ApiContext, scope: TokenScopeName, id: string): Promise<Entity> {
   const at = entity.props.findIndex(([name]) => name === 'CurrentChangeToken');
-  if (at < 0) return entity;
+  if (at < 0 || !selected(ctx)) return entity;
   entity.props[at] = ['CurrentChangeToken', await currentTokenValue(ctx, scope, id)];
   return entity;
 }
 
 /** CurrentChangeToken on each of many list entities (a web's lists), from one read of the log. */
 export async function withCurrentChangeTokens(entities: Entity[], ctx: ApiContext, scope: TokenScopeName): Promise<Entity[]> {
+  if (!selected(ctx)) return entities;
   const latest = await ctx.store.changes.latest(ctx.site.id);
   const now = Date.now();
   for (const entity of entities) {

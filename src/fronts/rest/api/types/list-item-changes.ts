@@ -47,18 +47,23 @@ function owsValue(field: Field, value: unknown): string | undefined {
   return String(value);
 }
 
-function rowXml(item: Item, fields: Field[], list: List): string {
+function rowXml(item: Item, fields: Field[], list: List, asked: ReadonlySet<string>): string {
   const attrs: string[] = [];
+  const path = item.place.name !== null ? (item.place.dir ? `${item.place.dir}/${item.place.name}` : item.place.name) : undefined;
+  // A document's place, as Lists.asmx writes it: `<id>;#<name or URL>` (no leading slash).
+  const placed: Record<string, string | undefined> = path === undefined ? {} : {
+    FileLeafRef: `${item.id};#${item.place.name}`,
+    FileRef: `${item.id};#${`${list.serverRelativeUrl}/${path}`.replace(/^\//, '')}`,
+    FileDirRef: `${item.id};#${`${list.serverRelativeUrl}${item.place.dir ? `/${item.place.dir}` : ''}`.replace(/^\//, '')}`,
+  };
   for (const field of fields) {
+    if (field.internalName in placed || ['FileRef', 'FileDirRef', 'FileLeafRef'].includes(field.internalName)) continue;
     const text = owsValue(field, storedValue(field, item));
     if (text !== undefined) attrs.push(`ows_${field.internalName}="${xml(text)}"`);
   }
   attrs.push(`ows_UniqueId="${item.id};#{${item.guid}}"`, `ows_FSObjType="${item.id};#${item.place.folder ? 1 : 0}"`,
     `ows_owshiddenversion="${item.version}"`);
-  if (item.place.name !== null) {
-    const path = item.place.dir ? `${item.place.dir}/${item.place.name}` : item.place.name;
-    attrs.push(`ows_FileRef="${item.id};#${xml(`${list.serverRelativeUrl}/${path}`.replace(/^\//, ''))}"`);
-  }
+  for (const [name, text] of Object.entries(placed)) if (text !== undefined && (name === 'FileRef' || asked.has(name))) attrs.push(`ows_${name}="${xml(text)}"`);
   return `<z:row ${attrs.join(' ')} />`;
 }
 
@@ -72,7 +77,10 @@ export const getListItemChangesSinceToken: MethodDef<Resource> = {
     const rowLimit = rowLimitText === undefined || rowLimitText === null || rowLimitText === '' ? DEFAULT_ROW_LIMIT : Number(rowLimitText);
     if (!Number.isInteger(rowLimit) || rowLimit < 1) throw errors.invalidPropertyValue('Edm.Int32 (RowLimit)');
     const fields = await ctx.store.fields.of(list);
-    const viewXml = `<View>${optionalText(query.Query, 'Query') ?? ''}${optionalText(query.ViewFields, 'ViewFields') ?? ''}</View>`;
+    // `Contains` (a `<Contains>` condition) filters as the query's Where when no Query is given.
+    const contains = optionalText(query.Contains, 'Contains');
+    const where = optionalText(query.Query, 'Query') ?? (contains ? `<Query><Where>${contains}</Where></Query>` : '');
+    const viewXml = `<View>${where}${optionalText(query.ViewFields, 'ViewFields') ?? ''}</View>`;
     const q = await camlItemQuery(list, fields, viewXml, {}, ctx);
     const shown = q.view.viewFields.length
       ? q.view.viewFields.map((name) => fields.find((f) => f.internalName === name)).filter((f): f is Field => f !== undefined)
@@ -87,8 +95,8 @@ export const getListItemChangesSinceToken: MethodDef<Resource> = {
       const page = await ctx.store.items.query(list, fields, {
         filter: await visibleOnly(q.filter, list, ctx), filterText: 'CAML', orderBy: q.orderBy, top: Math.min(rowLimit, ctx.settings.maxPageSize), lookups: q.lookups,
       });
+      // At most RowLimit items; paging this first answer (ListItemCollectionPositionNext) is not served.
       items = page.items;
-      more = page.hasMore;
       last = await currentChangeToken(ctx.store.changes, ctx.site.id, 'list', list.id, new Date());
     } else {
       const changes = await readChanges(ctx.store.changes, { siteId: ctx.site.id, scope: { kind: 'list', listId: list.id } }, {
@@ -116,7 +124,7 @@ export const getListItemChangesSinceToken: MethodDef<Resource> = {
       + `xmlns:rs="urn:schemas-microsoft-com:rowset" xmlns:z="#RowsetSchema" MinTimeBetweenSyncs="0" RecommendedTimeBetweenSyncs="180" `
       + `MaxBulkDocumentSyncSize="500" EffectivePermMask="FullMask">`
       + `<Changes LastChangeToken="${xml(last)}"${more ? ' MoreChanges="TRUE"' : ''}>${ids.join('')}</Changes>`
-      + `<rs:data ItemCount="${items.length}">${items.map((i) => rowXml(i, withId, list)).join('')}</rs:data></listitems>`;
+      + `<rs:data ItemCount="${items.length}">${items.map((i) => rowXml(i, withId, list, new Set(q.view.viewFields))).join('')}</rs:data></listitems>`;
     return { kind: 'bytes', status: 200, body: Buffer.from(body, 'utf8'), contentType: 'text/xml; charset=utf-8' };
   },
 };
