@@ -268,6 +268,19 @@ describe('the authenticate stage checks Entra-shaped tokens strictly', () => {
     await refused(await sign(noExp), /^3000003;/);
   });
 
+  it('lets a delegated token do no more than its scopes allow (AllSites.Read reads, AllSites.Write writes)', async () => {
+    const add = (token: string) => api("/sites/test/_api/web/lists/getbytitle('Tasks')/items", token, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ Title: 'scoped' }) });
+    const readOnly = await sign({ ...claims(), scp: 'AllSites.Read' });
+    assert.equal((await api('/sites/test/_api/web', readOnly)).status, 200);
+    assert.equal((await add(readOnly)).status, 403);
+    assert.equal((await add(await sign({ ...claims(), scp: 'AllSites.Write' }))).status, 201);
+    // Olivia is an owner: with AllSites.Manage she edits but does not manage the site's permissions.
+    const manage = await sign({ ...claims(), scp: 'AllSites.Manage' });
+    const perms = await (await api('/sites/test/_api/web/EffectiveBasePermissions', manage)).json() as Loose;
+    const full = await (await api('/sites/test/_api/web/EffectiveBasePermissions', await sign(claims()))).json() as Loose;
+    assert.notDeepEqual(perms, full);
+  });
+
   it('refuses alg none and an HS256 token keyed with the public key (no algorithm confusion)', async () => {
     await refused(new UnsecuredJWT(claims()).encode(), /^3005004;/);
     // The public key as anyone can have it: PEM (SPKI and PKCS#1) and the JWKS's own JSON.
