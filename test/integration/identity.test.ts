@@ -75,6 +75,15 @@ describe('discovery', () => {
     assert.equal(common.token_endpoint, `${origin}/common/oauth2/v2.0/token`);
   });
 
+  it('lets single-page apps call the token endpoint cross-origin (CORS preflight and answers)', async () => {
+    const pre = await fetch(tokenUrl(), { method: 'OPTIONS', headers: { Origin: 'https://app.example', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'x-anchormailbox,client-request-id' } });
+    assert.equal(pre.status, 204);
+    assert.equal(pre.headers.get('access-control-allow-origin'), '*');
+    assert.equal(pre.headers.get('access-control-allow-headers'), 'x-anchormailbox,client-request-id');
+    const res = await fetch(`${origin}/${TENANT_ID}/v2.0/.well-known/openid-configuration`, { headers: { Origin: 'https://app.example' } });
+    assert.equal(res.headers.get('access-control-allow-origin'), '*');
+  });
+
   it('refuses an unknown tenant as Entra does (AADSTS90002)', async () => {
     const res = await fetch(`${origin}/contoso.onmicrosoft.com/v2.0/.well-known/openid-configuration`);
     await entraError({ status: res.status, body: await res.json() as Loose }, 400, 'invalid_tenant', 90002);
