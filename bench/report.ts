@@ -181,6 +181,11 @@ event loop with autocannon, which runs in the benchmark's process; loopback only
    chunks and downloaded, each against a copy on the same disk in the same round; the server's
    RSS through a 1 GiB chunked upload (2 GiB with \`--files-2gb\`); a folder of 10,000 files
    listed a page at a time from one connection.
+7. **Sites and schema** (\`bench/schema.ts\`, issue #14; only with \`--only schema [--db postgres]\`):
+   two 100k-item lists; an indexed query as \`$filter\`, CAML \`getitems\` and RenderListDataAsStream
+   (req/s, p99, statements and the database's plans), the unindexed one's threshold error from all
+   three, and a member's reads with broken inheritance against an inheriting twin (statements per
+   request). Each database keeps its own block.
 `;
 
 /** A section's part of the doc (bench/sections.ts), kept between runs that do not measure it. */

@@ -21,6 +21,7 @@ import { projectDataSection } from './projectdata.ts';
 import { hotPathSection } from './hot-path.ts';
 import { filesSection } from './files.ts';
 import { files2gbSection } from './files-memory.ts';
+import { schemaSection } from './schema.ts';
 
 /**
  * Sections measured after the core run, each writing its own part of docs/benchmarks.md
@@ -32,6 +33,7 @@ const SECTIONS: BenchSection[] = [
   projectDataSection, // unless --skip-projectdata; --pd-tasks N (default 1,000,000)
   filesSection, // unless --skip-files: 100 MiB up and down, RSS through 1 GiB, a 10,000-file folder listed
   files2gbSection, // --files-2gb: RSS through a 2 GiB file
+  schemaSection, // --only schema [--db postgres]: CAML beside $filter and unique permissions on 100k-item lists (issue #14)
 ];
 
 /** Requests carry no credentials: they act as the demo's owner (the full authentication and role path still runs). */

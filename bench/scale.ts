@@ -7,12 +7,13 @@ import { dirname, join, resolve } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { median } from './load.ts';
 
-/** A tenant file in `dir`: the demo tenant (its pictures copied beside it) plus a list of `items` items (4 fields, one indexed). */
+/** A tenant file in `dir`: the demo tenant (its pictures and documents copied beside it) plus a list of `items` items (4 fields, one indexed). */
 export function writeBigTenant(demoTenant: string, dir: string, items: number): string {
   const tenant = JSON.parse(readFileSync(demoTenant, 'utf8')) as {
-    users: Array<{ picture?: string }>; sites: Array<{ url: string; lists?: unknown[] }>;
+    sites: Array<{ url: string; lists?: unknown[] }>;
   };
-  for (const user of tenant.users) if (user.picture) cpSync(resolve(dirname(demoTenant), user.picture), resolve(dir, user.picture));
+  // Pictures and documents the file names by relative path: the demo's folder beside it (small).
+  cpSync(dirname(demoTenant), dir, { recursive: true, filter: (source) => source !== resolve(demoTenant) });
   const categories = ['Bug', 'Feature', 'Chore'];
   tenant.sites[0]!.lists = [...(tenant.sites[0]!.lists ?? []), {
     title: 'Seeded', fields: [

@@ -4,6 +4,9 @@ import { join, resolve as resolvePath } from 'node:path';
 import { DIRECT_UPLOAD_LIMIT } from './services/documents.ts';
 import { peerTrust } from './pipeline/origin.ts';
 import type { TlsSource } from './server/tls.ts';
+import { throttleFromValue, ThrottleConfigError, type ThrottleConfig } from './pipeline/throttle/config.ts';
+import { FaultConfigError, parseFaults, type FaultsConfig } from './pipeline/throttle/faults.ts';
+import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from './services/webhooks/settings.ts';
 
 export interface ServerOptions {
   /** Interface to listen on. Default 127.0.0.1. */
@@ -26,6 +29,8 @@ export interface ServerOptions {
   reset?: boolean;
   /** Items a list may hold before unindexed queries are refused (SharePoint's 5000); 0 = off. */
   listViewThreshold?: number;
+  /** Days the change log keeps changes; an older change token is refused. Default 60, as SharePoint. */
+  changeLogDays?: number;
   /** fatal, error, warn, info, debug, trace or silent. Default info. */
   logLevel?: string;
   /** Largest request body in bytes. Default 50 MiB. */
@@ -66,6 +71,30 @@ export interface ServerOptions {
   pfxPassphrase?: string;
   /** Peers (addresses, CIDR ranges, loopback/linklocal/uniquelocal) whose Forwarded / X-Forwarded-Proto / X-Forwarded-Host are believed. Default none. */
   trustProxy?: string[];
+  /**
+   * Throttle as SharePoint Online does (off by default): `'spo-default'` (its documented limits for
+   * the smallest tenants), settings text (`'app-ru=10/5s,user-requests=100/1m'`), or an object.
+   */
+  throttle?: string | Partial<ThrottleConfig> | false | undefined;
+  /**
+   * Fault rules: a faults.json path (read at start and again whenever it changes), or the
+   * document itself (`{ seed, rules: [...] }`, or just the rules). Off by default.
+   */
+  faults?: string | object | undefined;
+  /** Mark faulted and throttled answers with X-Spemu-Fault / X-Spemu-Throttle / X-Spemu-Latency (never otherwise). */
+  faultsDebug?: boolean;
+  /** List webhooks: milliseconds a change waits before its notification is sent. Default 60000 (SharePoint reads its queue about once a minute); 0 in tests. */
+  webhookDelay?: number;
+  /** Attempts after a failed notification before it is dropped. Default 5. */
+  webhookRetries?: number;
+  /** Milliseconds between attempts. Default 300000 (5 minutes). */
+  webhookRetryInterval?: number;
+  /** Notification URLs allowed (patterns: host, host:port, *.domain, or a URL prefix with *); default: any http(s) URL. */
+  webhookAllow?: string[];
+  /** Milliseconds a receiver has to answer (validation and notifications). Default 5000. */
+  webhookTimeout?: number;
+  /** Serve a managed-identity endpoint (App Service's and IMDS's protocols) issuing tokens for this app (client id) or directory user (UPN). */
+  managedIdentity?: string | undefined;
 }
 
 
@@ -82,6 +111,7 @@ export interface ResolvedOptions {
   seedIfEmpty?: string | object | undefined;
   reset: boolean;
   listViewThreshold: number;
+  changeLogDays: number;
   logLevel: string;
   bodyLimit: number;
   maxFileSize: number;
@@ -101,6 +131,13 @@ export interface ResolvedOptions {
   /** HTTPS's own port while HTTP keeps `port`; undefined: HTTPS (if any) on `port`, alone. */
   httpsPort: number | undefined;
   trustProxy: string[];
+  throttle: ThrottleConfig | undefined;
+  /** Rules given inline; a file's are read by startServer. */
+  faults: FaultsConfig | undefined;
+  faultsFile: string | undefined;
+  faultsDebug: boolean;
+  webhooks: WebhookSettings;
+  managedIdentity: string | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -113,6 +150,8 @@ export function resolveOptions(options: ServerOptions): ResolvedOptions {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`--port must be a whole number from 0 to 65535, not '${options.port}'.`);
   const threshold = options.listViewThreshold ?? 5000;
   if (!Number.isInteger(threshold) || threshold < 0) throw new ConfigError(`--list-view-threshold must be a whole number ≥ 0, not '${options.listViewThreshold}'.`);
+  const changeLogDays = options.changeLogDays ?? 60;
+  if (!Number.isInteger(changeLogDays) || changeLogDays < 1) throw new ConfigError(`--change-log-days must be a whole number ≥ 1, not '${options.changeLogDays}'.`);
   const logLevel = options.logLevel ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`--log-level must be one of ${LOG_LEVELS.join(', ')}, not '${logLevel}'.`);
   const db = options.db ?? `${data.replace(/\/$/, '')}/spemu.db`;
@@ -135,14 +174,43 @@ export function resolveOptions(options: ServerOptions): ResolvedOptions {
   const { tls, httpsPort } = resolveTls(options, port);
   const trustProxy = options.trustProxy ?? [];
   try { peerTrust(trustProxy); } catch (e) { throw new ConfigError(`--trust-proxy: ${(e as Error).message}.`); }
+  let throttle: ThrottleConfig | undefined;
+  let faults: FaultsConfig | undefined;
+  try {
+    throttle = throttleFromValue(options.throttle);
+    faults = typeof options.faults === 'string' ? undefined : options.faults === undefined ? undefined : parseFaults(options.faults);
+  } catch (e) {
+    if (e instanceof ThrottleConfigError || e instanceof FaultConfigError) throw new ConfigError(e.message);
+    throw e;
+  }
+  const webhooks = resolveWebhooks(options);
   return {
-    tls, httpsPort, trustProxy,
+    tls, httpsPort, trustProxy, throttle, faults, faultsFile: typeof options.faults === 'string' ? options.faults : undefined, faultsDebug: options.faultsDebug ?? false,
+    webhooks,
+    managedIdentity: options.managedIdentity?.trim() || undefined,
     dataGiven: options.data !== undefined, tokenSecret: options.tokenSecret, auth, basicAuth: options.basicAuth ?? true,
     anonymousUser: options.anonymousUser || undefined, digestTimeout, requireDigest: options.requireDigest ?? false,
     host: options.host ?? '127.0.0.1', port, data, db, postgres, dbPoolSize, dbStatementTimeout, seed: options.seed, seedIfEmpty: options.seedIfEmpty, reset: options.reset ?? false,
-    listViewThreshold: threshold, logLevel, bodyLimit: options.bodyLimit ?? 50 * 1024 * 1024, maxFileSize,
+    listViewThreshold: threshold, changeLogDays, logLevel, bodyLimit: options.bodyLimit ?? 50 * 1024 * 1024, maxFileSize,
     clock: options.clock ?? (() => new Date()),
     shared: postgres || (options.shared ?? false),
+  };
+}
+
+function resolveWebhooks(options: ServerOptions): WebhookSettings {
+  const d = DEFAULT_WEBHOOK_SETTINGS;
+  const count = (name: string, value: number | undefined, fallback: number, min = 0): number => {
+    if (value === undefined) return fallback;
+    if (!Number.isSafeInteger(value) || value < min) throw new ConfigError(`--${name} must be a whole number ≥ ${min}, not '${value}'.`);
+    return value;
+  };
+  const allow = (options.webhookAllow ?? []).map((p) => p.trim()).filter(Boolean);
+  return {
+    delayMs: count('webhook-delay', options.webhookDelay, d.delayMs),
+    retries: count('webhook-retries', options.webhookRetries, d.retries),
+    retryIntervalMs: count('webhook-retry-interval', options.webhookRetryInterval, d.retryIntervalMs),
+    timeoutMs: count('webhook-timeout', options.webhookTimeout, d.timeoutMs, 1),
+    maxResponseBytes: d.maxResponseBytes, allow,
   };
 }
 

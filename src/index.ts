@@ -12,6 +12,7 @@ import { migrateToLatest } from './store/sql/migrate.ts';
 import { dropSpemuTables } from './store/transfer/ownership.ts';
 import { SqlStore } from './store/sql/sql-store.ts';
 import { scheduleHousekeeping } from './store/housekeeping.ts';
+import { WebhookDelivery } from './services/webhooks/delivery.ts';
 import type { Store } from './store/store.ts';
 import { createApp } from './server/app.ts';
 import { createAuthenticator } from './pipeline/authenticate.ts';
@@ -26,6 +27,12 @@ import { allowedHostNames, boundName } from './server/hosts.ts';
 import { peerTrust } from './pipeline/origin.ts';
 import { TENANT_HASH_KEY, TENANT_NAME_KEY } from './domain/settings.ts';
 import { isoSeconds } from './domain/values.ts';
+import { TrafficGate } from './pipeline/throttle/gate.ts';
+import { readFaultsFile, watchFaultsFile } from './pipeline/throttle/faults-file.ts';
+import { FaultConfigError, parseFaults } from './pipeline/throttle/faults.ts';
+import { throttleFromValue, ThrottleConfigError, type ThrottleConfig } from './pipeline/throttle/config.ts';
+import { findManagedIdentity, managedIdentityHeader } from './identity/managed-identity.ts';
+import { APP_SERVICE_PATH } from './fronts/managed-identity/index.ts';
 
 export type { ServerOptions } from './config.ts';
 export { ConfigError } from './config.ts';
@@ -45,8 +52,17 @@ export interface RunningServer {
   caPath?: string | undefined;
   /** The tenant's host names (host-named tenants); empty when it names none. */
   hostNames: string[];
+  /**
+   * With `managedIdentity`: what App Service would set, IDENTITY_ENDPOINT (on HTTPS when served)
+   * and IDENTITY_HEADER (the workspace's secret for it: give it to clients, never log it).
+   */
+  managedIdentity?: { name: string; endpoint: string; header: string } | undefined;
   /** The tenant's name and sites. */
   tenant: { name: string; sites: Array<{ url: string; title: string }> };
+  /** Replaces the fault rules at run time (as POST /_spemu/faults does); undefined or [] clears them. */
+  setFaults(faults: object | undefined): void;
+  /** Replaces the throttling at run time (budgets start empty); undefined or false turns it off. */
+  setThrottle(throttle: string | Partial<ThrottleConfig> | false | undefined): void;
   close(): Promise<void>;
 }
 
@@ -86,11 +102,17 @@ async function seedStore(store: Store, options: ResolvedOptions, now: string): P
     if (loadedName === undefined && options.seedIfEmpty !== undefined) {
       const { tenant, baseDir } = await readSeed(options.seedIfEmpty);
       await loadTenant(store, tenant, now, baseDir);
+      await store.refreshStatistics();
     }
     return;
   }
   const { tenant, baseDir } = await readSeed(options.seed);
-  if (loadedName === undefined) return loadTenant(store, tenant, now, baseDir);
+  if (loadedName === undefined) {
+    await loadTenant(store, tenant, now, baseDir);
+    // Without this, PostgreSQL plans a fresh 100k-item list's first queries from empty-table guesses.
+    await store.refreshStatistics();
+    return;
+  }
   if ((await store.settings.get(TENANT_HASH_KEY)) !== tenantHash(tenant)) {
     throw new ConfigError(`The database already holds tenant '${loadedName}', which differs from the seed ('${tenant.tenant.name}'). `
       + 'Start with --reset to replace it, or without --seed to keep it.');
@@ -145,6 +167,8 @@ async function exclusively(connection: Connection, fn: () => Promise<void>): Pro
  */
 export async function prepareDatabase(options: ServerOptions): Promise<void> {
   const resolved = resolveOptions(options);
+  // A faults file that does not parse stops the primary, not each worker in turn.
+  if (resolved.faultsFile) configValue(() => readFaultsFile(resolved.faultsFile!));
   const { store } = await openPreparedStore(resolved);
   try {
     resolveSecret({ tokenSecret: resolved.tokenSecret, dataDir: resolved.data });
@@ -205,11 +229,25 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     if (resolved.anonymousUser && !(await store.directory.findUser(resolved.anonymousUser))) {
       throw new ConfigError(`--anonymous-user '${resolved.anonymousUser}' is not a user of the tenant's directory.`);
     }
+    if (resolved.managedIdentity && !(await findManagedIdentity(store, resolved.managedIdentity))) {
+      throw new ConfigError(`--managed-identity '${resolved.managedIdentity}' is neither an app (client id) of the tenant file nor a user of its directory.`);
+    }
     hosts = await tenantHosts(store);
     tls = tlsSetup(resolved, hosts);
   } catch (e) {
     await store.close();
     throw e instanceof SecretError ? new ConfigError(e.message) : e;
+  }
+  // Throttling and faults (pipeline/throttle/): off until configured; one gate for every listener.
+  let gate: TrafficGate;
+  let stopWatching = () => {};
+  try {
+    gate = new TrafficGate({ now: () => resolved.clock().getTime(), debug: resolved.faultsDebug }, {
+      throttle: resolved.throttle, faults: resolved.faultsFile ? readFaultsFile(resolved.faultsFile) : resolved.faults,
+    });
+  } catch (e) {
+    await store.close();
+    throw e instanceof FaultConfigError ? new ConfigError(e.message) : e;
   }
   const authenticator = createAuthenticator({
     store, secret, mode: resolved.auth, basicAuth: resolved.basicAuth, anonymousUser: resolved.anonymousUser,
@@ -221,14 +259,22 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     : resolved.httpsPort === undefined ? [{ port: resolved.port, https: tls.https }]
     : [{ port: resolved.port }, { port: resolved.httpsPort, https: tls.https }];
   const apps: FastifyInstance[] = [];
+  // List webhooks: the outbox's delivery worker (one per process; claims keep instances apart).
+  const webhookDelivery = new WebhookDelivery(store, resolved.webhooks, {
+    info: (fields, message) => apps[0]?.log.info(fields, message),
+    warn: (fields, message) => apps[0]?.log.warn(fields, message),
+  });
   const closeApps = () => Promise.all(apps.map((app) => closeApp(app)));
   try {
     for (const listener of listeners) {
       const app = await createApp({
-        store, authenticator, secret, signingKeys, bodyLimit: resolved.bodyLimit, logLevel: resolved.logLevel, clock: resolved.clock,
-        settings: { listViewThreshold: resolved.listViewThreshold, maxFileSize: resolved.maxFileSize, defaultPageSize: 100, maxPageSize: 5000 },
+        store, authenticator, secret, signingKeys, bodyLimit: resolved.bodyLimit, logLevel: resolved.logLevel, clock: resolved.clock, gate,
+        settings: { listViewThreshold: resolved.listViewThreshold, maxFileSize: resolved.maxFileSize, defaultPageSize: 100, maxPageSize: 5000, webhooks: resolved.webhooks,
+          changeRetentionDays: resolved.changeLogDays,
+        },
+        webhookDelivery,
         https: listener.https, trustProxy: resolved.trustProxy.length > 0 ? peerTrust(resolved.trustProxy) : undefined,
-        allowedHosts: allowedHostNames(hosts, resolved.host),
+        allowedHosts: allowedHostNames(hosts, resolved.host), managedIdentity: resolved.managedIdentity,
       });
       apps.push(app);
       if (resolved.shared) {
@@ -245,8 +291,16 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     await store.close();
     throw e;
   }
+  if (resolved.faultsFile) {
+    const log = apps[0]!.log;
+    stopWatching = watchFaultsFile(resolved.faultsFile, (faults) => {
+      gate.configure({ faults });
+      log.info({ file: resolved.faultsFile, rules: faults.rules.length }, 'fault rules reloaded');
+    }, (e) => log.error({ file: resolved.faultsFile, err: e.message }, 'fault rules not reloaded: the file is not valid; the rules in force stay'));
+  }
   // Abandoned chunked uploads ended, unreferenced blobs collected (store/housekeeping.ts).
-  const stopHousekeeping = scheduleHousekeeping(store, resolved.clock, (e) => apps[0]!.log.error({ err: e }, 'housekeeping failed'));
+  const stopHousekeeping = scheduleHousekeeping(store, resolved.clock, (e) => apps[0]!.log.error({ err: e }, 'housekeeping failed'), undefined, resolved.changeLogDays);
+  const stopDelivery = webhookDelivery.start();
   const host = resolved.host.includes(':') ? `[${resolved.host}]` : resolved.host;
   const urls = apps.map((app, i) => {
     const port = (app.server.address() as AddressInfo).port;
@@ -256,13 +310,33 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const sites = (await store.sites.all()).map((s) => ({ url: s.url, title: s.title }));
   return {
     url: urls[0]!.url, port: urls[0]!.port, httpsUrl: secure?.url, httpsPort: secure?.port, ca: tls?.ca, caPath: tls?.caPath, hostNames: hosts,
+    managedIdentity: resolved.managedIdentity === undefined ? undefined
+      : { name: resolved.managedIdentity, endpoint: `${(secure ?? urls[0]!).url}${APP_SERVICE_PATH}`, header: managedIdentityHeader(secret) },
     tenant: { name: (await store.settings.get(TENANT_NAME_KEY)) ?? '', sites },
+    setFaults(faults) {
+      gate.configure({ faults: configValue(() => parseFaults(faults ?? [])) });
+    },
+    setThrottle(throttle) {
+      gate.configure({ throttle: configValue(() => throttleFromValue(throttle)) });
+    },
     async close() {
+      stopWatching();
       stopHousekeeping();
+      stopDelivery();
+      await webhookDelivery.idle();
       await closeApps();
       await store.close();
     },
   };
+}
+
+/** A throttle or faults value checked as startServer checks it: a ConfigError when it is wrong. */
+function configValue<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (e) {
+    throw e instanceof FaultConfigError || e instanceof ThrottleConfigError ? new ConfigError(e.message) : e;
+  }
 }
 
 async function closeApp(app: FastifyInstance): Promise<void> {

@@ -5,13 +5,14 @@ import type { RunningServer } from '../index.ts';
 import type { TenantFile } from '../tenant/types.ts';
 import { urlPrefix } from '../domain/names.ts';
 
-type Served = Pick<RunningServer, 'url' | 'tenant'> & Partial<Pick<RunningServer, 'httpsUrl' | 'caPath' | 'hostNames'>>;
+type Served = Pick<RunningServer, 'url' | 'tenant'> & Partial<Pick<RunningServer, 'httpsUrl' | 'caPath' | 'hostNames'>>
+  & { managedIdentity?: { name: string; endpoint: string } | undefined };
 
 export function banner(server: Served, demo: TenantFile | undefined, workers = 1): string {
   const also = server.httpsUrl && server.httpsUrl !== server.url ? ` and ${server.httpsUrl}` : '';
   const lines = [`spemu is serving tenant '${server.tenant.name}' at ${server.url}${also}${workers > 1 ? ` (${workers} workers)` : ''}`, '', 'Sites:'];
   for (const site of server.tenant.sites) lines.push(`  ${server.url}${urlPrefix(site.url)}  (${site.title})`);
-  lines.push(...hostLines(server), ...trustLines(server));
+  lines.push(...hostLines(server), ...trustLines(server), ...identityLines(server));
   if (demo) {
     // Only the bundled demo tenant's throw-away passwords are ever printed.
     lines.push('', 'Demo users (user / password):');
@@ -43,6 +44,16 @@ function hostLines(server: Served): string[] {
   return ['', `Host names (only these, localhost, 127.0.0.1 and ::1 are answered; any other host gets 400):`,
     ...names.map((n) => `  ${new URL(base).protocol}//${n}${port ? `:${port}` : ''}/`),
     '  Map them to this machine in your hosts file (e.g. "127.0.0.1 ' + names.join(' ') + '") or your client\'s resolver setting.'];
+}
+
+/** `--managed-identity`: what to export for clients that log in as a managed identity. Never the header's value. */
+function identityLines(server: Served): string[] {
+  const identity = server.managedIdentity;
+  if (!identity) return [];
+  return ['', `Managed identity: tokens for ${identity.name}, as Azure App Service gives them. In the client's shell:`,
+    `  export IDENTITY_ENDPOINT=${identity.endpoint}`,
+    '  export IDENTITY_HEADER=$(spemu identity-header)   # with this server\'s --data / --token-secret, if it has them',
+    ...(server.caPath ? [`  export NODE_EXTRA_CA_CERTS=${resolve(server.caPath)}`] : [])];
 }
 
 /** HTTPS with the certificate spemu made: where its CA is and how to trust it. Never a key. */

@@ -12,7 +12,9 @@ import cluster, { type Worker } from 'node:cluster';
 import type { RunningServer, ServerOptions } from '../index.ts';
 
 /** What a worker tells the primary once it listens. */
-type ReadyMessage = { type: 'ready' } & Pick<RunningServer, 'url' | 'port' | 'httpsUrl' | 'caPath' | 'hostNames' | 'tenant'>;
+type ReadyMessage = { type: 'ready' } & Pick<RunningServer, 'url' | 'port' | 'httpsUrl' | 'caPath' | 'hostNames' | 'tenant'>
+  // The banner needs the identity's endpoint only: the header stays in the workers.
+  & { managedIdentity?: Omit<NonNullable<RunningServer['managedIdentity']>, 'header'> | undefined };
 
 /** Workers that die this often within RESTART_WINDOW_MS stop the server: something is wrong with every start. */
 const MAX_RESTARTS = 5;
@@ -101,6 +103,7 @@ export async function runWorker(options: ServerOptions): Promise<void> {
   const server = await startServer({ ...options, reset: false, shared: true });
   const ready: ReadyMessage = {
     type: 'ready', url: server.url, port: server.port, httpsUrl: server.httpsUrl, caPath: server.caPath, hostNames: server.hostNames, tenant: server.tenant,
+    managedIdentity: server.managedIdentity && { name: server.managedIdentity.name, endpoint: server.managedIdentity.endpoint },
   };
   process.send!(ready);
   await new Promise<void>((done) => {

@@ -38,8 +38,9 @@ export const fail = {
   expandRequired: failure('invalid', 'expandRequired', (token: string, field: string) =>
     `The query to field '${token}' is not valid. The $select query string must specify the target fields and the $expand query string must contains ${field}.`),
   /** No credentials, or credentials that are not accepted; `challenges` are the WWW-Authenticate values to offer. */
-  unauthorized: failure('unauthenticated', 'unauthorized', (_challenges: string[], _diagnostics?: string) =>
-    'Access denied. You do not have permission to perform this action or access this resource.'),
+  /** `notice`: a sentence added to the message where spemu refuses a kind of credentials SharePoint takes (NTLM). */
+  unauthorized: failure('unauthenticated', 'unauthorized', (_challenges: string[], _diagnostics?: string, notice?: string) =>
+    `Access denied. You do not have permission to perform this action or access this resource.${notice ? ` ${notice}` : ''}`),
   accessDenied: failure('forbidden', 'accessDenied', () => 'Access denied. You do not have permission to perform this action or access this resource.'),
   digestInvalid: failure('forbidden', 'digestInvalid', () => 'The security validation for this page is invalid.'),
   digestExpired: failure('forbidden', 'digestExpired', () => 'The security validation for this page has timed out.'),
@@ -129,6 +130,10 @@ export const fail = {
   principalNotFound: failure('notFound', 'principalNotFound', (id: number) => `Principal ${id} does not exist.`),
   inheritsPermissions: failure('invalid', 'inheritsPermissions', () => 'This operation is not allowed on an object that inherits permissions.'),
   viewNotFound: failure('notFound', 'viewNotFound', () => 'The specified view is invalid.'),
+  /** A change token that does not parse, or names another object than the one asked (change-tokens.ts). */
+  invalidChangeToken: failure('invalid', 'invalidChangeToken', () => 'Value does not fall within the expected range.'),
+  /** A change token older than the change log keeps (retention: SharePoint keeps 60 days). */
+  changeTokenTooOld: failure('invalid', 'changeTokenTooOld', () => 'The changeToken refers to a time before the start of the current change log.'),
   /** A new web at a URL a web (or a list of the parent web) already has. */
   webUrlInUse: failure('conflict', 'webUrlInUse', (serverRelativeUrl: string) => `The Web site address "${serverRelativeUrl}" is already in use.`),
   /** A web deleted while it still has subwebs. */
@@ -138,5 +143,13 @@ export const fail = {
   rootWebDelete: failure('invalid', 'rootWebDelete', () => 'The root web of a site collection cannot be deleted.'),
   /** A web template (or a template's option) spemu does not provision. */
   webTemplateNotSupported: failure('invalid', 'webTemplateNotSupported', (what: string) => `${what} is not supported by spemu.`),
+  /** A webhook subscription the list does not have. */
+  subscriptionNotFound: failure('notFound', 'subscriptionNotFound', () => 'The subscription does not exist.'),
+  /** An expirationDateTime missing, unreadable, past, or more than 180 days ahead. */
+  invalidSubscriptionExpiration: failure('invalid', 'invalidSubscriptionExpiration', () =>
+    'The expiration date is invalid. It must be in the future and at most 180 days from now.'),
+  /** A notification URL refused, unreachable, or whose receiver did not echo the validation token (`reason`: for logs only). */
+  notificationUrlValidationFailed: failure('invalid', 'notificationUrlValidationFailed', (url: string, _reason: string) =>
+    `Failed to validate the notification URL '${url}'.`),
   serviceUnavailable: failure('unavailable', 'serviceUnavailable', (_retryAfterSeconds: number) => 'The server is busy. Try again later.'),
 } as const;

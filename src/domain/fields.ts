@@ -2,7 +2,9 @@
 
 import { FIELD_KINDS } from './field-kinds.ts';
 import type { Field, FieldDefinition } from './model.ts';
-import { odataPropertyName } from './names.ts';
+import { internalNameFromTitle, odataPropertyName } from './names.ts';
+import { fail } from './errors.ts';
+import type { NewField } from './model.ts';
 
 /**
  * Resolves an item property name as used in `$filter`/`$orderby` (`Title`, `AuthorId`,
@@ -31,3 +33,25 @@ export function findFieldByNameOrTitle<F extends FieldDefinition>(fields: F[], n
   const lower = name.toLowerCase();
   return fields.find((f) => f.internalName.toLowerCase() === lower) ?? fields.find((f) => f.title.toLowerCase() === lower);
 }
+
+/**
+ * `adddependentlookupfield(displayName, primarylookupfieldid, showfield)`: a read-only lookup
+ * of the primary's list showing `showField` of the item the primary points at. Its internal
+ * name comes from the display name (SharePoint's own `Name` encoding); it is multi-valued when
+ * the primary is.
+ */
+export function dependentLookupDefinition(primary: FieldDefinition | undefined, displayName: string, showField: string): NewField {
+  if (!displayName.trim()) throw fail.badArgument('The field title must not be empty.');
+  if (!primary || FIELD_KINDS[primary.kind].reference !== 'lookup' || !primary.options.lookupListId || primary.options.primaryFieldId) {
+    throw fail.badArgument('The primary lookup field is not a lookup field of this collection.');
+  }
+  if (!showField.trim()) throw fail.badArgument('showField must not be empty.');
+  return {
+    internalName: internalNameFromTitle(displayName), title: displayName, kind: primary.kind,
+    required: false, indexed: false, hidden: false, readOnly: true,
+    options: { lookupListId: primary.options.lookupListId, lookupField: showField, primaryFieldId: primary.id },
+  };
+}
+
+/** A dependent lookup: it shows another field of the item its primary lookup points at. */
+export const isDependentLookup = (field: Pick<FieldDefinition, 'options'>): boolean => field.options.primaryFieldId !== undefined;

@@ -78,6 +78,11 @@ export interface FieldOptions {
   formula?: string;
   /** Calculated: the type its values are stored and sent as; `dateOnly` is its DateFormat. */
   outputType?: CalculatedOutput;
+  /**
+   * A dependent (secondary) lookup: the id of the primary lookup whose target item it shows
+   * (`lookupField` of it). It has no value of its own: in a list it reads the primary's column.
+   */
+  primaryFieldId?: string;
 }
 
 /** What a field is wherever it lives: a list's column or a web's site column. */

@@ -5,6 +5,13 @@ import type { NewField } from './model.ts';
 import { entityTypeNameFor, listUrlNameFromTitle } from './names.ts';
 
 export const USER_INFO_LIST_TEMPLATE = 112;
+/** The Web Part Gallery (`_catalogs/wp`): a site collection's catalog, on its root web. */
+export const WEB_PART_CATALOG_TEMPLATE = 113;
+/** The catalogs a site has and the URL of each (`web.getCatalog(type)`); made with the site, never by a client. */
+export const CATALOGS: Readonly<Record<number, { title: string; relativeUrl: string }>> = {
+  [USER_INFO_LIST_TEMPLATE]: { title: 'User Information List', relativeUrl: '_catalogs/users' },
+  [WEB_PART_CATALOG_TEMPLATE]: { title: 'Web Part Gallery', relativeUrl: '_catalogs/wp' },
+};
 export const DOCUMENT_LIBRARY_TEMPLATE = 101;
 /** Site Pages: a library of pages. */
 export const SITE_PAGES_TEMPLATE = 119;
@@ -36,6 +43,7 @@ const TEMPLATES: Record<number, TemplateInfo> = {
   106: { ...GENERIC, featureId: '00bfea71-ec85-4903-972d-ebe475780106' },
   107: { ...GENERIC, featureId: '00bfea71-a83e-497e-9ba0-7a5c597d0107' },
   112: { baseType: 0, location: 'root', parentContentTypeId: '0x010A', featureId: '00000000-0000-0000-0000-000000000000' },
+  113: { baseType: 1, location: 'root', parentContentTypeId: '0x0101', featureId: '00000000-0000-0000-0000-000000000000' },
   119: { baseType: 1, location: 'root', parentContentTypeId: '0x0101', featureId: '00000000-0000-0000-0000-000000000000' },
 };
 
@@ -49,6 +57,8 @@ export const isKnownTemplate = (template: number): boolean => template in TEMPLA
 /** Where a new list with this title goes, relative to its web, and its entity type name. */
 export function newListLocation(title: string, template: number): { relativeUrl: string; entityTypeName: string } {
   if (template === USER_INFO_LIST_TEMPLATE) return { relativeUrl: '_catalogs/users', entityTypeName: 'UserInfo' };
+  // SharePoint's name for a catalog's items: its URL with `_` and `/` encoded (`OData__x005f_catalogs_x002f_wp`).
+  if (CATALOGS[template]) return { relativeUrl: CATALOGS[template]!.relativeUrl, entityTypeName: `OData__x005f_catalogs_x002f_${CATALOGS[template]!.relativeUrl.split('/')[1]}` };
   const name = listUrlNameFromTitle(title);
   const underLists = templateInfo(template).location === 'lists';
   return { relativeUrl: underLists ? `Lists/${name}` : name, entityTypeName: entityTypeNameFor(name, underLists) };

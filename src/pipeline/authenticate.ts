@@ -50,6 +50,9 @@ export interface AppCaller {
   app: RegisteredApp;
 }
 
+/** Who a request is charged to by throttling: the user, or an app acting on its own (`app:<client id>`). */
+export const callerKey = (identity: Identity): string => identity.user ? identity.user.upn : `app:${identity.app.clientId}`;
+
 /** A directory user, or an app acting on its own, and how the request proved it. */
 export type Identity =
   /** `scopeCap`: the strongest site role a delegated token's `scp` allows (AllSites.Read: visitor; Write, Manage: member). */
@@ -95,6 +98,10 @@ export interface AuthenticatorOptions {
 }
 
 
+/** Said to a client that starts NTLM or Negotiate (node-sp-auth does for user, password and domain). */
+const NO_WINDOWS_AUTH = 'spemu does not support NTLM or Negotiate (Windows) authentication: sign in with forms authentication'
+  + ' (node-sp-auth: { username, password, fba: true }), Basic or a Bearer token.';
+
 /** Verified Basic credentials are remembered this long, so a scripted client does not pay scrypt per request. */
 const BASIC_CACHE_MS = 5 * 60 * 1000;
 const BASIC_CACHE_SIZE = 1000;
@@ -127,12 +134,12 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
   const siteUserIds = new Map<string, number>();
 
   /** SharePoint Online's challenge, naming spemu's own authority at the origin the request came in on. */
-  async function challenge(diagnostics?: string, origin?: string): Promise<never> {
+  async function challenge(diagnostics?: string, origin?: string, notice?: string): Promise<never> {
     realm ??= (await store.settings.get(TENANT_ID_KEY)) ?? '00000000-0000-0000-0000-000000000000';
     const issuers = origin ? `${origin}/*/` : 'https://sts.windows.net/*/';
     const authorizationUri = origin ? `${origin}/${realm}/oauth2/authorize` : 'https://login.windows.net/common/oauth2/authorize';
     const bearer = `Bearer realm="${realm}",client_id="${SHAREPOINT_APP_ID}",trusted_issuers="00000001-0000-0000-c000-000000000000@*,D3776938-3DBA-481F-A652-4BEDFCAB7CD8@*,${issuers},00000003-0000-0ff1-ce00-000000000000@90140122-8516-11e1-8eff-49304924019b",authorization_uri="${authorizationUri}"`;
-    throw fail.unauthorized(options.basicAuth ? [bearer, 'Basic realm="spemu"'] : [bearer], diagnostics);
+    throw fail.unauthorized(options.basicAuth ? [bearer, 'Basic realm="spemu"'] : [bearer], diagnostics, notice);
   }
 
   async function checkPassword(name: string, password: string): Promise<DirectoryUser | undefined> {
@@ -228,6 +235,8 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
       const value = rest.join(' ');
       if (/^bearer$/i.test(scheme) && value) return bearer(value, origin);
       if (/^basic$/i.test(scheme) && value && options.basicAuth) return { user: await basic(value, origin), via: 'basic' };
+      // Windows authentication is not offered (docs/compatibility.md, "NTLM"): say so, and offer only what spemu takes.
+      if (/^(ntlm|negotiate)$/i.test(scheme)) return challenge(undefined, origin, NO_WINDOWS_AUTH);
       return challenge(undefined, origin);
     }
     const session = readCookie(credentials.cookie, SESSION_COOKIE);

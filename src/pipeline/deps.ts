@@ -3,6 +3,9 @@
 
 import type { Store } from '../store/store.ts';
 import type { Authenticator } from './authenticate.ts';
+import type { TrafficGate } from './throttle/gate.ts';
+import type { WebhookSettings } from '../services/webhooks/settings.ts';
+import type { RoundResult } from '../services/webhooks/delivery.ts';
 import type { SigningKeys } from '../identity/signing-keys.ts';
 
 export interface ServerSettings {
@@ -14,6 +17,10 @@ export interface ServerSettings {
   defaultPageSize: number;
   /** Largest `$top` honoured. */
   maxPageSize: number;
+  /** List webhooks: delivery, retries, allowed destinations (default: SharePoint's policy, any destination). */
+  webhooks?: WebhookSettings | undefined;
+  /** Days the change log keeps changes (`--change-log-days`, default 60). */
+  changeRetentionDays?: number | undefined;
 }
 
 export interface FrontDeps {
@@ -27,4 +34,8 @@ export interface FrontDeps {
   /** Largest request body, in bytes. */
   bodyLimit: number;
   clock: () => Date;
+  /** Throttling and fault rules (pipeline/throttle/), run after authentication; off when absent or empty. */
+  gate?: TrafficGate | undefined;
+  /** The list webhook delivery worker, for the admin flush (services/webhooks/delivery.ts). */
+  webhookDelivery?: { round(options?: { now?: boolean }): Promise<RoundResult> } | undefined;
 }

@@ -5,6 +5,7 @@
 // (ViewListItems, ViewVersions for a past version, as the caller's level on the site grants
 // them), then the bytes (file-response.ts). Errors are SharePoint's JSON error body.
 
+import { callerKey } from './authenticate.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { fileEtag, placePath, urlInList } from '../domain/documents.ts';
 import { fail } from '../domain/errors.ts';
@@ -18,7 +19,8 @@ import { newRequestId } from '../wire/headers.ts';
 import type { FrontDeps } from './deps.ts';
 import { fileResponse, type Disposition, type FileToSend } from './file-response.ts';
 import type { ApiResponse } from './request.ts';
-import { sendResponse } from './send.ts';
+import { dropConnection, sendResponse } from './send.ts';
+import type { Admission } from './throttle/gate.ts';
 
 /** A file, or one of its past versions (`version`), as services/document-paths.ts finds them. */
 export interface FoundFile { list: List; item: Item; version?: Item | undefined }
@@ -40,8 +42,13 @@ export async function serveFile(req: FastifyRequest, reply: FastifyReply, deps: 
   const headers: Record<string, string | undefined> = {};
   for (const [name, value] of Object.entries(req.headers)) headers[name] = Array.isArray(value) ? value[0] : value;
   let response: ApiResponse;
+  let admission: Admission | undefined;
   try {
     const identity = await deps.authenticator.identify({ authorization: headers.authorization, cookie: headers.cookie, origin: req.publicOrigin });
+    // The throttling-and-faults stage (a download costs 1 resource unit).
+    admission = deps.gate?.active ? await deps.gate.admit({ method: req.method, url: req.url, headers, upn: callerKey(identity), inBatch: false }, req.log) : undefined;
+    if (admission?.dropNow) return dropConnection(req, reply);
+    if (admission?.refusal) throw admission.refusal;
     const addressed = await lookup.web(deps.store);
     if (!addressed) throw lookup.notFound();
     const { site, web } = addressed;
@@ -50,6 +57,7 @@ export async function serveFile(req: FastifyRequest, reply: FastifyReply, deps: 
     if (!found) throw lookup.notFound();
     requirePermission(principal, found.version ? 'ViewVersions' : 'ViewListItems');
     response = await fileResponse({ method: req.method, headers, conditions: conditionsFromHeaders(headers) }, toSend(found, deps, lookup), lookup.disposition, requestId);
+    if (admission) response = { ...response, headers: { ...response.headers, ...admission.headers }, delivery: admission.delivery };
   } catch (e) {
     response = errorResponse(e, requestId, errorDialect(headers.accept, headers['odata-version']), req.log, req.url);
   }

@@ -4,6 +4,7 @@
 import type { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import { RequestBody } from './body.ts';
+import type { Delivery } from './throttle/gate.ts';
 
 /** A request as the fronts take it: from an HTTP route, or one part of a `$batch`. */
 export interface ApiRequest {
@@ -25,6 +26,8 @@ export interface ApiResponse {
   body: string | Buffer | Readable | undefined;
   /** The correlation id of the response (SPRequestGuid). */
   requestId: string;
+  /** A fault rule's doing (pipeline/throttle/): drop the connection instead of answering, or cut the body short. */
+  delivery?: Delivery | undefined;
 }
 
 /** A header's first value (node gives arrays for repeated headers). */

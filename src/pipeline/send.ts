@@ -1,15 +1,58 @@
 // The last step of a front's HTTP route: the response written, and the one log line every
-// request gets, with the same fields whichever front answered.
+// request gets, with the same fields whichever front answered. A fault rule may have asked
+// for the connection to be dropped instead, or the body cut short (pipeline/throttle/).
 
+import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiResponse } from './request.ts';
+
+/** Log levels that leave out the per-request line (`info`): it is not even built then. */
+const QUIET: ReadonlySet<string> = new Set(['warn', 'error', 'fatal', 'silent']);
 
 /**
  * Sends `response` and logs the request: its id, method, path (without the query string),
  * status and the milliseconds since `started` (`process.hrtime.bigint()` when it arrived).
  */
 export function sendResponse(req: FastifyRequest, reply: FastifyReply, response: ApiResponse, started: bigint): void {
-  reply.code(response.status).headers(response.headers).send(response.body);
+  const delivery = response.delivery;
+  if (delivery?.kind === 'drop') dropConnection(req, reply);
+  else if (delivery?.kind === 'truncate') sendTruncated(req, reply, response, delivery.bytes);
+  else reply.code(response.status).headers(response.headers).send(response.body);
+  if (QUIET.has(req.log.level)) return;
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
-  req.log.info({ requestId: response.requestId, method: req.method, url: req.url.split('?')[0], status: response.status, ms: Math.round(ms * 10) / 10 }, 'request');
+  req.log.info({
+    requestId: response.requestId, method: req.method, url: req.url.split('?')[0], status: delivery?.kind === 'drop' ? 'dropped' : response.status,
+    ms: Math.round(ms * 10) / 10, ...(delivery?.kind === 'truncate' ? { truncated: delivery.bytes } : {}),
+  }, 'request');
+}
+
+/** No answer at all: the socket is destroyed, as a connection reset by the server looks to a client. */
+export function dropConnection(req: FastifyRequest, reply: FastifyReply): void {
+  reply.hijack();
+  req.raw.socket.destroy();
+}
+
+/** The status and headers as they would be (a Content-Length of the whole body), `bytes` of the body, then the socket destroyed. */
+function sendTruncated(req: FastifyRequest, reply: FastifyReply, response: ApiResponse, bytes: number): void {
+  reply.hijack();
+  const res = reply.raw;
+  const body = response.body;
+  const cut = () => req.raw.socket.destroy();
+  if (body instanceof Readable) {
+    res.writeHead(response.status, response.headers);
+    let left = bytes;
+    body.on('data', (chunk: Buffer) => {
+      if (left <= 0) return;
+      res.write(chunk.subarray(0, left));
+      left -= chunk.length;
+      if (left <= 0) { body.destroy(); res.once('finish', cut); setImmediate(cut); }
+    });
+    body.on('end', () => setImmediate(cut));
+    body.on('error', cut);
+    return;
+  }
+  const whole = typeof body === 'string' ? Buffer.from(body, 'utf8') : body ?? Buffer.alloc(0);
+  res.writeHead(response.status, { ...response.headers, 'Content-Length': String(whole.length) });
+  // Written, then cut once it has left: the client reads exactly `bytes` before the reset.
+  res.write(whole.subarray(0, Math.min(bytes, whole.length)), () => setImmediate(cut));
 }

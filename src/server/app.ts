@@ -19,9 +19,11 @@ import { loginFront } from '../fronts/login/index.ts';
 import { identityFront } from '../fronts/identity/index.ts';
 import { layoutsFront } from '../fronts/layouts/index.ts';
 import { vtiBinFront } from '../fronts/vti-bin/index.ts';
+import { formsFront } from '../fronts/forms/index.ts';
 import { projectDataFront } from '../fronts/projectdata/index.ts';
 import { filesFront } from '../fronts/files/index.ts';
 import { restFront } from '../fronts/rest/index.ts';
+import { managedIdentityFront } from '../fronts/managed-identity/index.ts';
 import { isBatchUrl } from '../fronts/rest/batch/limits.ts';
 import { requestOrigin, type PeerTrust } from '../pipeline/origin.ts';
 import { checkHost } from './hosts.ts';
@@ -34,6 +36,8 @@ export interface AppOptions extends FrontDeps {
   trustProxy?: PeerTrust | undefined;
   /** Host-named tenants: the only host names answered (server/hosts.ts); every one when undefined. */
   allowedHosts?: Set<string> | undefined;
+  /** `--managed-identity`: the app (client id) or directory user (UPN) the managed-identity endpoint issues tokens for. */
+  managedIdentity?: string | undefined;
 }
 
 /**
@@ -50,7 +54,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     // req.ip (logs) and req.protocol follow a trusted proxy's X-Forwarded-* as publicOrigin does:
     // only the immediate peer (hop 0) is ever trusted.
     trustProxy: trustProxy ? (address: string, hop: number) => hop === 0 && trustProxy(address) : false,
-    logger: { level: options.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
+    logger: { level: options.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-identity-header"]'] },
     // One log line per request comes from each front, with the correlation id SharePoint clients see.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: options.bodyLimit,
@@ -81,11 +85,13 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   // The fronts. Those at fixed paths add routes; those below a site's path claim requests
   // through `sitePaths`, asked in this order, SharePoint REST last (it takes the rest).
   const sitePaths = new SitePathRouter();
-  await app.register(adminFront);
+  await app.register(adminFront, { deps: options });
   await app.register(loginFront, { deps: options });
+  await app.register(managedIdentityFront, { deps: options, identity: options.managedIdentity });
   await app.register(identityFront, { deps: options });
   await app.register(layoutsFront, { deps: options, sitePaths });
   await app.register(vtiBinFront, { deps: options, sitePaths });
+  await app.register(formsFront, { deps: options, sitePaths });
   await app.register(projectDataFront, { deps: options, sitePaths });
   await app.register(filesFront, { deps: options, sitePaths });
   await app.register(restFront, { deps: options, sitePaths });

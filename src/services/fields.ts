@@ -4,6 +4,7 @@
 
 import { fail } from '../domain/errors.ts';
 import { checkFormula } from '../domain/calculated.ts';
+import { dependentLookupDefinition } from '../domain/fields.ts';
 import type { Field, FieldDefinition, FieldOptions, List, NewField } from '../domain/model.ts';
 import type { Store } from '../store/store.ts';
 
@@ -53,10 +54,20 @@ export class FieldService {
     return this.store.fields.add(list, { ...checkCalculated(definition, fields), internalName: uniqueInternalName(definition.internalName, fields) });
   }
 
+  /** `adddependentlookupfield`: a read-only lookup showing `showField` of the item the list's lookup `primaryId` points at. */
+  async addDependentLookup(list: List, displayName: string, primaryId: string, showField: string): Promise<Field> {
+    const primary = (await this.store.fields.of(list)).find((f) => f.id === primaryId);
+    return this.add(list, dependentLookupDefinition(primary, displayName, showField));
+  }
+
   async update(list: List, field: Field, changes: FieldChanges): Promise<Field> {
     // A built-in field's title and requiredness are the list's, but for Title's.
     if (field.builtIn && (changes.required !== undefined || changes.title !== undefined) && field.internalName !== 'Title') {
       throw fail.badArgument(`The field '${field.internalName}' cannot be changed.`);
+    }
+    // A dependent lookup reads its primary's column: the primary's index is the one to change.
+    if (field.options.primaryFieldId !== undefined && changes.indexed !== undefined && changes.indexed !== field.indexed) {
+      throw fail.badArgument(`The field '${field.internalName}' is a dependent lookup: index its primary lookup field instead.`);
     }
     const options = applyFieldChanges(field.options, formulaChange(field, changes, await this.store.fields.of(list)));
     return this.store.fields.update(list, field, {

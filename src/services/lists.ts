@@ -6,7 +6,7 @@ import { fail } from '../domain/errors.ts';
 import type { List, Web } from '../domain/model.ts';
 import { urlPrefix } from '../domain/names.ts';
 import { MODERATION_STATUS, MODERATION_STATUS_FIELD, moderationFields } from '../domain/moderation.ts';
-import { builtInFields, entityTypeNameForUrl, isKnownTemplate, newListLocation, templateFields, USER_INFO_LIST_TEMPLATE } from '../domain/templates.ts';
+import { builtInFields, CATALOGS, entityTypeNameForUrl, isKnownTemplate, newListLocation, templateFields, USER_INFO_LIST_TEMPLATE } from '../domain/templates.ts';
 import type { Store } from '../store/store.ts';
 import { defaultViewOf } from '../domain/views.ts';
 import { requireCurrent, type Conditions } from './conditions.ts';
@@ -47,7 +47,8 @@ export class ListService {
   /** A new list in `web` (templates spemu knows, but the User Information List's). */
   async create(web: Web, input: ListInput): Promise<List> {
     const title = checkTitle(input.title);
-    if (!isKnownTemplate(input.baseTemplate) || input.baseTemplate === USER_INFO_TEMPLATE) {
+    // Catalogs (the User Information List, the Web Part Gallery) are the site's, made with it.
+    if (!isKnownTemplate(input.baseTemplate) || input.baseTemplate === USER_INFO_TEMPLATE || CATALOGS[input.baseTemplate]) {
       throw fail.badArgument(`The list template ${input.baseTemplate} is not supported by spemu.`);
     }
     if (await this.store.lists.byTitle(web.id, title)) throw fail.listAlreadyExists();

@@ -26,6 +26,8 @@ import { CustomActionService } from './custom-actions.ts';
 import { SiteGroupService } from './site-groups.ts';
 import { RoleDefinitionService } from './role-definitions.ts';
 import { PermissionService } from './permissions.ts';
+import { SubscriptionService } from './webhooks/subscriptions.ts';
+import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from './webhooks/settings.ts';
 
 export type { Actor };
 
@@ -33,11 +35,13 @@ export class Services {
   readonly #store: Store;
   readonly #actor: Actor;
   readonly #limits: UploadLimits;
+  readonly #webhooks: WebhookSettings;
 
-  constructor(store: Store, actor: Actor, limits: UploadLimits = { maxFileSize: DIRECT_UPLOAD_LIMIT }) {
+  constructor(store: Store, actor: Actor, limits: UploadLimits = { maxFileSize: DIRECT_UPLOAD_LIMIT }, webhooks: WebhookSettings = DEFAULT_WEBHOOK_SETTINGS) {
     this.#store = store;
     this.#actor = actor;
     this.#limits = limits;
+    this.#webhooks = webhooks;
   }
 
   // Each is a small stateless object over the same store and actor, made when asked for.
@@ -60,5 +64,6 @@ export class Services {
   get profiles(): ProfileService { return new ProfileService(this.#store, this.#actor); }
   get documents(): DocumentService { return new DocumentService(this.#store, this.#actor, this.#limits); }
   get publishing(): PublishingService { return new PublishingService(this.#store, this.#actor); }
+  get subscriptions(): SubscriptionService { return new SubscriptionService(this.#store, this.#actor, this.#webhooks); }
   get attachments(): AttachmentService { return new AttachmentService(this.#store, this.#actor, this.#limits); }
 }

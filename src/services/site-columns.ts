@@ -7,6 +7,7 @@
 import { fail } from '../domain/errors.ts';
 import type { FieldOptions, NewField, SiteColumn, Web } from '../domain/model.ts';
 import { builtInSiteColumns } from '../domain/site-columns.ts';
+import { dependentLookupDefinition } from '../domain/fields.ts';
 import type { StoreReader, Store } from '../store/store.ts';
 import { applyFieldChanges, checkCalculated, formulaChange, uniqueInternalName, type FieldChanges } from './fields.ts';
 
@@ -43,6 +44,12 @@ export class SiteColumnService {
       }
       return tx.siteColumns.add(web, { ...checkCalculated(definition, usable), internalName: uniqueInternalName(definition.internalName, usable) });
     });
+  }
+
+  /** `web/fields/adddependentlookupfield`: the primary is one of the columns the web may use. */
+  async addDependentLookup(web: Web, displayName: string, primaryId: string, showField: string): Promise<SiteColumn> {
+    const primary = (await availableColumns(this.store, web)).find((c) => c.id === primaryId);
+    return this.add(web, dependentLookupDefinition(primary, displayName, showField));
   }
 
   async update(column: SiteColumn, changes: FieldChanges): Promise<SiteColumn> {

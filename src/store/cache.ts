@@ -20,6 +20,9 @@ export class ReadThroughCache {
   /** Entries a running transaction has written but not yet committed: read past the cache. */
   private readonly pending = new Map<string, number>();
 
+  /** Moves with every invalidation (and clear): what was derived from cached values at one generation holds while it stays. */
+  get generation(): number { return this.tick; }
+
   /** Cached value of `scope`/`key`, else what `load` returns (kept unless invalidated meanwhile). */
   async read<V>(scope: string, key: string, load: () => Promise<V>): Promise<V> {
     const entries = this.entries.get(scope);

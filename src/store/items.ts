@@ -45,10 +45,18 @@ export interface ItemWrite {
   inPlace?: boolean | undefined;
 }
 
+/** Parts of an item beyond its id, guid, version, author and editor (ItemRepository.get). */
+export type ItemPart = 'contentTypeId' | 'created' | 'modified' | 'uiVersion' | 'place' | 'file' | 'attachments';
+
 export interface ItemRepository {
   query(list: List, fields: Field[], query: ItemQuery): Promise<ItemPage>;
-  /** `load` names the fields whose values to read (default: all of `fields`). */
-  get(list: List, fields: Field[], id: number, load?: Field[]): Promise<Item | undefined>;
+  /**
+   * `load` names the fields whose values to read (default: all of `fields`); `parts`, the item's
+   * own properties to read besides its id, guid, version, author and editor (default: all). What
+   * is left out comes back as an ordinary item's (no file, at the list's root, no attachments,
+   * empty dates and content type, version 1.0): for a caller that knows its projection reads none of it.
+   */
+  get(list: List, fields: Field[], id: number, load?: Field[], parts?: readonly ItemPart[]): Promise<Item | undefined>;
   getMany(list: List, fields: Field[], ids: number[], load?: Field[]): Promise<Item[]>;
   create(list: List, fields: Field[], write: ItemWrite): Promise<Item>;
   /**

@@ -28,6 +28,8 @@ import type { SiteGroupRepository } from './site-groups.ts';
 import type { RoleDefinitionRepository } from './role-definitions.ts';
 import type { RoleAssignmentRepository } from './role-assignments.ts';
 import type { SiteColumnRepository } from './site-columns.ts';
+import type { SubscriptionRepository } from './subscriptions.ts';
+import type { ChangeRepository } from './changes.ts';
 
 export type { NewField, NewList };
 export type { FieldPatch } from './fields.ts';
@@ -73,6 +75,10 @@ export interface Repositories {
   roleDefinitions: RoleDefinitionRepository;
   /** Unique permissions of webs, lists and items, and their role assignments (role-assignments.ts). */
   roleAssignments: RoleAssignmentRepository;
+  /** List webhook subscriptions and the outbox of their notifications (subscriptions.ts). */
+  subscriptions: SubscriptionRepository;
+  /** The change log: what every write changed, numbered per site collection (changes.ts). */
+  changes: ChangeRepository;
 }
 
 /**
@@ -101,6 +107,14 @@ export interface StoreReader {
   siteGroups: Pick<SiteGroupRepository, 'of' | 'members' | 'groupsOf'>;
   roleDefinitions: Pick<RoleDefinitionRepository, 'of'>;
   roleAssignments: Pick<RoleAssignmentRepository, 'scopes'>;
+  subscriptions: Pick<SubscriptionRepository, 'get' | 'ofList' | 'pending'>;
+  changes: Pick<ChangeRepository, 'query' | 'latest'>;
+  /**
+   * A number that moves whenever cached metadata is invalidated (a write, or another
+   * instance's change seen by `sync`): what a reader derived from metadata at one value
+   * still holds while it stays. NaN inside a transaction (nothing there is cached).
+   */
+  generation(): number;
 }
 
 /** Storage. Every write is atomic; an error leaves nothing behind. */
@@ -115,5 +129,13 @@ export interface Store extends Repositories {
    * metadata they changed since the last call (one cheap query).
    */
   sync(): Promise<void>;
+  /**
+   * After a bulk load (a seeded tenant): fresh planner statistics. PostgreSQL's planner
+   * otherwise guesses from an empty table and may take the wrong index for a query
+   * (`ANALYZE`); on SQLite, nothing (its plans come from its rules, without statistics).
+   */
+  refreshStatistics(): Promise<void>;
+  /** See StoreReader. */
+  generation(): number;
   close(): Promise<void>;
 }

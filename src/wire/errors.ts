@@ -191,6 +191,13 @@ export const errors = {
     new SpError(404, '-2147024894, System.IO.FileNotFoundException', 'File Not Found.'),
   folderNotFound: (_serverRelativeUrl: string) =>
     new SpError(404, '-2147024894, System.IO.FileNotFoundException', 'File Not Found.'),
+  /**
+   * A file added to a folder that is not there. Code CONFIRMED (pnp/pnpjs#1013; spsave matches
+   * `-2147024893` on a 404 to create the folders); the text is .NET's for the exception without
+   * a path (INFERRED, docs/compatibility.md).
+   */
+  directoryNotFound: () =>
+    new SpError(404, '-2147024893, System.IO.DirectoryNotFoundException', 'Attempted to access a path that is not on the disk.'),
 
   itemNotFound: () =>
     new SpError(404, '-2130575338, System.ArgumentException', 'Item does not exist. It may have been deleted by another user.'),
@@ -329,11 +336,12 @@ export const errors = {
   /**
    * No credentials, or credentials that are not accepted: 401 with SharePoint Online's
    * challenge (reference §7.4). The body is the same whatever was wrong, so it never tells
-   * an unknown user from a wrong password. `diagnostics` is x-ms-diagnostics for a bad token.
+   * an unknown user from a wrong password. `diagnostics` is x-ms-diagnostics for a bad token;
+   * `notice` a sentence spemu adds where it refuses what SharePoint would take (NTLM, Negotiate).
    */
-  unauthorized: (challenges: string[], diagnostics?: string) =>
+  unauthorized: (challenges: string[], diagnostics?: string, notice?: string) =>
     new SpError(401, '-2147024891, System.UnauthorizedAccessException',
-      'Access denied. You do not have permission to perform this action or access this resource.',
+      `Access denied. You do not have permission to perform this action or access this resource.${notice ? ` ${notice}` : ''}`,
       { 'WWW-Authenticate': challenges, ...(diagnostics ? { 'x-ms-diagnostics': diagnostics } : {}) }),
 
   /** X-RequestDigest missing, forged, or issued to another user or site (reference §6). */
@@ -359,6 +367,22 @@ export const errors = {
   batchOtherSite: (target: string, site: string) =>
     new SpError(400, '-1, Microsoft.Data.OData.ODataException',
       `The URL '${target}' of a batch part does not target the site of the batch request ('${site}'). The request URL and the URLs inside the body must target the same site.`),
+
+  /** (inference, docs/compatibility.md: status, code and text) */
+  subscriptionNotFound: () =>
+    new SpError(404, `-1, ${RESOURCE_NOT_FOUND}`, 'The subscription does not exist.'),
+  /** (inference, docs/compatibility.md: SharePoint's text is not documented) */
+  invalidSubscriptionExpiration: () =>
+    new SpError(400, '-1, System.ArgumentException', 'The expiration date is invalid. It must be in the future and at most 180 days from now.'),
+  /** SharePoint's code and text (sp-dev-docs #3430, #2658); status 400 INFERRED. The reason is for spemu's log only. */
+  notificationUrlValidationFailed: (url: string, _reason: string) =>
+    new SpError(400, '-1, System.InvalidOperationException', `Failed to validate the notification URL '${url}'.`),
+  /** (inference, docs/compatibility.md) A change token that does not parse: .NET's ArgumentException text. */
+  invalidChangeToken: () =>
+    new SpError(400, '-2147024809, System.ArgumentException', 'Value does not fall within the expected range.'),
+  /** Text CONFIRMED (SharePoint's SPException once the change log no longer reaches the token); status and HRESULT INFERRED. */
+  changeTokenTooOld: () =>
+    new SpError(500, `-2146232832, ${SP_EXCEPTION}`, 'The changeToken refers to a time before the start of the current change log.'),
 
   badArgument: (message: string) =>
     new SpError(400, '-2147024809, System.ArgumentException', message),

@@ -9,7 +9,7 @@ export interface JsonObject { [key: string]: Json }
 
 /** Property names repeat across every entity of a response: encode each once. */
 const encodedKeys = new Map<string, string>();
-function encodeKey(key: string): string {
+export function encodeKey(key: string): string {
   let encoded = encodedKeys.get(key);
   if (encoded === undefined) {
     encoded = JSON.stringify(key);

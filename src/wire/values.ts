@@ -43,7 +43,7 @@ export interface Entity {
   /** The etag as it goes in the body, quotes included: `"1"`. */
   etag?: string | undefined;
   props: Array<[string, Value]>;
-  /** Navigation properties written as `__deferred` stubs in verbose (full projections only). */
+  /** Navigation properties written as `__deferred` stubs in verbose (full projections, or those `$select` names alone). */
   deferred?: string[] | undefined;
   /** Verbose `__metadata` without `uri`/`etag` (expanded users and lookups). */
   minimalMetadata?: boolean | undefined;

@@ -21,6 +21,7 @@ declare module '@pnp/sp/webs/types.js' {
     readonly fields: IFields;
     readonly availablefields: IFields;
     getList(listRelativeUrl: string): IList;
+    getCatalog(type: number): Promise<IList>;
   }
 }
 

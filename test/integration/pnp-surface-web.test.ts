@@ -241,7 +241,18 @@ describe('PnPjs web, site and security surface against spemu', () => {
       assert.equal(local, '2026-03-04T05:06:07');
       const utc = await sp.web.regionalSettings.timeZone.localTimeToUTC('2026-03-04T05:06:07');
       assert.equal(utc, '2026-03-04T05:06:07Z');
-      assert.equal((await sp.web.regionalSettings.timeZones()).length, 1);
+      // SharePoint's list of zones (the site stays on UTC); getById POSTs, as PnPjs sends it.
+      const zones = await sp.web.regionalSettings.timeZones();
+      assert.ok(zones.length > 80, `${zones.length} zones`);
+      assert.equal(zones.filter((z: any) => z.Id === 93).length, 1);
+      const india = await sp.web.regionalSettings.timeZones.getById(23);
+      assert.equal(india.Id, 23);
+      assert.equal(india.Description, '(UTC+05:30) Chennai, Kolkata, Mumbai, New Delhi');
+      assert.deepEqual(india.Information, { Bias: -330, DaylightBias: 0, StandardBias: 0 });
+      const pacific = await sp.web.regionalSettings.timeZones.getById(13);
+      assert.deepEqual([pacific.Description, pacific.Information.Bias, pacific.Information.DaylightBias], ['(UTC-08:00) Pacific Time (US and Canada)', 480, -60]);
+      assert.equal((await call('web/regionalsettings/timezones(23)')).json.Description, india.Description);
+      assert.equal((await call('web/regionalsettings/timezones/getbyid(52)', { method: 'POST' })).status, 404, 'an id SharePoint does not use');
       const languages = await sp.web.regionalSettings.getInstalledLanguages();
       assert.deepEqual(languages.map((l: any) => l.Lcid), [1033]);
       assert.equal((await call("web/regionalsettings/timezone/utctolocaltime('not a date')", { method: 'POST' })).status, 400);

@@ -6,6 +6,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import pg from 'pg';
 import { startServer, type ServerOptions } from '../../src/index.ts';
 import { DEMO_TENANT, firstOwner, minimalTenant } from '../helpers/server.ts';
 import { postgresBinaries, sharedCluster, startCluster, type Cluster } from '../helpers/postgres.ts';
@@ -59,6 +60,19 @@ describe('several instances on one PostgreSQL database', { skip }, () => {
     // A third instance, later, finds everything in place.
     const c = await start(db);
     await c.close();
+  });
+
+  it('a freshly seeded database has planner statistics at once (ANALYZE after the seed)', async () => {
+    // Without them PostgreSQL plans a new list's first queries from empty-table guesses.
+    const client = new pg.Client({ connectionString: db });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ analyzed: string }>(
+        "select count(*) as analyzed from pg_stat_user_tables where relname = 'lists' and (last_analyze is not null or last_autoanalyze is not null)");
+      assert.equal(Number(rows[0]!.analyzed), 1);
+    } finally {
+      await client.end();
+    }
   });
 
   it('concurrent creates from both instances get unique, gap-free ids', async () => {

@@ -3,7 +3,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readCommandLine } from '../../src/cli/options.ts';
-import { ConfigError } from '../../src/config.ts';
+import { ConfigError, resolveOptions } from '../../src/config.ts';
 
 describe('spemu flags', () => {
   it('reads every core flag', () => {
@@ -31,6 +31,19 @@ describe('spemu flags', () => {
     for (const bad of ['0', 'big', '-5MB', '12 TB']) {
       assert.throws(() => readCommandLine([`--max-file-size=${bad}`], {}), (e: unknown) => e instanceof ConfigError && /--max-file-size must be a size/.test(e.message), bad);
     }
+  });
+
+  it('reads --managed-identity (or SPEMU_MANAGED_IDENTITY)', () => {
+    assert.equal(readCommandLine(['--managed-identity', 'alice@contoso.onmicrosoft.com'], {}).options.managedIdentity, 'alice@contoso.onmicrosoft.com');
+    assert.equal(readCommandLine([], { SPEMU_MANAGED_IDENTITY: 'bob@contoso.onmicrosoft.com' }).options.managedIdentity, 'bob@contoso.onmicrosoft.com');
+    assert.equal(readCommandLine([], {}).options.managedIdentity, undefined);
+  });
+
+  it('reads --change-log-days (and SPEMU_CHANGE_LOG_DAYS); the server refuses less than a day', () => {
+    assert.equal(readCommandLine(['--change-log-days', '7'], {}).options.changeLogDays, 7);
+    assert.equal(readCommandLine([], { SPEMU_CHANGE_LOG_DAYS: '30' }).options.changeLogDays, 30);
+    assert.equal(resolveOptions({}).changeLogDays, 60);
+    assert.throws(() => resolveOptions({ changeLogDays: 0 }), (e: unknown) => e instanceof ConfigError && /--change-log-days must be a whole number/.test(e.message));
   });
 
   it('refuses unknown flags and malformed numbers with a usage message', () => {

@@ -4,6 +4,7 @@
 // photo. An unknown account gets the same kind of placeholder, drawn from the name asked for,
 // so the answer never tells whether an account exists. Reference §4.6.
 
+import { callerKey } from '../../pipeline/authenticate.ts';
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { loadSharp } from '../../identity/imaging.ts';
@@ -15,6 +16,7 @@ import type { FrontDeps } from '../../pipeline/deps.ts';
 import type { SitePathFront } from '../../pipeline/site-paths.ts';
 import { newRequestId, SHAREPOINT_BUILD } from '../../wire/headers.ts';
 import { isNotModified } from '../../services/conditions.ts';
+import { dropConnection, sendResponse } from '../../pipeline/send.ts';
 
 const PATH = /\/_layouts\/15\/userphoto\.aspx$/i;
 
@@ -97,6 +99,10 @@ export function userPhotoFront(options: FrontDeps): SitePathFront {
   };
 }
 
+function flatHeaders(req: FastifyRequest): Record<string, string | undefined> {
+  return Object.fromEntries(Object.entries(req.headers).map(([name, value]) => [name, first(value)]));
+}
+
 async function servePhoto(req: FastifyRequest, reply: FastifyReply, options: FrontDeps, cache: RenderCache): Promise<void> {
   const url = new URL(req.url, 'http://localhost');
   const requestId = newRequestId();
@@ -107,7 +113,13 @@ async function servePhoto(req: FastifyRequest, reply: FastifyReply, options: Fro
   try {
     // The same authentication as the /_api pipeline (401 with SharePoint's challenge), without a
     // site role: any user who can sign in sees photos, whichever site's path they come through.
-    await options.authenticator.identify({ authorization: first(req.headers.authorization), cookie: first(req.headers.cookie), origin: req.publicOrigin });
+    const identity = await options.authenticator.identify({ authorization: first(req.headers.authorization), cookie: first(req.headers.cookie), origin: req.publicOrigin });
+    // The throttling-and-faults stage (a photo costs 1 resource unit, as a download).
+    const admission = options.gate?.active
+      ? await options.gate.admit({ method: req.method, url: req.url, headers: flatHeaders(req), upn: callerKey(identity), inBatch: false }, req.log) : undefined;
+    if (admission?.dropNow) return dropConnection(req, reply);
+    if (admission?.refusal) throw admission.refusal;
+    Object.assign(headers, admission?.headers);
 
     const sizeText = (parameter(url.searchParams, 'size') ?? 'S').toUpperCase();
     const size: SizeName = sizeText in PHOTO_SIZES ? (sizeText as SizeName) : 'S';
@@ -132,6 +144,9 @@ async function servePhoto(req: FastifyRequest, reply: FastifyReply, options: Fro
     reply.headers({ ...headers, ETag: rendered.etag, 'Cache-Control': CACHE_CONTROL });
     if (isNotModified({ ifNoneMatch: first(req.headers['if-none-match']) }, rendered.etag)) {
       reply.code(304).send();
+    } else if (admission?.delivery) {
+      // A fault rule drops or cuts this answer (pipeline/send.ts does both).
+      sendResponse(req, reply, { status: 200, headers: { ...headers, ETag: rendered.etag, 'Cache-Control': CACHE_CONTROL, 'Content-Type': rendered.contentType }, body: rendered.bytes, requestId, delivery: admission.delivery }, process.hrtime.bigint());
     } else {
       reply.code(200).header('Content-Type', rendered.contentType).header('Content-Length', String(rendered.bytes.length)).send(rendered.bytes);
     }

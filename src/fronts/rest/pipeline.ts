@@ -10,16 +10,18 @@ import { resolve, type Verb } from './api/resolve.ts';
 import type { BodyKind } from './api/resource.ts';
 import type { Outcome } from './api/outcome.ts';
 import type { ApiContext } from './api/context.ts';
-import { parseApiPath } from '../../odata/path.ts';
+import { parseApiPath, type PathSegment } from '../../odata/path.ts';
+import { cachedDialect, parsedRequest, plannedFor } from './request-cache.ts';
 import { ODataSyntaxError } from '../../odata/errors.ts';
-import { CONTENT_TYPES, errorDialect, negotiateDialect, type Dialect } from '../../wire/dialect.ts';
+import { CONTENT_TYPES, errorDialect, type Dialect } from '../../wire/dialect.ts';
 import { serializerFor } from '../../wire/serializer.ts';
 import { errorResponse, type Logger } from '../../wire/error-response.ts';
 import { isoSeconds } from '../../domain/values.ts';
 import { parseRequestQuery } from './query-options.ts';
 import { newRequestId, standardHeaders } from '../../wire/headers.ts';
-import type { Identity } from '../../pipeline/authenticate.ts';
+import { callerKey, type Identity } from '../../pipeline/authenticate.ts';
 import type { FrontDeps } from '../../pipeline/deps.ts';
+import type { GateLogger } from '../../pipeline/throttle/gate.ts';
 import { describeRequest, rawQueryOf, splitApiUrl, type ApiRequest, type ApiResponse } from '../../pipeline/request.ts';
 import { sendResponse } from '../../pipeline/send.ts';
 import { executeBatch } from './batch/execute.ts';
@@ -117,13 +119,25 @@ export async function handleApi(req: FastifyRequest, reply: FastifyReply, option
 /**
  * The pipeline after authentication: a request in, a response out, never a throw. The HTTP
  * route calls it once per request; the `$batch` executor once per part, as the batch's user.
+ * First the throttling-and-faults stage (pipeline/throttle/: a part is charged and faulted alone).
  */
-async function respond(request: ApiRequest, caller: Caller, options: FrontDeps, log: Logger): Promise<ApiResponse> {
+async function respond(request: ApiRequest, caller: Caller, options: FrontDeps, log: Logger & GateLogger): Promise<ApiResponse> {
+  if (!options.gate?.active) return serve(request, caller, options, log);
+  const admission = await options.gate.admit(
+    { method: request.method, url: request.url, headers: request.headers, upn: callerKey(caller.identity), inBatch: caller.inBatch }, log);
+  if (admission.dropNow) return { status: 0, headers: {}, body: undefined, requestId: newRequestId(), delivery: { kind: 'drop' } };
+  if (admission.refusal) return errorResponse(admission.refusal, newRequestId(), errorDialect(request.headers.accept, request.headers['odata-version']), log, request.url);
+  const response = await serve(request, caller, options, log);
+  return { ...response, headers: { ...response.headers, ...admission.headers }, delivery: admission.delivery };
+}
+
+/** Everything after the throttling stage: context, dispatch, authorize, parse, digest, batch, resolve, body, execute, serialize, error. */
+async function serve(request: ApiRequest, caller: Caller, options: FrontDeps, log: Logger & GateLogger): Promise<ApiResponse> {
   // context: a correlation id, and the dialect the client reads (406 if none fits; a `$batch` answers multipart whatever its Accept).
   const requestId = newRequestId();
   const accept = request.headers.accept;
   const odataVersion = request.headers['odata-version'];
-  const negotiated = negotiateDialect(accept, odataVersion);
+  const negotiated = cachedDialect(accept, odataVersion);
   const dialect: Dialect = negotiated ?? errorDialect(accept, odataVersion);
   try {
     const pathname = request.url.split('?')[0]!;
@@ -134,17 +148,18 @@ async function respond(request: ApiRequest, caller: Caller, options: FrontDeps, 
     // dispatch: which web (and its site collection), and the path below its `/_api/`.
     if (!split) throw errors.resourceNotFound();
     const sitePath = decodePath(split.sitePath);
-    const addressed = await webAt(options.store, sitePath);
+    const addressed = await plannedFor(options.store, `web ${sitePath}`, () => webAt(options.store, sitePath));
     if (!addressed) throw errors.siteNotFound(sitePath);
     const { site, web } = addressed;
 
     // authorize: who acts on this site (becomes Author/Editor of what it writes); 403 without a role here.
     const principal = await options.authenticator.authorize(site, caller.identity);
 
-    // parse: the path into segments, the query string into OData options.
-    const rawQuery = rawQueryOf(request.url);
-    const { options: query, aliases } = parseRequestQuery(rawQuery);
-    const segments = parsePath(split.apiPath, aliases);
+    // parse: the path into segments, the query string into OData options (once per distinct URL: request-cache.ts).
+    const { segments, query, requestUrl } = parsedRequest(request.origin, request.method, request.url, () => {
+      const { options: parsedQuery, aliases } = parseRequestQuery(rawQueryOf(request.url));
+      return { sitePath, apiPath: split.apiPath, segments: parsePath(split.apiPath, aliases), query: parsedQuery, requestUrl: new URL(`${request.origin}${request.url}`) };
+    });
 
     // digest: writes need a valid X-RequestDigest (reference §6) when sent with a cookie or Basic; contextinfo, which
     // issues them, never; a `$batch` is checked once as a whole, its parts not again.
@@ -178,16 +193,15 @@ async function respond(request: ApiRequest, caller: Caller, options: FrontDeps, 
     }
 
     // resolve: walk the path to the handler that answers (navigation runs now; the body is not read yet).
-    const requestUrl = new URL(`${request.origin}${request.url}`);
     const now = () => isoSeconds(options.clock().getTime());
     const ctx: ApiContext = {
-      store: options.store, services: new Services(options.store, { userId: principal.userId, now }, { maxFileSize: options.settings.maxFileSize }),
+      store: options.store, services: new Services(options.store, { userId: principal.userId, now }, { maxFileSize: options.settings.maxFileSize }, options.settings.webhooks),
       conditions: conditionsFromHeaders(request.headers), site, web, principal, query, settings: options.settings, body: undefined, verboseBody: false,
       now, requestUrl,
       formDigest: () => ({ value: options.authenticator.issueDigest(site, principal), timeoutSeconds: options.authenticator.digestTimeoutSeconds }),
       apiUrl: `${requestUrl.origin}${urlPrefix(web.serverRelativeUrl)}/_api/`,
     };
-    const plan = await resolve(segments, verb, ctx);
+    const plan = await resolve(segments as PathSegment[], verb, ctx);
 
     // deserialize, execute: the body as the handler declares it (JSON, raw bytes, none), then the handler.
     const outcome = await plan.run({ ...ctx, ...(await readBody(plan.body, request, options.settings.maxFileSize)) });
@@ -202,7 +216,8 @@ async function respond(request: ApiRequest, caller: Caller, options: FrontDeps, 
 
 /** Stage "serialize": an outcome as the response sent (a Readable stays a Readable: piped, not buffered). */
 export function outcomeResponse(outcome: Outcome, requestId: string, dialect: Dialect, write: { apiUrl: string; select?: string | undefined }): ApiResponse {
-  const headers: Record<string, string | string[]> = { ...standardHeaders(requestId, dialect), ...outcome.headers };
+  const headers: Record<string, string | string[]> = standardHeaders(requestId, dialect);
+  if (outcome.headers) Object.assign(headers, outcome.headers);
   if (outcome.kind === 'bytes') {
     headers['Content-Type'] = outcome.contentType;
     const { range } = outcome;

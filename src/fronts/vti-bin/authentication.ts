@@ -7,7 +7,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FrontDeps } from '../../pipeline/deps.ts';
 import { RequestBody } from '../../pipeline/body.ts';
-import { issueSession, SESSION_COOKIE, SESSION_SECONDS, sessionCookieHeader } from '../../identity/sessions.ts';
+import { SESSION_COOKIE, SESSION_SECONDS } from '../../identity/sessions.ts';
+import { signIn } from '../../pipeline/sign-in-page.ts';
 import { newRequestId, SHAREPOINT_BUILD } from '../../wire/headers.ts';
 
 export const AUTHENTICATION_PATH = /\/_vti_bin\/authentication\.asmx$/i;
@@ -55,12 +56,11 @@ export async function serveLogin(req: FastifyRequest, reply: FastifyReply, deps:
     reply.code(500).send(fault('Server did not recognize the value of HTTP Header SOAPAction, or the request has no Login element with username and password.'));
     return;
   }
-  const user = login.username.trim() && login.password ? await deps.authenticator.checkPassword(login.username.trim(), login.password) : undefined;
-  req.log.info({ requestId, method: 'POST', url: req.url.split('?')[0], status: 200, login: user ? 'accepted' : 'refused' }, 'request');
-  if (!user) {
+  const session = await signIn(deps, req, login.username.trim(), login.password);
+  req.log.info({ requestId, method: 'POST', url: req.url.split('?')[0], status: 200, login: session ? 'accepted' : 'refused' }, 'request');
+  if (!session) {
     reply.code(200).send(loginResult('PasswordNotMatch'));
     return;
   }
-  const session = issueSession(deps.secret, user.upn, deps.clock());
-  reply.code(200).header('Set-Cookie', sessionCookieHeader(session.value, SESSION_SECONDS, req.publicOrigin.startsWith('https:'))).send(loginResult('NoError'));
+  reply.code(200).header('Set-Cookie', session.cookie).send(loginResult('NoError'));
 }

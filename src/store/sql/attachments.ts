@@ -9,6 +9,7 @@ import { SqlBlobs } from './blobs.ts';
 import { binaryCollation } from './flavour.ts';
 import { listEntry, SqlLists } from './lists.ts';
 import type { SqlSession } from './session.ts';
+import { notifyListChanged } from './webhook-outbox.ts';
 
 const toAttachment = (r: Record<string, unknown>): Attachment => ({
   name: String(r.name), blobId: String(r.blob_id), size: Number(r.size), created: String(r.created), modified: String(r.modified),
@@ -43,6 +44,7 @@ export class SqlAttachments implements AttachmentRepository {
       if (existing ? !options.replace : options.replace) return existing ? 'exists' : 'missing';
       const blobs = new SqlBlobs(s, s.options.bytes);
       if (!(await blobs.addRef(blob.id))) throw new Error(`blob ${blob.id} is gone: put it again`);
+      notifyListChanged(s, list);
       if (existing) {
         await blobs.release(existing.blobId);
         await s.db.updateTable('attachments').set({ blob_id: blob.id, size: blob.size, modified: options.now })
@@ -62,6 +64,7 @@ export class SqlAttachments implements AttachmentRepository {
       await new SqlLists(s).lock(list);
       const existing = await new SqlAttachments(s).get(list, itemId, name);
       if (!existing) return false;
+      notifyListChanged(s, list);
       await s.db.deleteFrom('attachments').where('list_row_id', '=', list.rowId).where('item_id', '=', itemId).where('name', '=', existing.name).execute();
       await s.db.updateTable(list.tableName).set({ attachment_count: sql`attachment_count - 1` }).where('id', '=', itemId).execute();
       await new SqlBlobs(s, s.options.bytes).release(existing.blobId);

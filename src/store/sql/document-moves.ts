@@ -15,6 +15,7 @@ import { rowToItem, selectColumns } from './item-table.ts';
 import { SqlItems } from './items.ts';
 import { listEntry } from './lists.ts';
 import type { SqlSession } from './session.ts';
+import { notifyListChanged } from './webhook-outbox.ts';
 
 interface ListOf { list: List; fields: Field[] }
 
@@ -48,6 +49,7 @@ export class SqlDocumentMoves {
           .where(belowFolder(s, oldPath)).execute();
       }
       await s.db.updateTable('lists').set({ last_item_modified: options.now }).where('row_id', '=', source.list.rowId).execute();
+      notifyListChanged(s, source.list);
       return new SqlItems(s).get(source.list, source.fields, item.id);
     });
   }

@@ -25,6 +25,7 @@ import type { SqlSession } from './session.ts';
 import { SqlVersions } from './versions.ts';
 import { SqlBlobs } from './blobs.ts';
 import { SqlSites } from './sites.ts';
+import { notifyListChanged } from './webhook-outbox.ts';
 
 /** The content type of folders in a list: 0x0120 (Folder), then the list's own suffix. */
 export const folderContentTypeId = (listId: string): string => `0x012000${listId.replace(/-/g, '').toUpperCase()}`;
@@ -113,6 +114,7 @@ export class SqlDocuments implements DocumentRepository {
         ...valuesToColumns(fields, withCalculated(fields, file.values ?? {}, { before: existing, modified: file.now })),
       }).where('id', '=', existing.id).execute();
       await s.db.updateTable('lists').set({ last_item_modified: file.now }).where('row_id', '=', list.rowId).execute();
+      notifyListChanged(s, list);
       return { item: (await new SqlItems(s).get(list, fields, existing.id))!, created: false };
     });
   }
@@ -125,7 +127,9 @@ export class SqlDocuments implements DocumentRepository {
       }).where('id', '=', id).where('blob_id', 'is not', null);
       if (change.expected === null) update = update.where('checkout_user_id', 'is', null);
       else if (change.expected !== undefined) update = update.where('checkout_user_id', '=', change.expected);
-      return Number((await update.executeTakeFirst()).numUpdatedRows) === 1;
+      const changed = Number((await update.executeTakeFirst()).numUpdatedRows) === 1;
+      if (changed) notifyListChanged(s, list);
+      return changed;
     });
   }
 
@@ -137,7 +141,9 @@ export class SqlDocuments implements DocumentRepository {
       const update = target === 'undecided'
         ? s.db.updateTable(list.tableName).set(columns).where(status.column, 'is', null)
         : s.db.updateTable(list.tableName).set({ ...columns, version: sql`version + 1` }).where('id', '=', target).where('blob_id', 'is not', null);
-      return Number((await update.executeTakeFirst()).numUpdatedRows);
+      const changed = Number((await update.executeTakeFirst()).numUpdatedRows);
+      if (changed) notifyListChanged(s, list);
+      return changed;
     });
   }
 
@@ -154,6 +160,7 @@ export class SqlDocuments implements DocumentRepository {
         ...(write.comment !== undefined ? { checkin_comment: write.comment } : {}), ...valuesToColumns(fields, withCalculated(fields, write.values ?? {}, { before, modified: write.now })),
       }).where('id', '=', id).execute();
       await s.db.updateTable('lists').set({ last_item_modified: write.now }).where('row_id', '=', list.rowId).execute();
+      notifyListChanged(s, list);
       return items.get(list, fields, id);
     });
   }
@@ -216,6 +223,7 @@ export class SqlDocuments implements DocumentRepository {
       version: 1, ui_version: 1, leaf_name: placed.name, dir_path: placed.dir,
       ...valuesToColumns(fields, values), ...extra,
     }).execute();
+    notifyListChanged(this.s, list);
     return id;
   }
 

@@ -43,11 +43,16 @@ export class SqlFields implements FieldRepository {
         options: JSON.stringify(input.options),
       }).returning('row_id').executeTakeFirstOrThrow();
       const rowId = Number(inserted.row_id);
+      // A dependent lookup reads its primary's column (the item it shows is the primary's): no column of its own.
+      const primary = input.options.primaryFieldId === undefined ? undefined
+        : (await fieldsOf(s, list)).find((f) => f.id === input.options.primaryFieldId);
+      if (input.options.primaryFieldId !== undefined && !primary) throw new Error('a dependent lookup needs its primary field in the list');
       if (!input.builtIn) {
-        await s.db.updateTable('fields').set({ column_name: fieldColumnName(rowId) }).where('row_id', '=', rowId).execute();
+        await s.db.updateTable('fields').set({ column_name: primary?.column ?? fieldColumnName(rowId) }).where('row_id', '=', rowId).execute();
       }
       const row = await s.db.selectFrom('fields').selectAll().where('row_id', '=', rowId).executeTakeFirstOrThrow();
       const created = rowToField(row);
+      if (primary) return created;
       await addFieldColumn(s.db, s.flavour, list.tableName, created);
       if (created.indexed) await createFieldIndex(s.db, s.flavour, list.tableName, created);
       // A calculated column added to a list with items gives each its value now.
@@ -85,6 +90,13 @@ export class SqlFields implements FieldRepository {
   async delete(list: List, field: Field): Promise<void> {
     await this.s.metadataWrite(changesOf(list), async (s) => {
       await new SqlLists(s).touch(list);
+      // A dependent lookup shares its primary's column; a primary takes its dependents with it.
+      if (field.options.primaryFieldId !== undefined) {
+        await s.db.deleteFrom('fields').where('row_id', '=', field.rowId).execute();
+        return;
+      }
+      const dependents = (await fieldsOf(s, list)).filter((f) => f.options.primaryFieldId === field.id);
+      for (const d of dependents) await s.db.deleteFrom('fields').where('row_id', '=', d.rowId).execute();
       await dropFieldIndex(s.db, list.tableName, field);
       await s.db.deleteFrom('fields').where('row_id', '=', field.rowId).execute();
       await sql`alter table ${sql.table(list.tableName)} drop column ${sql.ref(field.column)}`.execute(s.db);

@@ -5,6 +5,7 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { FIELD_KINDS, valueKind } from '../../domain/field-kinds.ts';
 import type { Field, Item, StoredValue } from '../../domain/model.ts';
+import type { ItemPart } from '../items.ts';
 import { binaryCollation, columnType, nullsFirst, type SqlFlavour } from './flavour.ts';
 import { addDocumentColumns } from './migrations/0009-documents.ts';
 import { addGuidIndex } from './migrations/0010-item-guid-index.ts';
@@ -96,9 +97,16 @@ export async function dropFieldIndex(db: Kysely<any>, table: string, field: Pick
   await sql`drop index if exists ${sql.id(indexName(table, field))}`.execute(db);
 }
 
-/** The columns to select for a list with these fields. */
-export function selectColumns(fields: Field[]): string[] {
-  const columns = [...FIXED_SELECT];
+/** The columns each part of an item is read from (ItemRepository.get's `parts`); the rest are always read. */
+const PART_COLUMNS: Record<ItemPart, readonly string[]> = {
+  contentTypeId: ['content_type_id'], created: ['created'], modified: ['modified'], uiVersion: ['ui_version', 'minor_version'],
+  place: ['fs_obj_type', 'leaf_name', 'dir_path'], file: ['blob_id', 'file_size', 'checkout_user_id', 'checkin_comment'], attachments: ['attachment_count'],
+};
+const ALWAYS_SELECT = ['id', 'guid', 'author_id', 'editor_id', 'version'];
+
+/** The columns to select for a list with these fields (and only these parts of the item, when given). */
+export function selectColumns(fields: Field[], parts?: readonly ItemPart[]): string[] {
+  const columns = parts ? [...ALWAYS_SELECT, ...parts.flatMap((p) => PART_COLUMNS[p])] : [...FIXED_SELECT];
   for (const f of fields) {
     if (f.column === 'title' || !f.builtIn) columns.push(f.column);
   }
@@ -121,13 +129,13 @@ export function rowToItem(row: Record<string, unknown>, fields: Field[]): Item {
   return {
     id: Number(row.id),
     guid: String(row.guid),
-    contentTypeId: String(row.content_type_id),
-    created: String(row.created),
-    modified: String(row.modified),
+    contentTypeId: String(row.content_type_id ?? ''),
+    created: String(row.created ?? ''),
+    modified: String(row.modified ?? ''),
     authorId: Number(row.author_id),
     editorId: Number(row.editor_id),
     version: Number(row.version),
-    uiVersion: Number(row.ui_version),
+    uiVersion: Number(row.ui_version ?? 1),
     minorVersion: Number(row.minor_version ?? 0),
     values,
     ...(Number(row.attachment_count ?? 0) > 0 ? { attachments: Number(row.attachment_count) } : {}),
@@ -153,6 +161,8 @@ function normalise(value: unknown): StoredValue {
 export function valuesToColumns(fields: Field[], values: Record<string, StoredValue>): Record<string, StoredValue> {
   const out: Record<string, StoredValue> = {};
   for (const f of fields) {
+    // A dependent lookup is its primary's column read another way: never written through it.
+    if (f.options.primaryFieldId !== undefined) continue;
     if (f.internalName in values && (f.column === 'title' || !f.builtIn)) out[f.column] = values[f.internalName] ?? null;
   }
   return out;

@@ -9,7 +9,7 @@ import { hasCalculated } from '../../domain/calculated.ts';
 import type { Field, Item, List } from '../../domain/model.ts';
 import { listContentTypeId } from '../../domain/templates.ts';
 import { makesMinorVersions } from '../../domain/versions.ts';
-import type { ItemPage, ItemQuery, ItemRepository, ItemWrite } from '../items.ts';
+import type { ItemPage, ItemPart, ItemQuery, ItemRepository, ItemWrite } from '../items.ts';
 import { withCalculated } from './calculated.ts';
 import { compileFilter } from './filter-compiler.ts';
 import { columnList, rowToItem, selectColumns, sortExpression, valuesToColumns } from './item-table.ts';
@@ -21,6 +21,7 @@ import { encodeRecycled } from './snapshots.ts';
 import { SqlVersions } from './versions.ts';
 import { SqlBlobs } from './blobs.ts';
 import { SqlAttachments } from './attachments.ts';
+import { notifyListChanged } from './webhook-outbox.ts';
 
 /** Bound parameters per multi-row insert: under SQLite's 32,766 and PostgreSQL's 65,535. */
 const BULK_PARAMETERS = 30_000;
@@ -67,10 +68,10 @@ export class SqlItems implements ItemRepository {
     return { items, hasMore };
   }
 
-  async get(list: List, fields: Field[], id: number, load: Field[] = fields): Promise<Item | undefined> {
+  async get(list: List, fields: Field[], id: number, load: Field[] = fields, parts?: readonly ItemPart[]): Promise<Item | undefined> {
     // Ids are whole numbers an integer column holds (PostgreSQL refuses to compare with others).
     if (!Number.isSafeInteger(id)) return undefined;
-    const columns = selectColumns(load);
+    const columns = selectColumns(load, parts);
     const text = this.s.shape(`item:${list.tableName}:${columns.join()}`,
       (db) => db.selectFrom(list.tableName).select(columns).where('id', '=', 0).compile());
     const [row] = await this.s.rows(text, [id]);
@@ -113,7 +114,13 @@ export class SqlItems implements ItemRepository {
    * User Information List also the cached principals, as a metadata write so that other
    * instances drop them too.
    */
-  private writing<T>(list: List, fn: (s: SqlSession) => Promise<T>): Promise<T> {
+  private writing<T>(list: List, write: (s: SqlSession) => Promise<T>): Promise<T> {
+    // A write that changed something (not "no such item", not a lost If-Match) notifies the list's webhooks.
+    const fn = async (s: SqlSession) => {
+      const result = await write(s);
+      if (result !== undefined && result !== 'conflict') notifyListChanged(s, list);
+      return result;
+    };
     return isPrincipalList(list) ? this.s.metadataWrite([listEntry(list), ...principalsOf(list)], fn) : this.s.write([listEntry(list)], fn);
   }
 

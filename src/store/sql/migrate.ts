@@ -28,6 +28,8 @@ import { contentTypes } from './migrations/0016-content-types.ts';
 import { uploadBytes } from './migrations/0022-upload-bytes.ts';
 import { roleDefinitions } from './migrations/0023-role-definitions.ts';
 import { roleAssignments } from './migrations/0024-role-assignments.ts';
+import { changeLog } from './migrations/0025-change-log.ts';
+import { webhooks } from './migrations/0026-webhooks.ts';
 import type { SqlFlavour } from './flavour.ts';
 
 /** Every migration, by name (Kysely applies them in name order); exported for `spemu migrate` and import. */
@@ -56,6 +58,8 @@ export const migrations = (flavour: SqlFlavour): Record<string, Migration> => ({
   '0022-upload-bytes': uploadBytes(),
   '0023-role-definitions': roleDefinitions(flavour),
   '0024-role-assignments': roleAssignments(flavour),
+  '0025-change-log': changeLog(flavour),
+  '0026-webhooks': webhooks(flavour),
 });
 
 export async function migrateToLatest(db: Kysely<any>, flavour: SqlFlavour): Promise<void> {

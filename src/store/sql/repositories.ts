@@ -25,6 +25,8 @@ import { SqlCustomActions } from './custom-actions.ts';
 import { SqlSiteGroups } from './site-groups.ts';
 import { SqlRoleDefinitions } from './role-definitions.ts';
 import { SqlRoleAssignments } from './role-assignments.ts';
+import { SqlSubscriptions } from './subscriptions.ts';
+import { SqlChanges } from './changes.ts';
 
 /** What a repository may keep beyond its session: memory that outlives one transaction. */
 export interface RepositoryMemory {
@@ -54,6 +56,8 @@ export const REPOSITORIES: { [K in keyof Repositories]: (session: SqlSession, me
   siteGroups: (s) => new SqlSiteGroups(s),
   roleDefinitions: (s) => new SqlRoleDefinitions(s),
   roleAssignments: (s) => new SqlRoleAssignments(s),
+  subscriptions: (s) => new SqlSubscriptions(s),
+  changes: (s) => new SqlChanges(s),
 };
 
 export function buildRepositories(session: SqlSession, memory: RepositoryMemory): Repositories {

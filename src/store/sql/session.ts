@@ -11,6 +11,8 @@ import type { DirectDriver, Row, ShapeTexts } from './direct-reads.ts';
 import type { UnitOfWork } from '../unit-of-work.ts';
 import type { ByteStore } from '../blobs.ts';
 import type { SqlFlavour } from './flavour.ts';
+import type { ChangeDraft } from '../../domain/change-tokens.ts';
+import { writeChanges } from './changes.ts';
 
 /** A cache entry a write changes: a scope and a key, or a whole scope. */
 export type CacheName = readonly [scope: string, key?: string];
@@ -34,6 +36,9 @@ export interface SessionOptions {
 class TransactionWork implements UnitOfWork {
   private readonly held: CacheName[] = [];
   private readonly commitHooks: Array<() => void> = [];
+  private readonly preCommit = new Map<string, () => Promise<void>>();
+  /** The change log's rows this transaction writes before it commits. */
+  readonly changeDrafts: ChangeDraft[] = [];
 
   constructor(private readonly cache: ReadThroughCache) {}
 
@@ -44,6 +49,23 @@ class TransactionWork implements UnitOfWork {
 
   afterCommit(fn: () => void): void {
     this.commitHooks.push(fn);
+  }
+
+  beforeCommit(key: string, fn: () => Promise<void>): void {
+    if (!this.preCommit.has(key)) this.preCommit.set(key, fn);
+  }
+
+  /** Inside the transaction, its work done: the steps asked to run before the commit (they may ask for more). */
+  async runBeforeCommit(): Promise<void> {
+    const done = new Set<string>();
+    for (let pending = [...this.preCommit]; pending.length; pending = [...this.preCommit].filter(([k]) => !done.has(k))) {
+      for (const [key, fn] of pending) { done.add(key); await fn(); }
+    }
+  }
+
+  /** Records a change in the change log: written, numbered, just before this transaction commits. */
+  recordChange(change: ChangeDraft): void {
+    this.changeDrafts.push(change);
   }
 
   /** The transaction ended: release what it held; after a commit, run its hooks. */
@@ -70,7 +92,15 @@ export class SqlSession {
     const work = new TransactionWork(this.options.cache);
     let committed = false;
     try {
-      const run = (trx: Kysely<any>) => fn(new SqlSession(trx, this.options, work));
+      // The steps asked to run before the commit (the webhook outbox), then what the work
+      // recorded for the change log, written last, in the same transaction.
+      const run = async (trx: Kysely<any>) => {
+        const session = new SqlSession(trx, this.options, work);
+        const result = await fn(session);
+        await work.runBeforeCommit();
+        if (work.changeDrafts.length) await writeChanges(session, work.changeDrafts);
+        return result;
+      };
       const result = this.options.flavour === 'sqlite' ? await immediateTransaction(this.db, run) : await this.db.transaction().execute(run);
       committed = true;
       return result;

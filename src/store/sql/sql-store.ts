@@ -2,13 +2,14 @@
 // connection, the read cache) and the repositories built over it (repositories.ts).
 // Everything that differs between the two databases lives in flavour.ts and connect.ts.
 
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { ReadThroughCache } from '../cache.ts';
 import { ShapeTexts, type DirectDriver } from './direct-reads.ts';
 import type { Store } from '../store.ts';
 import type { UnitOfWork } from '../unit-of-work.ts';
 import type { SqlFlavour } from './flavour.ts';
-import { buildRepositories, type RepositoryMemory } from './repositories.ts';
+import { buildRepositories, REPOSITORIES, type RepositoryMemory } from './repositories.ts';
+import { recordingChanges } from './change-recording.ts';
 import { applyForeignChanges, SqlSession } from './session.ts';
 import { DiskBytes } from '../blob-disk.ts';
 import { ChunkBytes } from './blob-chunks.ts';
@@ -41,11 +42,23 @@ export interface SessionStore extends Store {}
 export class SessionStore {
   constructor(protected readonly session: SqlSession) {
     const memory: RepositoryMemory = { pdTables: session.inTransaction ? undefined : new Map() };
-    Object.assign(this, buildRepositories(session, memory));
+    // Every write the change log follows records its change in its own unit of work (change-recording.ts).
+    Object.assign(this, recordingChanges(buildRepositories(session, memory), session, memory, (name, s, m) => REPOSITORIES[name](s, m)));
   }
 
   transaction<T>(fn: (store: Store, work: UnitOfWork) => Promise<T>): Promise<T> {
     return this.session.transaction((session) => fn(session === this.session ? this : new SessionStore(session), session.work!));
+  }
+
+  async refreshStatistics(): Promise<void> {
+    // SQLite: nothing. Its plans here come from its rules, without statistics (spemu's
+    // databases have no sqlite_stat1); `pragma optimize` could add some and move plans.
+    if (this.session.flavour === 'postgres') await sql`analyze`.execute(this.session.db);
+  }
+
+  /** The read cache's generation (cache.ts); NaN inside a transaction, whose reads are not cached. */
+  generation(): number {
+    return this.session.inTransaction ? NaN : this.session.options.cache.generation;
   }
 
   /** Inside a transaction there is nothing to sync: see SqlStore. */

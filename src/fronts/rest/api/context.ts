@@ -30,6 +30,8 @@ export interface ApiSettings {
   defaultPageSize: number;
   /** Largest `$top` honoured. */
   maxPageSize: number;
+  /** Days the change log keeps changes (default 60): an older change token is refused. */
+  changeRetentionDays?: number | undefined;
 }
 
 export interface ApiContext {

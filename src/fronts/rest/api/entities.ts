@@ -17,8 +17,12 @@ const resourcePath = (url: string): Value => complex('SP.ResourcePath', [['Decod
 /** An SP.ResourcePath value (`ServerRelativePath` and the like). */
 export const resourcePathValue = resourcePath;
 const strings = (items: string[]): Value => ({ kind: 'collection', elementType: 'Edm.String', items });
-const changeToken = (id: string, version: number): Value =>
-  complex('SP.ChangeToken', [['StringValue', `1;3;${id};638399664141230000;${version}`]]);
+/**
+ * A CurrentChangeToken placeholder of the right shape: the handlers that answer a site, web or
+ * list alone put the change log's current token in its place (types/changes.ts).
+ */
+const changeToken = (id: string, version: number, scope = 3): Value =>
+  complex('SP.ChangeToken', [['StringValue', `1;${scope};${id};638399664141230000;${version}`]]);
 
 /** Absolute URL of a server-relative path on this server. */
 export const absoluteUrl = (ctx: ApiContext, serverRelative: string) => new URL(serverRelative, ctx.apiUrl).href.replace(/\/$/, '');
@@ -35,7 +39,7 @@ export function webEntity(web: Web, ctx: ApiContext): Entity {
       'SiteGroups', 'SiteUserInfoList', 'SiteUsers', 'Webs'],
     props: [
       ['AllowRssFeeds', true], ['AlternateCssUrl', ''], ['AppInstanceId', '00000000-0000-0000-0000-000000000000'],
-      ['Configuration', 0], ['Created', web.created], ['CurrentChangeToken', changeToken(web.id, 1)],
+      ['Configuration', 0], ['Created', web.created], ['CurrentChangeToken', changeToken(web.id, 1, 2)],
       ['CustomMasterUrl', `${web.serverRelativeUrl.replace(/\/$/, '')}/_catalogs/masterpage/seattle.master`],
       ['Description', web.description], ['DesignPackageId', '00000000-0000-0000-0000-000000000000'],
       ['EnableMinimalDownload', false], ['HorizontalQuickLaunch', false], ['Id', web.id], ['IsMultilingual', false],
@@ -55,6 +59,7 @@ export function siteEntity(site: Site, ctx: ApiContext): Entity {
     deferred: ['Features', 'Owner', 'RecycleBin', 'RootWeb', 'UserCustomActions'],
     props: [
       ['AllowCreateDeclarativeWorkflow', false], ['AllowDesigner', true], ['CompatibilityLevel', 15],
+      ['CurrentChangeToken', changeToken(site.id, 1, 1)],
       ['Id', site.id], ['ReadOnly', false], ['RequiredDesignerVersion', '15.0.0.0'],
       ['ServerRelativeUrl', site.url], ['ShareByLinkEnabled', false], ['ShowUrlStructure', false],
       ['UIVersionConfigurationEnabled', false], ['UpgradeReminderDate', '1899-12-30T00:00:00Z'],
@@ -134,7 +139,7 @@ export function fieldEntity(field: FieldDefinition, owner: FieldOwner, ctx: ApiC
     ['EntityPropertyName', field.internalName], ['Filterable', info.queryable], ['FromBaseType', field.builtIn],
     ['Group', fieldGroup(field)], ['Hidden', field.hidden], ['Id', field.id], ['Indexed', field.indexed],
     ['IndexStatus', 0], ['InternalName', field.internalName], ['IsModern', false], ['JSLink', 'clienttemplates.js'],
-    ['PinnedToFiltersPane', false], ['ReadOnlyField', field.readOnly], ['Required', field.required],
+    ['PinnedToFiltersPane', false], ['ReadOnlyField', field.readOnly || field.options.primaryFieldId !== undefined], ['Required', field.required],
     ['SchemaXml', schemaXml(field)], ['Scope', owner.scope], ['Sealed', field.builtIn],
     ['ShowInFiltersPane', 0], ['Sortable', info.queryable], ['StaticName', field.internalName], ['Title', field.title],
     ['FieldTypeKind', info.fieldTypeKind], ['TypeAsString', info.typeAsString], ['TypeDisplayName', info.typeAsString],
@@ -154,10 +159,11 @@ export function fieldEntity(field: FieldDefinition, owner: FieldOwner, ctx: ApiC
       break;
     case 'User': case 'UserMulti': case 'Lookup': case 'LookupMulti': {
       const user = info.reference === 'user';
-      props.push(['AllowMultipleValues', info.multi], ['DependentLookupInternalNames', strings([])], ['IsDependentLookup', false],
+      const primaryId = field.options.primaryFieldId;
+      props.push(['AllowMultipleValues', info.multi], ['DependentLookupInternalNames', strings([])], ['IsDependentLookup', primaryId !== undefined],
         ['IsRelationship', !user], ['LookupField', user ? 'ImnName' : field.options.lookupField ?? 'Title'],
         ['LookupList', user ? '{user-info-list}' : `{${field.options.lookupListId ?? ''}}`], ['LookupWebId', owner.webId],
-        ['PrimaryFieldId', null], ['RelationshipDeleteBehavior', 0], ['UnlimitedLengthInDocumentLibrary', false]);
+        ['PrimaryFieldId', primaryId ?? null], ['RelationshipDeleteBehavior', 0], ['UnlimitedLengthInDocumentLibrary', false]);
       if (user) props.push(['AllowDisplay', true], ['Presence', true], ['SelectionGroup', 0], ['SelectionMode', 0]);
       break;
     }
@@ -186,13 +192,23 @@ function schemaXml(field: FieldDefinition): string {
 }
 
 /**
+ * Types whose `$select` passes over names they do not have, where SharePoint's does: sppull
+ * selects `Folder/TimeCreated`, `Folders/ID` and `Files/ID` (SP.Folder and SP.File have none of
+ * them) and `$select=Id` on a folder, and works against SharePoint (docs/compatibility.md). Other
+ * types keep refusing an unknown name.
+ */
+const SELECT_PASSES_UNKNOWN: ReadonlySet<string> = new Set(['SP.Folder', 'SP.File']);
+
+/**
  * Applies `$select` to a fixed-shape entity: only the named properties, in the entity's own
- * order; unknown names → SharePoint's 400. `*` keeps all. Expanded navigation props
- * (passed in `expanded`) are always kept.
+ * order; unknown names → SharePoint's 400 (but see SELECT_PASSES_UNKNOWN). `*` keeps all.
+ * Expanded navigation props (passed in `expanded`) are always kept; a deferred navigation
+ * property named alone keeps its `__deferred` link.
  */
 export function selectProps(entity: Entity, select: string[][] | undefined, expanded: ReadonlySet<string> = new Set()): Entity {
   if (!select) return entity;
   const wanted = new Set<string>();
+  const deferred = new Set<string>();
   let all = false;
   // Names match in any case, as SharePoint's do (`$select=ID` finds `Id`); the answer keeps the entity's spelling.
   const expandedLower = new Set([...expanded].map((k) => k.toLowerCase()));
@@ -202,12 +218,21 @@ export function selectProps(entity: Entity, select: string[][] | undefined, expa
     if (!head || head.startsWith('odata.')) continue;
     if (expandedLower.has(head.toLowerCase())) continue;
     const prop = entity.props.find(([k]) => k.toLowerCase() === head.toLowerCase());
-    if (!prop) throw errors.unknownSelectProperty(head);
+    const navigation = prop ? undefined : entity.deferred?.find((k) => k.toLowerCase() === head.toLowerCase());
+    if (!prop && !navigation) {
+      if (SELECT_PASSES_UNKNOWN.has(entity.type)) continue;
+      throw errors.unknownSelectProperty(head);
+    }
     if (path.length > 1) throw errors.expandRequired(path.join('/'), head);
-    wanted.add(prop[0]);
+    if (prop) wanted.add(prop[0]);
+    else deferred.add(navigation!);
   }
   if (all) return { ...entity, deferred: undefined };
-  return { ...entity, deferred: undefined, props: entity.props.filter(([k]) => wanted.has(k) || expanded.has(k)) };
+  return {
+    ...entity,
+    deferred: deferred.size ? entity.deferred!.filter((k) => deferred.has(k)) : undefined,
+    props: entity.props.filter(([k]) => wanted.has(k) || expanded.has(k)),
+  };
 }
 
 /** A fresh GUID per serialized list item, as SharePoint Online writes `odata.id`. */

@@ -5,6 +5,7 @@
 import { storedValue } from '../../../domain/items.ts';
 import { FIELD_KINDS } from '../../../domain/field-kinds.ts';
 import type { Field, Item, List } from '../../../domain/model.ts';
+import type { ItemPart } from '../../../store/items.ts';
 import { listItemEntityTypeFullName, odataPropertyName } from '../../../domain/names.ts';
 import { fieldByPropertyName } from '../../../domain/fields.ts';
 import { storedArray } from '../../../domain/values.ts';
@@ -15,6 +16,8 @@ import type { ApiContext } from './context.ts';
 import { folderEntity, freshEntityId, listEditLink, listEntity, selectProps, webEntity } from './entities.ts';
 import { defaultWireProps, selectableWireProps, type WireProp } from './item-wire.ts';
 import { roleAssignmentEntities } from './types/security.ts';
+import { attachmentEntity } from './types/attachments.ts';
+import { plannedFor } from '../request-cache.ts';
 
 /** Navigation properties every item has, written as `__deferred` in verbose full projections. */
 const ITEM_NAVIGATION = ['FirstUniqueAncestorSecurableObject', 'RoleAssignments', 'AttachmentFiles', 'ContentType',
@@ -43,10 +46,36 @@ export interface ItemPlan {
   full: boolean;
   /** `$expand=RoleAssignments`: each item's (inherited) role assignments. */
   roleAssignments?: boolean | undefined;
+  /** `$expand=AttachmentFiles`: each item's attachments (CLI for Microsoft 365's `spo listitem attachment list`). */
+  attachmentFiles?: boolean | undefined;
   /** Navigation properties of ParentList expanded below it. */
   parentNested: ReadonlySet<string>;
   /** The list's fields whose values the projection reads; undefined: all. */
   load?: Field[] | undefined;
+  /** The parts of an item the projection reads beyond its id, guid, version, author and editor; undefined: all. */
+  parts?: readonly ItemPart[] | undefined;
+}
+
+/** What each system property reads of an item (ItemRepository.get's `parts`); a property not named here reads everything. */
+const SYSTEM_PARTS: Readonly<Record<string, readonly ItemPart[]>> = {
+  Id: [], ID: [], GUID: [], UniqueId: [], AuthorId: [], EditorId: [], AuthorStringId: [], EditorStringId: [], owshiddenversion: [],
+  ServerRedirectedEmbedUri: [], ServerRedirectedEmbedUrl: [], ComplianceAssetId: [],
+  ContentTypeId: ['contentTypeId'], Created: ['created'], Modified: ['modified'], OData__UIVersionString: ['uiVersion'], Attachments: ['attachments'],
+  FileSystemObjectType: ['place'], FSObjType: ['place'], FileRef: ['place'], EncodedAbsUrl: ['place'], FileLeafRef: ['place'], FileDirRef: ['place'], File_x0020_Type: ['place'],
+  File_x0020_Size: ['file'], SMTotalFileStreamSize: ['file'], CheckoutUserId: ['file'],
+};
+
+/** The item parts `props` read; undefined when one reads what the table does not know. */
+function partsRead(props: WireProp[]): ItemPart[] | undefined {
+  const parts = new Set<ItemPart>();
+  for (const p of props) {
+    // A field's own property reads its stored value (`load`), never the item's own parts.
+    if (p.field && !Object.hasOwn(SYSTEM_PARTS, p.name)) continue;
+    const read = Object.hasOwn(SYSTEM_PARTS, p.name) ? SYSTEM_PARTS[p.name] : undefined;
+    if (!read) return undefined;
+    read.forEach((part) => parts.add(part));
+  }
+  return [...parts];
 }
 
 /** The distinct fields a set of properties reads. */
@@ -66,11 +95,31 @@ export async function lookupTarget(field: Field, list: List, ctx: ApiContext): P
 
 const findByWireName = fieldByPropertyName;
 
+/** A `$select`/`$expand` as one key (parsed queries are cached, so their arrays' keys are kept). */
+const pathKeys = new WeakMap<object, string>();
+function pathsKey(paths: readonly (readonly string[])[] | undefined): string {
+  if (!paths) return '-';
+  let key = pathKeys.get(paths);
+  if (key === undefined) pathKeys.set(paths, (key = JSON.stringify(paths)));
+  return key;
+}
+
+/**
+ * The projection `$select` and `$expand` ask of `list`'s items: made once per distinct query
+ * while the metadata stays as it is (request-cache.ts), as it depends on nothing else.
+ */
 export async function planItemProjection(list: List, fields: Field[], ctx: ApiContext): Promise<ItemPlan> {
+  const key = `items ${list.rowId} ${pathsKey(ctx.query.select)} ${pathsKey(ctx.query.expand)}`;
+  const planned = await plannedFor(ctx.store, key, async () => ({ list, fields, plan: await makeItemPlan(list, fields, ctx) }));
+  return planned.list === list && planned.fields === fields ? planned.plan : makeItemPlan(list, fields, ctx);
+}
+
+async function makeItemPlan(list: List, fields: Field[], ctx: ApiContext): Promise<ItemPlan> {
   const { select, expand } = ctx.query;
   const expansions = new Map<string, Expansion>();
   let parentList = false;
   let roleAssignments = false;
+  let attachmentFiles = false;
   /** Second-level expansions below ParentList (`ParentList/RootFolder`, `ParentList/ParentWeb`). */
   const parentNested = new Set<string>();
   for (const path of expand) {
@@ -89,6 +138,10 @@ export async function planItemProjection(list: List, fields: Field[], ctx: ApiCo
       roleAssignments = true;
       continue;
     }
+    if (head === 'AttachmentFiles' && rest.length === 0) {
+      attachmentFiles = true;
+      continue;
+    }
     const field = findByWireName(fields, head);
     if (!field || !FIELD_KINDS[field.kind].reference) throw errors.unknownSelectProperty(head);
     if (rest.length) throw errors.unknownSelectProperty(path.join('/'));
@@ -99,7 +152,7 @@ export async function planItemProjection(list: List, fields: Field[], ctx: ApiCo
   }
 
   if (!select) {
-    return { list, fields, props: defaultWireProps(fields), expansions: [...expansions.values()], parentList, parentNested, full: true, roleAssignments };
+    return { list, fields, props: defaultWireProps(fields), expansions: [...expansions.values()], parentList, parentNested, full: true, roleAssignments, attachmentFiles };
   }
 
   const selectable = selectableWireProps(list, fields);
@@ -115,6 +168,7 @@ export async function planItemProjection(list: List, fields: Field[], ctx: ApiCo
     // `odata.id` and the like name annotations, which every answer carries anyway (PnPjs selects them).
     if (head.startsWith('odata.')) continue;
     if (head === 'RoleAssignments' && roleAssignments && sub === undefined) continue;
+    if (head === 'AttachmentFiles' && attachmentFiles && sub === undefined) continue;
     if (head === 'ParentList') {
       if (!parentList) throw errors.expandRequired(path.join('/'), head);
       wantParent = true;
@@ -142,7 +196,7 @@ export async function planItemProjection(list: List, fields: Field[], ctx: ApiCo
   }
   const expansionList = [...chosen.values()];
   const load = [...new Set([...fieldsRead(props), ...expansionList.map((e) => e.field)])];
-  return { list, fields, props, expansions: expansionList, parentList: wantParent, parentNested, full: false, load, roleAssignments };
+  return { list, fields, props, expansions: expansionList, parentList: wantParent, parentNested, full: false, load, roleAssignments, attachmentFiles, parts: partsRead(props) };
 }
 
 /** Builds the entities for `items` under `plan`. */
@@ -177,6 +231,14 @@ export async function renderItems(plan: ItemPlan, items: Item[], ctx: ApiContext
       assignments.set(item.id, await roleAssignmentEntities(base, { kind: 'item', web: ctx.web, list: plan.list, id: item.id }, ctx));
     }
   }
+  // `$expand=AttachmentFiles`: read only for items that have some (the Attachments count on the row).
+  const attachments = new Map<number, Entity[]>();
+  if (plan.attachmentFiles) {
+    for (const item of items) {
+      if ((item.attachments ?? 0) === 0) continue;
+      attachments.set(item.id, (await ctx.store.attachments.of(plan.list, item.id)).map((a) => attachmentEntity(plan.list, item.id, a, ctx)));
+    }
+  }
 
   return items.map((item) => {
     const props: Array<[string, Value]> = [];
@@ -196,6 +258,10 @@ export async function renderItems(plan: ItemPlan, items: Item[], ctx: ApiContext
     if (plan.roleAssignments) {
       const base = `${listEditLink(plan.list)}/Items(${item.id})`;
       props.push(['RoleAssignments', { kind: 'expanded', navigationLink: `${base}/RoleAssignments`, value: assignments.get(item.id) ?? [] }]);
+    }
+    if (plan.attachmentFiles) {
+      const link = `${listEditLink(plan.list)}/Items(${item.id})/AttachmentFiles`;
+      props.push(['AttachmentFiles', { kind: 'expanded', navigationLink: link, value: attachments.get(item.id) ?? [] }]);
     }
     for (const p of plan.props) props.push([p.name, absolutePhotoLink(p.get(item, ctx.requestUrl.origin), ctx)]);
     return {

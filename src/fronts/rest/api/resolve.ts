@@ -19,9 +19,9 @@ const NOT_YET: ReadonlySet<string> = new Set([
   '$metadata', 'search', 'sp.utilities.utility',
   'alerts',
   'properties',
-  'recyclebin', 'projectdata', 'sp.apps.appcatalog', 'getchanges',
+  'recyclebin', 'projectdata', 'sp.apps.appcatalog',
   'breakroleinheritance', 'resetroleinheritance', 'addroleassignment', 'removeroleassignment',
-  'firstuniqueancestorsecurableobject', 'getparentinfos', 'adddependentlookupfield', 'deletewithparameters', 'fileversion', 'fields', 'files', 'folders',
+  'firstuniqueancestorsecurableobject', 'getparentinfos', 'deletewithparameters', 'fileversion', 'fields', 'files', 'folders',
 ]);
 
 export type Verb = 'GET' | 'POST' | 'MERGE' | 'PATCH' | 'PUT' | 'DELETE';

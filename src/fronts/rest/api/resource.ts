@@ -12,9 +12,11 @@ import type { Field, Item, List, SiteColumn, Web } from '../../../domain/model.t
 import type { Argument } from '../../../odata/path.ts';
 import type { ApiContext } from './context.ts';
 import type { Outcome } from './outcome.ts';
+import type { ListForm } from './types/list-forms.ts';
 import type { SiteUserRecord } from './principal-entities.ts';
 import type { SiteGroupDef } from '../../../identity/site-groups.ts';
 import type { PermissionKind, RoleDefinition } from '../../../domain/permissions.ts';
+import type { Subscription } from '../../../store/subscriptions.ts';
 
 export type Resource =
   | { kind: 'site' }
@@ -54,6 +56,9 @@ export type Resource =
   | { kind: 'navigationService' }
   | { kind: 'features'; holder: FeatureHolder }
   | { kind: 'eventReceivers'; list: List }
+  /** A list's display, edit and new forms (types/list-forms.ts). */
+  | { kind: 'forms'; list: List }
+  | { kind: 'form'; list: List; form: ListForm }
   /** SP.Web's and SP.Site's static methods (`_api/SP.Web.GetDocumentLibraries(@v)`). */
   | { kind: 'webStatics' }
   | { kind: 'userResource'; value: (ctx: ApiContext) => Promise<string> }
@@ -71,6 +76,9 @@ export type Resource =
   /** A folder of a list's tree by its path inside the list ('' = the root folder). */
   | { kind: 'webFolder'; web: Web; path: string }
   | { kind: 'webFolders'; web: Web; path: string }
+  /** A list's webhook subscriptions (types/subscriptions.ts). */
+  | { kind: 'subscriptions'; list: List }
+  | { kind: 'subscription'; list: List; subscription: Subscription }
   | { kind: 'attachments'; list: List; id: number }
   | { kind: 'attachment'; list: List; id: number; name: string }
   | { kind: 'attachmentContent'; list: List; id: number; name: string }
@@ -79,6 +87,9 @@ export type Resource =
   /** An entity reached by navigation that is only read (a folder's Properties, StorageMetrics). */
   | { kind: 'readOnly'; read: (ctx: ApiContext) => Promise<Outcome> }
   | { kind: 'folder'; list: List; path: string }
+  /** A folder addressed by URL that is not there, and its Files: 404 when read, DirectoryNotFound when a file is added. */
+  | { kind: 'missingFolder'; url: string }
+  | { kind: 'missingFolderFiles'; url: string }
   | { kind: 'files'; list: List; dir: string }
   | { kind: 'folders'; list: List; dir: string }
   | { kind: 'file'; list: List; item: Item }

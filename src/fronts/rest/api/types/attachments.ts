@@ -19,7 +19,7 @@ type AttachmentResource = { kind: 'attachment'; list: List; id: number; name: st
 
 const attachmentUrl = (list: List, id: number, name: string) => `${list.serverRelativeUrl}/Attachments/${id}/${name}`;
 
-function attachmentEntity(list: List, id: number, a: Attachment, ctx: ApiContext): Entity {
+export function attachmentEntity(list: List, id: number, a: Attachment, ctx: ApiContext): Entity {
   const link = `${listEditLink(list)}/Items(${id})/AttachmentFiles('${a.name.replace(/'/g, "''")}')`;
   const url = attachmentUrl(list, id, a.name);
   return {

@@ -97,6 +97,19 @@ export function fieldKey<R extends Resource, F extends FieldDefinition>(
   };
 }
 
+/** `adddependentlookupfield(displayName='…', primarylookupfieldid='…', showfield='…')`, as PnPjs sends it: the new field (200). */
+export function dependentLookupMethod<R extends Resource>(
+  add: (r: R, displayName: string, primaryId: string, showField: string, ctx: ApiContext) => Promise<{ field: FieldDefinition; owner: FieldOwner }>,
+): MethodDef<R> {
+  return {
+    kind: 'action', permission: 'ManageLists', body: 'none',
+    async invoke(r, args, ctx) {
+      const { field, owner } = await add(r, stringArgument(args, 'displayName'), guidText(stringArgument(args, 'primaryLookupFieldId')), stringArgument(args, 'showField'), ctx);
+      return fieldOutcome(field, owner, ctx);
+    },
+  };
+}
+
 /** `setshowindisplayform(true)` and its siblings: POST, a Boolean argument, no answer (SharePoint's void). */
 export function showInFormMethods<R extends Resource>(
   permission: 'ManageLists', change: (r: R, changes: FieldChanges, ctx: ApiContext) => Promise<void>,
@@ -143,6 +156,9 @@ export const fieldsType: ResourceType<FieldsResource> = {
       kind: 'action', permission: 'ManageLists',
       invoke: (r, _args, ctx) => addListField(r.list, fieldCreation.schemaXml(ctx), ctx),
     },
+    adddependentlookupfield: dependentLookupMethod<FieldsResource>(async (r, name, primary, show, ctx) => ({
+      field: await ctx.services.fields.addDependentLookup(r.list, name, primary, show), owner: listFieldOwner(r.list),
+    })),
   },
   get: async (r, ctx) => { const owner = listFieldOwner(r.list); return fieldCollectionOutcome(await listFields(r, ctx), () => owner, ctx); },
   async create(r, ctx) {

@@ -23,12 +23,14 @@ import { booleanArgument, locate, pathLink, pathOf, propertyBag, target, urlArgu
 import { destinationOf, resourcePathProp } from './move-copy.ts';
 import { emptyOk, entityCollection, singleEntity, stringArgument } from './shared.ts';
 import { contentTypeOrder } from './content-types.ts';
+import { projectedEntity } from '../expand.ts';
+import { folderNavigations } from './folder-expand.ts';
 
 type FolderResource = { kind: 'folder'; list: List; path: string };
 type FoldersResource = { kind: 'folders'; list: List; dir: string };
 type WebFolderResource = { kind: 'webFolder'; web: Web; path: string };
 
-/** The folder at a URL: a list's folder, a web folder above the lists, or the `$select=Exists` probe's answer. */
+/** The folder at a URL: a list's folder, a web folder above the lists, the `$select=Exists` probe's answer, or a missing folder. */
 export async function folderAt(web: Web, url: string, ctx: ApiContext): Promise<Resource | Outcome> {
   const found = await documentAt(ctx.store, web, url);
   if (found && !found.item) return { kind: 'folder', list: found.list, path: '' };
@@ -43,7 +45,8 @@ export async function folderAt(web: Web, url: string, ctx: ApiContext): Promise<
   if (select?.length === 1 && select[0]!.length === 1 && select[0]![0]!.toLowerCase() === 'exists') {
     return ok({ kind: 'entity', metadataName: 'SP.Folder', entity: { type: 'SP.Folder', props: [['Exists', false]] } });
   }
-  throw fail.folderNotFound(url);
+  // Not there: resolved lazily, as SharePoint does (missing-folder.ts).
+  return { kind: 'missingFolder', url };
 }
 
 export function subfolderEntity(list: List, item: Item, ctx: ApiContext, itemCount: number): Entity {
@@ -128,12 +131,13 @@ export const folderType: ResourceType<FolderResource> = {
     copytousingpath: voidAction('CopyToUsingPath', 'AddListItems', (r, args, ctx) => transferFolder('copy', r, args, ctx, true), 'json'),
   },
   async get(r, ctx) {
-    const entity = r.path
-      ? subfolderEntity(r.list, await folderItem(r, ctx), ctx, await ctx.store.documents.count(r.list, r.path))
+    const item = r.path ? await folderItem(r, ctx) : undefined;
+    const entity = item
+      ? subfolderEntity(r.list, item, ctx, await ctx.store.documents.count(r.list, r.path))
       : folderEntity((await ctx.store.lists.withCounters([r.list]))[0]!, ctx);
     // The content types a new item here may be, in order (the list's; no folder orders its own: UniqueContentTypeOrder null).
     const withOrder = { ...entity, props: [...entity.props, ['ContentTypeOrder', await contentTypeOrder(r.list, ctx)], ['UniqueContentTypeOrder', null]] as typeof entity.props };
-    return singleEntity(withOrder, 'SP.Folder', ctx);
+    return projectedEntity(withOrder, folderNavigations(r.list, r.path, item, ctx), 'SP.Folder', ctx);
   },
   /** MERGE: a new Name renames the folder (a list's root folder keeps its name: the list's URL is not renamed here). */
   async update(r, ctx) {

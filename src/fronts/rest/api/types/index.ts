@@ -14,6 +14,7 @@ import { basePermissionsType, roleAssignmentsType, roleAssignmentType, roleDefin
 import { fileContentType, filesType, fileStubType, fileType, fileVersionContentType, fileVersionsType, fileVersionType } from './files.ts';
 import { foldersType, folderType, webFoldersType, webFolderType } from './folders.ts';
 import { moveCopyUtilType } from './move-copy.ts';
+import { missingFolderFilesType, missingFolderType } from './missing-folder.ts';
 import { attachmentContentType, attachmentsType, attachmentType } from './attachments.ts';
 import { propertyValuesType, regionalSettingsType, timeZonesType, timeZoneType } from './web-extras.ts';
 import { webInfosType, websType } from './webs.ts';
@@ -22,9 +23,11 @@ import { contentTypesType, contentTypeType } from './content-types.ts';
 import { navigationNodesType, navigationNodeType, navigationServiceType, navigationType } from './navigation.ts';
 import { featuresType } from './features.ts';
 import { eventReceiversType } from './list-extras.ts';
+import { formsType, formType } from './list-forms.ts';
 import { siteStaticsType, webStaticsType } from './statics.ts';
 import { userResourceType } from './user-resources.ts';
 import { customActionsType, customActionType } from './custom-actions.ts';
+import { subscriptionsType, subscriptionType } from './subscriptions.ts';
 
 export const RESOURCE_TYPES: ResourceTypes = {
   site: siteType,
@@ -58,6 +61,8 @@ export const RESOURCE_TYPES: ResourceTypes = {
   navigation: navigationType,
   features: featuresType,
   eventReceivers: eventReceiversType,
+  forms: formsType,
+  form: formType,
   webStatics: webStaticsType,
   userResource: userResourceType,
   siteStatics: siteStaticsType,
@@ -74,6 +79,8 @@ export const RESOURCE_TYPES: ResourceTypes = {
   timeZone: timeZoneType,
   timeZones: timeZonesType,
   folder: folderType,
+  missingFolder: missingFolderType,
+  missingFolderFiles: missingFolderFilesType,
   files: filesType,
   folders: foldersType,
   file: fileType,
@@ -85,6 +92,8 @@ export const RESOURCE_TYPES: ResourceTypes = {
   webFolder: webFolderType,
   webFolders: webFoldersType,
   moveCopyUtil: moveCopyUtilType,
+  subscriptions: subscriptionsType,
+  subscription: subscriptionType,
   attachments: attachmentsType,
   attachment: attachmentType,
   attachmentContent: attachmentContentType,

@@ -156,7 +156,8 @@ export const itemType: ResourceType<ItemResource> = {
   async get(r, ctx) {
     const fields = await ctx.store.fields.of(r.list);
     const plan = await planItemProjection(r.list, fields, ctx);
-    const item = await ctx.store.items.get(r.list, fields, r.id, plan.load);
+    // Only the columns the projection reads (a plan's `load` and `parts`).
+    const item = await ctx.store.items.get(r.list, fields, r.id, plan.load, plan.parts);
     if (!item) throw errors.itemNotFound();
     return itemOutcome(r.list, fields, item, ctx, 200, plan);
   },

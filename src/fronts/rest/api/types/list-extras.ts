@@ -10,7 +10,8 @@ import type { Entity, Value } from '../../../../wire/values.ts';
 import { listEditLink } from '../entities.ts';
 import { ok } from '../outcome.ts';
 import type { MethodDef, Resource, ResourceType } from '../resource.ts';
-import { argument, entityCollection, singleEntity, stringArgument } from './shared.ts';
+import { argument, entityCollection, integerArgument, singleEntity, stringArgument } from './shared.ts';
+import { CATALOGS } from '../../../../domain/templates.ts';
 import { argumentLiteral } from '../../../../odata/path.ts';
 
 type ListResource = { kind: 'list'; list: List };
@@ -80,7 +81,25 @@ function webTemplateEntities(apiUrl: string): Entity[] {
 /** Icons SharePoint names for file types (its `ic<ext>.png` images); others are the generic one. */
 const ICONS = new Set(['docx', 'doc', 'xlsx', 'xls', 'pptx', 'ppt', 'pdf', 'txt', 'png', 'jpg', 'gif', 'zip', 'one', 'vsdx', 'xml', 'html', 'htm', 'aspx', 'csv', 'mpp']);
 
+/** SP.ListTemplateType's catalogs SharePoint has and spemu does not (yet): answered 501, not as an unknown type. */
+const CATALOGS_NOT_SERVED = new Set([110, 111, 114, 116, 117, 121, 122, 123, 124, 125, 130]);
+
 export const webExtraMethods: Record<string, MethodDef<WebResource>> = {
+  /** `getcatalog(113)`: the site collection's catalog of that type, a list of its root web (the same from any web). */
+  getcatalog: {
+    kind: 'function',
+    async invoke(_r, args, ctx) {
+      const type = integerArgument(args, 'typeCatalog');
+      if (!CATALOGS[type]) {
+        if (CATALOGS_NOT_SERVED.has(type)) throw errors.notImplemented(`GetCatalog(${type})`);
+        throw errors.badArgument('Specified argument was out of the range of valid values.\r\nParameter name: typeCatalog');
+      }
+      const list = (await ctx.store.lists.inWeb(ctx.site.rootWebId)).find((l) => l.baseTemplate === type);
+      // A workspace seeded before the gallery was made with every site has none.
+      if (!list) throw errors.listNotFoundById();
+      return { kind: 'list', list };
+    },
+  },
   getavailablewebtemplates: {
     kind: 'function',
     invoke: async (_r, _args, ctx) => entityCollection(webTemplateEntities(ctx.apiUrl), 'SP.ApiData.WebTemplates', ctx),

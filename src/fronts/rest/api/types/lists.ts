@@ -5,18 +5,22 @@ import type { List, Web } from '../../../../domain/model.ts';
 import type { FixedLibrary } from '../../../../services/lists.ts';
 import { errors } from '../../../../wire/errors.ts';
 import type { ApiContext } from '../context.ts';
+import { getChangesMethod, withCurrentChangeToken, withCurrentChangeTokens } from './changes.ts';
+import { getListItemChangesSinceToken } from './list-item-changes.ts';
 import { absoluteUrl, folderEntity, listEditLink, listEntity, webEntity } from '../entities.ts';
 import { projectedCollection, projectEntity, type Navigation } from '../expand.ts';
 import { boolProp, intProp, readEntityBody, stringProp, type Properties } from '../body.ts';
 import { noContent, ok, type Outcome } from '../outcome.ts';
 import { requirePermission } from '../../../../identity/permissions.ts';
-import { getUserEffectivePermissions, securableMethods, securableNavigation, withSecurableProperties } from './security.ts';
+import { getUserEffectivePermissions, roleAssignmentsNavigation, securableMethods, securableNavigation, withSecurableProperties } from './security.ts';
 import type { Entity } from '../../../../wire/values.ts';
 import type { ResourceType } from '../resource.ts';
 import { listViewMethods, listViewNavigation, viewEntity } from './views.ts';
 import { addValidateUpdateItemUsingPath } from './form-updates.ts';
 import { listCustomActions } from './custom-actions.ts';
 import { listExtraMethods, listExtraNavigation } from './list-extras.ts';
+import { listFormMethods, listFormNavigation } from './list-forms.ts';
+import { CATALOGS } from '../../../../domain/templates.ts';
 import { userResource } from './user-resources.ts';
 import { emptyOk, entityCollection, guidText, stringArgument } from './shared.ts';
 import { urlPrefix } from '../../../../domain/names.ts';
@@ -38,7 +42,7 @@ function listProps(ctx: ApiContext): Properties {
 /** The list with `$expand=RootFolder,ParentWeb` and `$select` (below them too), as PnPjs's list.getParentInfos asks. */
 async function listOutcome(cached: List, web: Web, ctx: ApiContext, status = 200): Promise<Outcome> {
   const list = (await ctx.store.lists.withCounters([cached]))[0]!;
-  const entity = await withSecurableProperties(listEntity(list, web, ctx), ctx, { kind: 'list', web, list });
+  const entity = await withCurrentChangeToken(await withSecurableProperties(listEntity(list, web, ctx), ctx, { kind: 'list', web, list }), ctx, 'list', list.id);
   const link = listEditLink(list);
   const selected = await projectEntity(entity, listNavigations(list, web, ctx), ctx);
   const headers: Record<string, string> = { ETag: entity.etag! };
@@ -46,7 +50,16 @@ async function listOutcome(cached: List, web: Web, ctx: ApiContext, status = 200
   return { status, payload: { kind: 'entity', metadataName: 'SP.ApiData.Lists', entity: selected }, headers };
 }
 
-/** What `$expand` may load below a list: its root folder, its web, its default view. */
+/**
+ * A list's version policies (SP.VersionPolicyManager): spemu trims versions only by count
+ * (MajorVersionLimit), never by age, which SharePoint calls NoExpiration (DefaultTrimMode 0).
+ */
+function versionPoliciesEntity(list: List, ctx: ApiContext): Entity {
+  const link = `${listEditLink(list)}/VersionPolicies`;
+  return { type: 'SP.VersionPolicyManager', id: `${ctx.apiUrl}${link}`, editLink: link, props: [['DefaultExpireAfterDays', 0], ['DefaultTrimMode', 0]] };
+}
+
+/** What `$expand` may load below a list: its root folder, its web, its default view, its role assignments, its version policies. */
 function listNavigations(list: List, web: Web, ctx: ApiContext): Record<string, Navigation> {
   const link = listEditLink(list);
   return {
@@ -56,6 +69,8 @@ function listNavigations(list: List, web: Web, ctx: ApiContext): Record<string, 
       link: `${link}/DefaultView`,
       load: async () => { const view = (await ctx.store.views.of(list)).find((v) => v.defaultView); return view ? viewEntity(list, view, ctx) : null; },
     },
+    RoleAssignments: roleAssignmentsNavigation(link, { kind: 'list', web, list }, ctx),
+    VersionPolicies: { link: `${link}/VersionPolicies`, load: async () => versionPoliciesEntity(list, ctx) },
   };
 }
 
@@ -83,11 +98,22 @@ async function ensureLibrary(web: Web, library: FixedLibrary, ctx: ApiContext): 
   return listOutcome(list, web, ctx);
 }
 
+/**
+ * A list of `web` by id; or, from a subweb, one of the site collection's catalogs (kept on the
+ * root web): `getCatalog` answers those from any web, and clients follow the id it gives.
+ */
+async function listById(web: Web, id: string, ctx: ApiContext): Promise<List | undefined> {
+  const own = await ctx.store.lists.byId(web.id, id);
+  if (own || web.id === ctx.site.rootWebId) return own;
+  const root = await ctx.store.lists.byId(ctx.site.rootWebId, id);
+  return root && CATALOGS[root.baseTemplate] ? root : undefined;
+}
+
 export const listsType: ResourceType<{ kind: 'lists'; web: Web }> = {
   permissions: { create: 'ManageLists' },
   key: async (r, args, ctx) => {
     const id = guidText(stringArgument(args));
-    return { kind: 'list', list: await requireList(ctx.store.lists.byId(r.web.id, id), errors.listNotFoundById) };
+    return { kind: 'list', list: await requireList(listById(r.web, id, ctx), errors.listNotFoundById) };
   },
   methods: {
     getbytitle: {
@@ -103,7 +129,7 @@ export const listsType: ResourceType<{ kind: 'lists'; web: Web }> = {
       kind: 'function',
       async invoke(r, args, ctx) {
         const id = guidText(stringArgument(args, 'id'));
-        return { kind: 'list', list: await requireList(ctx.store.lists.byId(r.web.id, id), errors.listNotFoundById) };
+        return { kind: 'list', list: await requireList(listById(r.web, id, ctx), errors.listNotFoundById) };
       },
     },
     ensuresiteassetslibrary: { kind: 'action', permission: 'ViewListItems', invoke: (r, _args, ctx) => ensureLibrary(r.web, SITE_ASSETS, ctx) },
@@ -114,6 +140,7 @@ export const listsType: ResourceType<{ kind: 'lists'; web: Web }> = {
     const byId = new Map(lists.map((l) => [l.id, l]));
     const entities: Entity[] = [];
     for (const l of lists) entities.push(await withSecurableProperties(listEntity(l, r.web, ctx), ctx, { kind: 'list', web: r.web, list: l }));
+    await withCurrentChangeTokens(entities, ctx, 'list');
     // `$expand=RootFolder` (CLI for Microsoft 365's `spo list list`), ParentWeb or DefaultView, for each list.
     return projectedCollection(entities, (e) => listNavigations(byId.get(String(e.props.find(([k]) => k === 'Id')?.[1]))!, r.web, ctx), 'SP.ApiData.Lists', ctx);
   },
@@ -141,7 +168,10 @@ export const listType: ResourceType<ListResource> = {
     ...listViewNavigation,
     contenttypes: async (r, ctx) => ({ kind: 'contentTypes', web: ctx.web, list: r.list }),
     usercustomactions: async (r) => listCustomActions(r.list),
+    subscriptions: async (r) => ({ kind: 'subscriptions', list: r.list }),
     ...listExtraNavigation,
+    ...listFormNavigation,
+    versionpolicies: async (r) => ({ kind: 'readOnly', read: async (c) => ok({ kind: 'entity', metadataName: 'SP.VersionPolicyManager', entity: versionPoliciesEntity(r.list, c) }) }),
     titleresource: async (r) => userResource(async () => r.list.title),
     descriptionresource: async (r) => userResource(async () => r.list.description),
     ...securableNavigation<ListResource>(async (r, ctx) => ({ base: listEditLink(r.list), securable: { kind: 'list', web: ctx.web, list: r.list } })),
@@ -152,7 +182,13 @@ export const listType: ResourceType<ListResource> = {
     ...securableMethods<ListResource>(async (r, ctx) => ({ base: listEditLink(r.list), securable: { kind: 'list', web: ctx.web, list: r.list } })),
     addvalidateupdateitemusingpath: addValidateUpdateItemUsingPath,
     ...listExtraMethods,
+    ...listFormMethods,
     ...listCamlMethods,
+    getchanges: getChangesMethod((r, ctx) => {
+      const { list } = r as ListResource;
+      return { siteId: ctx.site.id, scope: { kind: 'list', listId: list.id }, tokenScope: 'list', id: list.id };
+    }),
+    getlistitemchangessincetoken: getListItemChangesSinceToken,
     /** A new item id, taken from the list's counter so that no item added later gets it. */
     reservelistitemid: {
       kind: 'action', permission: 'AddListItems',

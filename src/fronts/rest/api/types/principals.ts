@@ -415,6 +415,15 @@ export const webPrincipalNavigation: Record<string, (r: unknown, ctx: ApiContext
   associatedvisitorgroup: async (_r, ctx) => ({ kind: 'siteGroup', group: siteGroupOfRole(ctx.site, 'visitor') }),
 };
 
+/**
+ * The web's associated owner, member or visitor group as an entity, for `$expand` on the web
+ * (CLI for Microsoft 365's `spo web get --withGroups`), the same one `web/AssociatedMemberGroup` answers.
+ */
+export async function associatedGroupEntity(role: 'owner' | 'member' | 'visitor', ctx: ApiContext): Promise<Entity> {
+  const group = siteGroupOfRole(ctx.site, role);
+  return groupEntity(group, await ownerTitle(ctx, group), ctx);
+}
+
 /** Whoever the request acts as; a directory user without a row yet gets one. */
 async function currentUser(ctx: ApiContext): Promise<SiteUserRecord> {
   const { principal } = ctx;

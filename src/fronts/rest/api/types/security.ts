@@ -218,6 +218,18 @@ export async function roleAssignmentEntities(base: string, securable: Securable,
   return (await principalIdsAt({ securable }, ctx)).map((id) => assignmentEntity(base, id, ctx));
 }
 
+/**
+ * `$expand=RoleAssignments` on a web or list, with `RoleAssignments/Member` and
+ * `RoleAssignments/RoleDefinitionBindings` below it (CLI for Microsoft 365's `spo list get --withPermissions`).
+ */
+export function roleAssignmentsNavigation(base: string, securable: Securable, ctx: ApiContext): Navigation {
+  return {
+    link: `${base}/RoleAssignments`,
+    load: () => roleAssignmentEntities(base, securable, ctx),
+    nested: (e) => assignmentNavigations({ base, securable }, Number(e.props.find(([k]) => k === 'PrincipalId')?.[1]), ctx),
+  };
+}
+
 /** `addRoleAssignment(principalid=n, roledefid=m)` / `removeRoleAssignment(…)` on a securable's role assignments. */
 function assignmentAction(name: string, run: (r: AssignmentsResource, principalId: number, roleDefinitionId: number, ctx: ApiContext) => Promise<void>): MethodDef<AssignmentsResource> {
   return {
@@ -321,10 +333,11 @@ export function securableMethods<R extends Resource>(of: SecurableOf<R>): Record
 /**
  * Properties of SP.Web and SP.List that SharePoint writes only when `$select` names them:
  * EffectiveBasePermissions (the caller's on the object) and HasUniqueRoleAssignments.
- * Appended to `entity` when selected.
+ * Appended to `entity` when selected (or expanded).
  */
 export async function withSecurableProperties(entity: Entity, ctx: ApiContext, securable: Securable): Promise<Entity> {
-  const named = new Set((ctx.query.select ?? []).map((p) => p[0]?.toLowerCase()));
+  // Named in `$expand` too, as CLI for Microsoft 365 asks for HasUniqueRoleAssignments (SharePoint writes it then).
+  const named = new Set([...(ctx.query.select ?? []), ...ctx.query.expand.filter((p) => p.length === 1)].map((p) => p[0]?.toLowerCase()));
   const props = [...entity.props];
   if (named.has('effectivebasepermissions')) props.push(['EffectiveBasePermissions', basePermissionsValue(await effectivePermissions(ctx.store, ctx.site, ctx.principal, securable))]);
   if (named.has('hasuniqueroleassignments')) props.push(['HasUniqueRoleAssignments', (await assignmentsOf(ctx.store, ctx.site, securable)).unique]);

@@ -10,6 +10,7 @@ import type { ApiContext } from '../context.ts';
 import { ok } from '../outcome.ts';
 import type { ResourceType } from '../resource.ts';
 import { LIBRARY_VERSION } from '../../../../wire/headers.ts';
+import { TIME_ZONES, timeZoneById, UTC_TIME_ZONE_ID, type TimeZoneInfo } from '../../../../domain/time-zones.ts';
 import { siteGroupOfRole } from '../../../../identity/site-groups.ts';
 import { entityCollection, integerArgument, singleEntity, stringArgument } from './shared.ts';
 
@@ -50,7 +51,7 @@ export const propertyValuesType: ResourceType<WebResource<'propertyValues'>> = {
 
 // ---- Regional settings -------------------------------------------------------------------
 
-const UTC_ZONE = { id: 93, description: '(UTC) Coordinated Universal Time' };
+const UTC_ZONE = timeZoneById(UTC_TIME_ZONE_ID)!;
 
 function regionalSettingsEntity(web: Web, ctx: ApiContext): Entity {
   return {
@@ -67,12 +68,19 @@ function regionalSettingsEntity(web: Web, ctx: ApiContext): Entity {
   };
 }
 
-function timeZoneEntity(link: string, ctx: ApiContext): Entity {
-  const information: Value = { kind: 'complex', type: 'SP.TimeZoneInformation', props: [['Bias', 0], ['DaylightBias', 0], ['StandardBias', 0]] };
+function timeZoneEntity(link: string, ctx: ApiContext, zone: TimeZoneInfo = UTC_ZONE): Entity {
+  const information: Value = { kind: 'complex', type: 'SP.TimeZoneInformation', props: [['Bias', zone.bias], ['DaylightBias', zone.daylightBias], ['StandardBias', 0]] };
   return {
     type: 'SP.TimeZone', id: `${ctx.apiUrl}${link}`, editLink: link,
-    props: [['Description', UTC_ZONE.description], ['Id', UTC_ZONE.id], ['Information', information]],
+    props: [['Description', zone.description], ['Id', zone.id], ['Information', information]],
   };
+}
+
+/** A zone of SharePoint's list by id (`timeZones(23)`, `timeZones/getById(23)`), else 404. */
+function zoneEntity(id: number, ctx: ApiContext): Entity {
+  const zone = timeZoneById(id);
+  if (!zone) throw errors.resourceNotFound();
+  return timeZoneEntity(`Web/RegionalSettings/TimeZones(${zone.id})`, ctx, zone);
 }
 
 export const regionalSettingsType: ResourceType<WebResource<'regionalSettings'>> = {
@@ -127,18 +135,19 @@ export const timeZoneType: ResourceType<WebResource<'timeZone'>> = {
 };
 
 export const timeZonesType: ResourceType<WebResource<'timeZones'>> = {
-  key: async (r, args) => {
-    if (integerArgument(args) !== UTC_ZONE.id) throw errors.resourceNotFound();
-    return { kind: 'timeZone', web: r.web };
+  key: async (r, args, ctx) => {
+    const id = integerArgument(args);
+    // The site's own zone keeps its methods (utcToLocalTime…); the others are read only.
+    if (id === UTC_ZONE.id) return { kind: 'timeZone', web: r.web };
+    const entity = zoneEntity(id, ctx);
+    return { kind: 'readOnly', read: async (c) => singleEntity(entity, 'SP.TimeZone', c) };
   },
   methods: {
+    // PnPjs's timeZones.getById(n) POSTs it.
     getbyid: {
       kind: 'function',
-      async invoke(_r, args, ctx) {
-        if (integerArgument(args, 'id') !== UTC_ZONE.id) throw errors.resourceNotFound();
-        return ok({ kind: 'entity', metadataName: 'SP.TimeZone', entity: timeZoneEntity(`Web/RegionalSettings/TimeZones(${UTC_ZONE.id})`, ctx) });
-      },
+      invoke: async (_r, args, ctx) => ok({ kind: 'entity', metadataName: 'SP.TimeZone', entity: zoneEntity(integerArgument(args, 'id'), ctx) }),
     },
   },
-  get: async (_r, ctx) => entityCollection([timeZoneEntity(`Web/RegionalSettings/TimeZones(${UTC_ZONE.id})`, ctx)], 'SP.ApiData.TimeZones', ctx),
+  get: async (_r, ctx) => entityCollection(TIME_ZONES.map((z) => timeZoneEntity(`Web/RegionalSettings/TimeZones(${z.id})`, ctx, z)), 'SP.ApiData.TimeZones', ctx),
 };

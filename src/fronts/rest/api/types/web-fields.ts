@@ -10,7 +10,7 @@ import { fieldChanges, fieldDefinition } from '../field-bodies.ts';
 import { readEntityBody, type Properties } from '../body.ts';
 import { noContent, type Outcome } from '../outcome.ts';
 import type { Resource, ResourceType } from '../resource.ts';
-import { fieldCollectionOutcome, fieldCreation, fieldKey, fieldLookupMethods, fieldOutcome, showInFormMethods } from './fields.ts';
+import { dependentLookupMethod, fieldCollectionOutcome, fieldCreation, fieldKey, fieldLookupMethods, fieldOutcome, showInFormMethods } from './fields.ts';
 import { emptyOk } from './shared.ts';
 
 type WebFieldsResource = { kind: 'webFields'; web: Web; available: boolean };
@@ -37,6 +37,9 @@ export const webFieldsType: ResourceType<WebFieldsResource> = {
     ...fieldLookupMethods(columnsOf, columnResource),
     addfield: { kind: 'action', permission: 'ManageLists', invoke: (r, _args, ctx) => addColumn(r, fieldCreation.addField(ctx), ctx) },
     createfieldasxml: { kind: 'action', permission: 'ManageLists', invoke: (r, _args, ctx) => addColumn(r, fieldCreation.schemaXml(ctx), ctx) },
+    adddependentlookupfield: dependentLookupMethod<WebFieldsResource>(async (r, name, primary, show, ctx) => ({
+      field: await ctx.services.siteColumns.addDependentLookup(r.web, name, primary, show), owner: webFieldOwner(r.web),
+    })),
   },
   async get(r, ctx) {
     const columns = await columnsOf(r, ctx);

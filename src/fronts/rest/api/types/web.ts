@@ -3,9 +3,10 @@
 import type { ResourceType } from '../resource.ts';
 import { webFileMethods } from './files.ts';
 import { siteEntity, webEntity } from '../entities.ts';
+import { getChangesMethod, withCurrentChangeToken } from './changes.ts';
 import { errors } from '../../../../wire/errors.ts';
 import { singleEntity, stringArgument } from './shared.ts';
-import { webPrincipalMethods, webPrincipalNavigation } from './principals.ts';
+import { associatedGroupEntity, webPrincipalMethods, webPrincipalNavigation } from './principals.ts';
 import { getUserEffectivePermissions, securableMethods, securableNavigation, withSecurableProperties } from './security.ts';
 import type { Web } from '../../../../domain/model.ts';
 import { urlPrefix } from '../../../../domain/names.ts';
@@ -25,8 +26,11 @@ export const siteType: ResourceType<{ kind: 'site' }> = {
     features: async (_r, ctx) => ({ kind: 'features', holder: { kind: 'site', siteId: ctx.site.id } }),
     usercustomactions: async (_r, ctx) => siteCustomActions(ctx.site.id),
   },
-  methods: { openwebbyid: openWebById },
-  get: async (_r, ctx) => singleEntity(siteEntity(ctx.site, ctx), 'SP.Site', ctx),
+  methods: {
+    openwebbyid: openWebById,
+    getchanges: getChangesMethod((_r, ctx) => ({ siteId: ctx.site.id, scope: { kind: 'site' }, tokenScope: 'site', id: ctx.site.id })),
+  },
+  get: async (_r, ctx) => singleEntity(await withCurrentChangeToken(siteEntity(ctx.site, ctx), ctx, 'site', ctx.site.id), 'SP.Site', ctx),
 };
 
 type WebResource = { kind: 'web'; web: Web };
@@ -73,6 +77,10 @@ export const webType: ResourceType<WebResource> = {
     ...webExtraMethods,
     ...webFileMethods,
     getusereffectivepermissions: getUserEffectivePermissions,
+    getchanges: getChangesMethod((r, ctx) => {
+      const { web } = r as WebResource;
+      return { siteId: ctx.site.id, scope: { kind: 'web', webId: web.id }, tokenScope: 'web', id: web.id };
+    }),
     getlist: {
       kind: 'function',
       async invoke(r, args, ctx) {
@@ -89,9 +97,12 @@ export const webType: ResourceType<WebResource> = {
     },
   },
   async get(r, ctx) {
-    const entity = await withSecurableProperties(webEntity(r.web, ctx), ctx, { kind: 'web', web: r.web });
+    const entity = await withCurrentChangeToken(await withSecurableProperties(webEntity(r.web, ctx), ctx, { kind: 'web', web: r.web }), ctx, 'web', r.web.id);
     const projected = await projectEntity(entity, {
       ParentWeb: { link: 'Web/ParentWeb', load: async () => { const parent = await parentOf(r.web, ctx); return parent ? webInformationEntity(parent, ctx) : null; } },
+      AssociatedOwnerGroup: { link: 'Web/AssociatedOwnerGroup', load: () => associatedGroupEntity('owner', ctx) },
+      AssociatedMemberGroup: { link: 'Web/AssociatedMemberGroup', load: () => associatedGroupEntity('member', ctx) },
+      AssociatedVisitorGroup: { link: 'Web/AssociatedVisitorGroup', load: () => associatedGroupEntity('visitor', ctx) },
     }, ctx);
     return ok({ kind: 'entity', metadataName: 'SP.Web', entity: projected });
   },

@@ -8,6 +8,7 @@ import type { Entity } from '../../../../wire/values.ts';
 import { readParameters, type Properties } from '../body.ts';
 import type { ApiContext } from '../context.ts';
 import { absoluteUrl, webEntity } from '../entities.ts';
+import { withCurrentChangeToken, withCurrentChangeTokens } from './changes.ts';
 import { ok } from '../outcome.ts';
 import type { MethodDef, ResourceType } from '../resource.ts';
 import type { WebInput } from '../../../../services/webs.ts';
@@ -39,7 +40,7 @@ function addWeb(answer: 'web' | 'information'): MethodDef<WebsResource> {
     kind: 'action', permission: 'ManageSubwebs', body: 'json',
     async invoke(r, _args, ctx) {
       const web = await ctx.services.webs.create(r.web, creationInformation(readParameters(ctx, 'SP.WebCreationInformation')));
-      if (answer === 'web') return singleEntity(webEntity(web, ctx), 'SP.Web', ctx);
+      if (answer === 'web') return singleEntity(await withCurrentChangeToken(webEntity(web, ctx), ctx, 'web', web.id), 'SP.Web', ctx);
       return ok({ kind: 'entity', metadataName: 'SP.WebInformation', entity: webInformationEntity(web, ctx) });
     },
   };
@@ -83,7 +84,7 @@ export const websType: ResourceType<WebsResource> = {
   },
   methods: { add: addWeb('web') },
   get: async (r, ctx) => {
-    const entities = (await childWebs(r.web, ctx)).map((w) => webEntity(w, ctx));
+    const entities = await withCurrentChangeTokens((await childWebs(r.web, ctx)).map((w) => webEntity(w, ctx)), ctx, 'web');
     return entityCollection(entities, 'SP.ApiData.Webs', ctx);
   },
 };
@@ -123,6 +124,6 @@ export const openWebById: MethodDef<{ kind: 'site' }> = {
     const id = guidText(stringArgument(args, 'gWebId'));
     const web = (await ctx.store.sites.websOf(ctx.site.id)).find((w) => w.id === id);
     if (!web) throw errors.resourceNotFound();
-    return singleEntity(webEntity(web, ctx), 'SP.Web', ctx);
+    return singleEntity(await withCurrentChangeToken(webEntity(web, ctx), ctx, 'web', web.id), 'SP.Web', ctx);
   },
 };

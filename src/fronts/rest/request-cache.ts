@@ -1,0 +1,115 @@
+// Every cache of the REST front's request pipeline, in one place (issue #13). A request's
+// URL is parsed, and what it addresses planned, once per distinct URL rather than once per
+// request; only what depends on who asks (authentication, the permission check) and on the
+// data (the rows) runs every time.
+//
+// - parsed: what a URL says, as pure syntax — the site path, the `/_api` path's segments,
+//   the OData query options and aliases, the request URL object. Nothing in it depends on
+//   data, so it is never invalidated; it is bounded (LRU) since URLs are the client's.
+// - dialects: the dialect an `Accept` and `OData-Version` pair negotiate (pure, bounded).
+// - planned: what a URL resolves to that depends on metadata — the web a site path names and
+//   an item projection's plan — stamped with the store's generation (store.ts) and used only
+//   while that has not moved, i.e. until any cached metadata is invalidated (a write here, or
+//   another instance's change seen by `sync`). Never an authorization outcome: the
+//   permission check runs on every request, for the user who sends it.
+//
+// Cached values are shared by the requests that read them: they are frozen, or treated as
+// read-only by every handler.
+
+import type { PathSegment } from '../../odata/path.ts';
+import { negotiateDialect, type Dialect } from '../../wire/dialect.ts';
+import type { QueryOptions } from './api/context.ts';
+
+/**
+ * A bounded map that forgets what is not used: beyond `limit`, the oldest entry goes unless it
+ * was read since it was last considered (then it is kept as the newest, once: "second
+ * chance"), so a hit costs a flag, not a reordering.
+ */
+export class Lru<V> {
+  private readonly entries = new Map<string, { value: V; used: boolean }>();
+  constructor(private readonly limit: number) {}
+
+  get(key: string): V | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    entry.used = true;
+    return entry.value;
+  }
+
+  set(key: string, value: V): void {
+    this.entries.delete(key);
+    this.entries.set(key, { value, used: false });
+    while (this.entries.size > this.limit) {
+      const [oldest, entry] = this.entries.entries().next().value!;
+      this.entries.delete(oldest);
+      if (entry.used) { entry.used = false; this.entries.set(oldest, entry); }
+    }
+  }
+
+  get size(): number { return this.entries.size; }
+}
+
+/** What a request URL says, parsed once: pure syntax, the same for every request that sends it. */
+export interface ParsedRequest {
+  /** The site path, decoded (`/sites/dev`). */
+  sitePath: string;
+  /** The path below `/_api/` as sent (still encoded). */
+  apiPath: string;
+  segments: readonly PathSegment[];
+  query: QueryOptions;
+  /** Absolute URL of the request as sent: read only (paging links, CAML overrides). */
+  requestUrl: URL;
+}
+
+/** Parsed URLs, by origin, method and URL; never invalidated (pure syntax), at most 1,000. */
+const parsed = new Lru<ParsedRequest>(1_000);
+
+/** `parse` runs only on a miss; what it throws (a 400 for bad syntax) is thrown again, not cached. */
+export function parsedRequest(origin: string, method: string, url: string, parse: () => ParsedRequest): ParsedRequest {
+  const key = `${origin} ${method} ${url}`;
+  let entry = parsed.get(key);
+  if (!entry) parsed.set(key, (entry = deepFreeze(parse())));
+  return entry;
+}
+
+/** Negotiated dialects by `Accept` and `OData-Version`; never invalidated (pure), at most 200. */
+const dialects = new Lru<{ dialect: Dialect | undefined }>(200);
+
+export function cachedDialect(accept: string | undefined, odataVersion: string | undefined): Dialect | undefined {
+  const key = `${accept ?? ''}\u0000${odataVersion ?? ''}`;
+  let entry = dialects.get(key);
+  if (!entry) dialects.set(key, (entry = { dialect: negotiateDialect(accept, odataVersion) }));
+  return entry.dialect;
+}
+
+/** Something a store's metadata decides, with the store generation it was made at. */
+interface Planned { generation: number; value: unknown }
+
+/**
+ * Metadata-dependent plans per store (tests run several servers in one process), by kind and
+ * key; valid while the store's generation has not moved, at most 1,000 per store.
+ */
+const planned = new WeakMap<object, Lru<Planned>>();
+
+/**
+ * The plan `make` builds for `key` under the store's current metadata, made again once that
+ * moved. A store inside a transaction has no generation (NaN): nothing is kept.
+ */
+export async function plannedFor<T>(store: { generation(): number }, key: string, make: () => Promise<T>): Promise<T> {
+  let plans = planned.get(store);
+  if (!plans) planned.set(store, (plans = new Lru<Planned>(1_000)));
+  const generation = store.generation();
+  const hit = plans.get(key);
+  if (hit && hit.generation === generation) return hit.value as T;
+  const value = await make();
+  // Kept only if nothing was invalidated while it was made (else it may mix old and new metadata).
+  if (!Number.isNaN(generation) && store.generation() === generation) plans.set(key, { generation, value });
+  return value;
+}
+
+/** Freezes a parsed request's plain data (objects and arrays; a URL and Maps are left as they are). */
+function deepFreeze<T>(value: T): T {
+  if (value === null || typeof value !== 'object' || Object.isFrozen(value) || value instanceof URL || value instanceof Map) return value;
+  for (const v of Object.values(value)) deepFreeze(v);
+  return Object.freeze(value);
+}

@@ -1,0 +1,100 @@
+// The REST front's per-URL caches (src/fronts/rest/request-cache.ts) never answer from a past
+// state or for another user: the same URL read again after a change of metadata answers by
+// the new metadata (a field added, then deleted; a web renamed), and the same URL sent by a
+// user who may read and one who may not answers each by their own permissions, in any order.
+// An item read by id reads only the columns its projection needs: every system property answers
+// as in the items collection (which reads whole rows), for files, folders and list items.
+// Plain fetch, exact statuses and bodies.
+
+import { describe, it, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { useTestServer } from '../helpers/server.ts';
+
+const basic = (upn: string) => `Basic ${Buffer.from(`${upn}:${upn.split('@')[0]}-demo-pass`).toString('base64')}`;
+const ALICE = 'alice@contoso.onmicrosoft.com';
+const ERIN = 'erin@contoso.onmicrosoft.com';
+
+describe('per-URL request caches', () => {
+  const spemu = useTestServer();
+  let api: string;
+  before(() => { api = `${spemu.server.site('/sites/dev')}/_api`; });
+
+  async function call(method: string, path: string, options: { body?: unknown; user?: string; headers?: Record<string, string> } = {}) {
+    const r = await fetch(`${api}/${path}`, {
+      method,
+      headers: { Accept: 'application/json;odata=nometadata', 'Content-Type': 'application/json', Authorization: basic(options.user ?? ALICE), ...options.headers },
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    });
+    const text = await r.text();
+    return { status: r.status, body: text ? JSON.parse(text) : undefined };
+  }
+  async function withDigest(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+    const digest = (await call('POST', 'contextinfo')).body.FormDigestValue as string;
+    return call(method, path, { body, headers: { 'X-RequestDigest': digest, ...headers } });
+  }
+
+  it('the same item URL answers by the list\'s fields as they are now: added, then deleted', async () => {
+    const url = "web/lists/getbytitle('Tasks')/items(1)?$select=Title,Cached&$expand=Author";
+    const unknown = await call('GET', url);
+    assert.equal(unknown.status, 400);
+    assert.match(unknown.body['odata.error'].message.value, /Cached/);
+
+    const added = await withDigest('POST', "web/lists/getbytitle('Tasks')/fields", { Title: 'Cached', FieldTypeKind: 2 });
+    assert.equal(added.status, 201);
+    const write = await withDigest('POST', "web/lists/getbytitle('Tasks')/items(1)", { Cached: 'now there' }, { 'X-HTTP-Method': 'MERGE', 'IF-MATCH': '*' });
+    assert.equal(write.status, 204);
+    for (let i = 0; i < 3; i++) {
+      const read = await call('GET', url);
+      assert.equal(read.status, 200);
+      assert.deepEqual(Object.keys(read.body), ['Title', 'Cached']);
+      assert.equal(read.body.Cached, 'now there');
+    }
+
+    const deleted = await withDigest('POST', `web/lists/getbytitle('Tasks')/fields/getbyinternalnameortitle('Cached')`, undefined, { 'X-HTTP-Method': 'DELETE', 'IF-MATCH': '*' });
+    assert.equal(deleted.status, 200);
+    const gone = await call('GET', url);
+    assert.equal(gone.status, 400);
+    assert.match(gone.body['odata.error'].message.value, /Cached/);
+  });
+
+  it('the same web URL answers by the web as it is now', async () => {
+    const before = (await call('GET', 'web?$select=Title')).body.Title as string;
+    assert.equal((await call('GET', 'web?$select=Title')).body.Title, before);
+    const renamed = await withDigest('POST', 'web', { Title: 'Renamed web' }, { 'X-HTTP-Method': 'MERGE', 'IF-MATCH': '*' });
+    assert.equal(renamed.status, 204);
+    assert.deepEqual((await call('GET', 'web?$select=Title')).body, { Title: 'Renamed web' });
+    await withDigest('POST', 'web', { Title: before }, { 'X-HTTP-Method': 'MERGE', 'IF-MATCH': '*' });
+    assert.deepEqual((await call('GET', 'web?$select=Title')).body, { Title: before });
+  });
+
+  it('the same URL, sent by a user who may read and one who may not, answers each by their own permissions', async () => {
+    const url = "web/lists/getbytitle('Tasks')/items(1)?$select=Title,Author/Title&$expand=Author";
+    for (const round of [1, 2, 3]) {
+      const alice = await call('GET', url);
+      assert.equal(alice.status, 200, `round ${round}`);
+      assert.equal(typeof alice.body.Title, 'string');
+      // Erin has no role on the site: refused every time, right after Alice's answer was planned and sent.
+      assert.equal((await call('GET', url, { user: ERIN })).status, 403, `round ${round}`);
+    }
+  });
+
+  it('an item read by id answers every system property as the collection does (files, folders, items)', async () => {
+    const SYSTEM = ['Id', 'ID', 'GUID', 'UniqueId', 'AuthorId', 'EditorId', 'AuthorStringId', 'EditorStringId', 'owshiddenversion',
+      'ServerRedirectedEmbedUri', 'ServerRedirectedEmbedUrl', 'ComplianceAssetId', 'ContentTypeId', 'Created', 'Modified',
+      'OData__UIVersionString', 'Attachments', 'FileSystemObjectType', 'FSObjType', 'FileRef', 'EncodedAbsUrl', 'FileLeafRef',
+      'FileDirRef', 'File_x0020_Type', 'File_x0020_Size', 'SMTotalFileStreamSize', 'CheckoutUserId', 'Title'];
+    for (const list of ['Documents', 'Tasks']) {
+      const all = (await call('GET', `web/lists/getbytitle('${list}')/items?$select=Id&$top=50`)).body.value as Array<{ Id: number }>;
+      assert.ok(all.length >= 3, `${list} has items`);
+      for (const { Id } of all) {
+        for (const select of [...SYSTEM.map((p) => [p]), SYSTEM, ['Title', 'Author/Title', 'FileRef'], ['*']]) {
+          const expand = select.some((p) => p.startsWith('Author/')) ? '&$expand=Author' : '';
+          const one = await call('GET', `web/lists/getbytitle('${list}')/items(${Id})?$select=${select.join(',')}${expand}`);
+          const page = await call('GET', `web/lists/getbytitle('${list}')/items?$filter=Id eq ${Id}&$select=${select.join(',')}${expand}`);
+          assert.equal(one.status, 200, `${list} ${Id} ${select.join(',')}`);
+          assert.deepEqual(one.body, page.body.value[0], `${list} item ${Id}, $select=${select.join(',')}`);
+        }
+      }
+    }
+  });
+});

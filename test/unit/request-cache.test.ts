@@ -1,0 +1,55 @@
+// The REST front's request caches (src/fronts/rest/request-cache.ts): bounded, second chance
+// for what is used, parsed requests frozen (a handler that wrote to one would throw, not leak
+// into the next request), and metadata plans made again once the store's generation moves.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Lru, parsedRequest, plannedFor } from '../../src/fronts/rest/request-cache.ts';
+import { parseRequestQuery } from '../../src/fronts/rest/query-options.ts';
+
+test('an Lru keeps at most its limit, and an entry read since it was last considered outlives newer unread ones', () => {
+  const lru = new Lru<number>(3);
+  for (const k of ['a', 'b', 'c']) lru.set(k, k.charCodeAt(0));
+  assert.equal(lru.get('a'), 97);
+  lru.set('d', 100);
+  assert.equal(lru.size, 3);
+  assert.equal(lru.get('b'), undefined, 'the oldest unread one went');
+  assert.equal(lru.get('a'), 97, 'the read one stayed');
+  for (let i = 0; i < 100; i++) lru.set(`k${i}`, i);
+  assert.equal(lru.size, 3);
+});
+
+test('a parsed request is made once per URL and frozen', () => {
+  let parses = 0;
+  const parse = () => {
+    parses++;
+    const { options } = parseRequestQuery('$select=Title,Author/Title&$expand=Author');
+    return { sitePath: '/sites/x', apiPath: 'web', segments: [{ name: 'web', lname: 'web' }], query: options, requestUrl: new URL('http://h/sites/x/_api/web') };
+  };
+  const first = parsedRequest('http://h', 'GET', '/sites/x/_api/web?unit-test', parse);
+  const again = parsedRequest('http://h', 'GET', '/sites/x/_api/web?unit-test', parse);
+  assert.equal(first, again);
+  assert.equal(parses, 1);
+  assert.throws(() => { (first.query.select as string[][]).push(['Other']); }, TypeError);
+  assert.throws(() => { (first.query.expand[0] as string[])[0] = 'Editor'; }, TypeError);
+  parsedRequest('http://h', 'GET', '/sites/x/_api/web?another', parse);
+  assert.equal(parses, 2);
+});
+
+test('a plan holds while the store generation stays, is made again when it moves, and is not kept inside a transaction', async () => {
+  let generation = 1;
+  const store = { generation: () => generation };
+  let made = 0;
+  const make = async () => ++made;
+  assert.equal(await plannedFor(store, 'k', make), 1);
+  assert.equal(await plannedFor(store, 'k', make), 1);
+  generation++;
+  assert.equal(await plannedFor(store, 'k', make), 2);
+  // Invalidated while being made: returned, not kept.
+  const racing = async () => { generation++; return ++made; };
+  assert.equal(await plannedFor(store, 'r', racing), 3);
+  assert.equal(await plannedFor(store, 'r', make), 4);
+  const inTransaction = { generation: () => NaN };
+  assert.equal(await plannedFor(inTransaction, 'k', make), 5);
+  assert.equal(await plannedFor(inTransaction, 'k', make), 6);
+});
