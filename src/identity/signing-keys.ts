@@ -2,11 +2,12 @@
 // `<data>/identity/signing-keys.json` (mode 0600), made once. Rotating adds a new key that
 // signs from then on; the keys it replaces stay in the JWKS, for checking tokens they signed,
 // until RETIRED_KEY_KEPT_MS after they stopped signing (longer than any token lives). Every
-// instance sharing the workspace reads the same file; a rotation takes effect when they restart.
+// instance sharing the workspace reads the same file, and reads it again when it changes
+// (checked at most every RECHECK_MS), so a rotation reaches running servers within seconds.
 // Without a workspace (an in-memory server), one key is made for the process.
 
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, type JsonWebKey, type KeyObject } from 'node:crypto';
-import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const SIGNING_KEYS_FILE = join('identity', 'signing-keys.json');
@@ -34,22 +35,43 @@ export interface SigningKey {
   retired?: Date;
 }
 
-export class SigningKeys {
-  readonly #keys: SigningKey[];
+/** How often a server looks whether the key file changed (a rotation by another process). */
+export const RECHECK_MS = 10_000;
 
-  constructor(keys: SigningKey[]) {
+export class SigningKeys {
+  #keys: SigningKey[];
+  #checkedAt = Date.now();
+  #mtimeMs: number | undefined;
+
+  /** `file`: where the keys came from, read again when it changes; none for a process's own key. */
+  constructor(keys: SigningKey[], private readonly file?: string, private readonly recheckMs = RECHECK_MS) {
     if (!keys.some((k) => !k.retired)) throw new Error('no active signing key');
     this.#keys = keys;
+    if (file) this.#mtimeMs = statSync(file).mtimeMs;
+  }
+
+  /** The keys, read again from the file if it changed since it was last looked at (a broken file keeps the old ones). */
+  #current(): SigningKey[] {
+    if (!this.file || Date.now() - this.#checkedAt < this.recheckMs) return this.#keys;
+    this.#checkedAt = Date.now();
+    try {
+      const mtimeMs = statSync(this.file).mtimeMs;
+      if (mtimeMs !== this.#mtimeMs) {
+        this.#keys = readKeyFile(this.file).keys.map(toSigningKey);
+        this.#mtimeMs = mtimeMs;
+      }
+    } catch { /* keep serving with the keys already read */ }
+    return this.#keys;
   }
 
   /** The key that signs new tokens. */
   get active(): SigningKey {
-    return this.#keys.find((k) => !k.retired)!;
+    return this.#current().find((k) => !k.retired)!;
   }
 
   /** The keys that still verify at `now`: the active one and those retired less than RETIRED_KEY_KEPT_MS ago. */
   verifying(now: Date): SigningKey[] {
-    return this.#keys.filter((k) => !k.retired || now.getTime() - k.retired.getTime() < RETIRED_KEY_KEPT_MS);
+    return this.#current().filter((k) => !k.retired || now.getTime() - k.retired.getTime() < RETIRED_KEY_KEPT_MS);
   }
 
   /** The key with this id, if it still verifies at `now`. */
@@ -100,7 +122,7 @@ function readKeyFile(file: string): KeyFile {
 }
 
 /** The workspace's keys (made on first use); without a workspace, a key for this process only. */
-export function loadSigningKeys(dataDir: string | undefined, now: Date): SigningKeys {
+export function loadSigningKeys(dataDir: string | undefined, now: Date, recheckMs = RECHECK_MS): SigningKeys {
   if (dataDir === undefined) return new SigningKeys([toSigningKey(newStoredKey(now))]);
   const dir = join(dataDir, 'identity');
   mkdirSync(dir, { recursive: true });
@@ -112,7 +134,7 @@ export function loadSigningKeys(dataDir: string | undefined, now: Date): Signing
     if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
   }
   if (process.platform !== 'win32') chmodSync(file, 0o600);
-  return new SigningKeys(readKeyFile(file).keys.map(toSigningKey));
+  return new SigningKeys(readKeyFile(file).keys.map(toSigningKey), file, recheckMs);
 }
 
 /**

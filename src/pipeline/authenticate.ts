@@ -12,7 +12,8 @@
 
 import { hasAnyAssignment } from '../identity/effective-permissions.ts';
 import { createHmac } from 'node:crypto';
-import type { Principal, Site } from '../domain/model.ts';
+import type { Principal, Site, SiteRoleName } from '../domain/model.ts';
+import { strongerRole } from '../domain/permissions.ts';
 import type { Store } from '../store/store.ts';
 import type { DirectoryUser } from '../store/directory.ts';
 import { fail } from '../domain/errors.ts';
@@ -54,7 +55,8 @@ export const callerKey = (identity: Identity): string => identity.user ? identit
 
 /** A directory user, or an app acting on its own, and how the request proved it. */
 export type Identity =
-  | { user: DirectoryUser; app?: undefined; via: Principal['via'] }
+  /** `scopeCap`: the strongest site role a delegated token's `scp` allows (AllSites.Read: visitor; Write, Manage: member). */
+  | { user: DirectoryUser; app?: undefined; via: Principal['via']; scopeCap?: SiteRoleName | undefined }
   | { user?: undefined; app: AppCaller; via: 'bearer' };
 
 /** The login app-only callers act as, and its display name, as SharePoint Online shows them. */
@@ -103,6 +105,19 @@ const NO_WINDOWS_AUTH = 'spemu does not support NTLM or Negotiate (Windows) auth
 /** Verified Basic credentials are remembered this long, so a scripted client does not pay scrypt per request. */
 const BASIC_CACHE_MS = 5 * 60 * 1000;
 const BASIC_CACHE_SIZE = 1000;
+
+/**
+ * The strongest site role SharePoint's delegated scopes allow: AllSites.FullControl any,
+ * AllSites.Manage and AllSites.Write Edit (member), AllSites.Read Read (visitor). A token naming
+ * none of them (MyFiles.*, other APIs' scopes) is not capped: spemu has no OneDrive to tell apart.
+ */
+export function scopeCap(scp: string | undefined): SiteRoleName | undefined {
+  const scopes = new Set((scp ?? '').split(' ').map((s) => s.toLowerCase()));
+  if (scopes.has('allsites.fullcontrol')) return undefined;
+  if (scopes.has('allsites.manage') || scopes.has('allsites.write')) return 'member';
+  if (scopes.has('allsites.read')) return 'visitor';
+  return undefined;
+}
 
 export function createAuthenticator(options: AuthenticatorOptions): Authenticator {
   const { store, secret } = options;
@@ -183,17 +198,19 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
     if (verified === undefined) {
       try {
         const principal = await verifyEntraToken(token, { keys: options.signingKeys, now, ...(await entraChecks(store, origin)) });
-        verified = JSON.stringify(principal.kind === 'user' ? { upn: principal.upn } : { clientId: principal.clientId, roles: principal.roles });
+        verified = JSON.stringify(principal.kind === 'user'
+          ? { upn: principal.upn, scp: typeof principal.claims.scp === 'string' ? principal.claims.scp : undefined }
+          : { clientId: principal.clientId, roles: principal.roles });
         entraTokens.remember(cacheKey, verified, now.getTime(), principal.claims.exp);
       } catch (e) {
         if (e instanceof TokenError) return challenge(e.diagnostics, origin);
         throw e;
       }
     }
-    const claims = JSON.parse(verified) as { upn?: string; clientId?: string; roles?: string[] };
+    const claims = JSON.parse(verified) as { upn?: string; scp?: string; clientId?: string; roles?: string[] };
     if (claims.upn !== undefined) {
       const user = await store.directory.findUser(claims.upn);
-      return user ? { user, via: 'bearer' } : challenge(undefined, origin);
+      return user ? { user, via: 'bearer', scopeCap: scopeCap(claims.scp) } : challenge(undefined, origin);
     }
     // The app is looked up every time: an app removed from the tenant file stops working at once.
     const app = await findApp(store, claims.clientId ?? '');
@@ -266,7 +283,9 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
 
   async function authorize(site: Site, identity: Identity): Promise<Principal> {
     if (identity.app) return authorizeApp(site, identity.app);
-    const role = await siteRoleOf(store.directory, site.id, identity.user.upn);
+    const held = await siteRoleOf(store.directory, site.id, identity.user.upn);
+    // A delegated token acts with the user's permissions, no more than its scopes allow.
+    const role = identity.scopeCap && held !== 'none' && strongerRole(held, identity.scopeCap) === held ? identity.scopeCap : held;
     if (role === 'none') {
       // No role on the site, but maybe something in it was shared with them (a role assignment on a list or an item).
       const row = await findSiteUser(store, site, userLogin(identity.user.upn));
@@ -274,7 +293,7 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
       if (row && await hasAnyAssignment(store, site, principal)) return principal;
       throw fail.accessDenied();
     }
-    const userId = await siteUserId(site, identity.user, role === 'owner');
+    const userId = await siteUserId(site, identity.user, held === 'owner');
     return { userId, loginName: userLogin(identity.user.upn), upn: identity.user.upn, role, via: identity.via };
   }
 

@@ -25,13 +25,14 @@ describe('unmodified MSAL clients over HTTPS', () => {
   let data = '';
   const context = useTestServer(() => { data = tempDir(); return { https: true, data, seed: identityTenant(certificate), anonymousUser: undefined }; });
 
-  it('@azure/identity gets a token spemu accepts; PnPjs with a secret and with a certificate reads and writes items as SharePoint App', async () => {
+  it('@azure/identity gets a token spemu accepts; PnPjs with a secret and with a certificate reads and writes items as SharePoint App; MSAL password and device-code sign-ins complete', async () => {
     const site = context.server.site('/sites/test');
     const origin = new URL(site).origin;
     const configFile = join(tempDir(), 'config.json');
     writeFileSync(configFile, JSON.stringify({
       site, origin, tenantId: TENANT_ID, clientId: APPS.full.clientId, clientSecret: APPS.full.secret, list: 'Tasks',
       certClientId: APPS.cert.clientId, certThumbprint: certificate.sha1, certPrivateKey: certificate.key,
+      publicClientId: APPS.public.clientId, username: 'mark@fabrikam.onmicrosoft.com', password: 'pw-mark',
     }));
     const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), join(ROOT, 'test/fixtures/msal-clients.ts'), configFile], {
       env: { ...process.env, NODE_EXTRA_CA_CERTS: join(data, 'tls', 'ca.pem') },
@@ -45,6 +46,11 @@ describe('unmodified MSAL clients over HTTPS', () => {
     assert.equal(result.azureIdentity.status, 200);
     assert.equal(result.azureIdentity.title, 'Test');
     assert.ok(result.azureIdentity.expiresOnTimestamp > Date.now() + 50 * 60_000, 'an hour-long token');
+    // MSAL's public client: the password grant and a device-code sign-in complete, as Mark.
+    assert.equal(result.msalPassword.account, 'mark@fabrikam.onmicrosoft.com');
+    assert.equal(result.msalPassword.tenantId, TENANT_ID);
+    assert.equal(result.msalPassword.loginName, 'i:0#.f|membership|mark@fabrikam.onmicrosoft.com');
+    assert.equal(result.msalDeviceCode.account, 'mark@fabrikam.onmicrosoft.com');
     assert.equal(result.pnpMetadata.webTitle, 'Test', 'MSAL with cloudDiscoveryMetadata and authorityMetadata instead of knownAuthorities');
     for (const [kind, title] of [['pnpSecret', 'Written by PnPjs with a client secret'], ['pnpCertificate', 'Written by PnPjs with a certificate']] as const) {
       const r = result[kind];

@@ -75,6 +75,15 @@ describe('discovery', () => {
     assert.equal(common.token_endpoint, `${origin}/common/oauth2/v2.0/token`);
   });
 
+  it('lets single-page apps call the token endpoint cross-origin (CORS preflight and answers)', async () => {
+    const pre = await fetch(tokenUrl(), { method: 'OPTIONS', headers: { Origin: 'https://app.example', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'x-anchormailbox,client-request-id' } });
+    assert.equal(pre.status, 204);
+    assert.equal(pre.headers.get('access-control-allow-origin'), '*');
+    assert.equal(pre.headers.get('access-control-allow-headers'), 'x-anchormailbox,client-request-id');
+    const res = await fetch(`${origin}/${TENANT_ID}/v2.0/.well-known/openid-configuration`, { headers: { Origin: 'https://app.example' } });
+    assert.equal(res.headers.get('access-control-allow-origin'), '*');
+  });
+
   it('refuses an unknown tenant as Entra does (AADSTS90002)', async () => {
     const res = await fetch(`${origin}/contoso.onmicrosoft.com/v2.0/.well-known/openid-configuration`);
     await entraError({ status: res.status, body: await res.json() as Loose }, 400, 'invalid_tenant', 90002);
@@ -266,6 +275,19 @@ describe('the authenticate stage checks Entra-shaped tokens strictly', () => {
     await refused(await sign({ ...claims(), nbf: now + 600 }), /^3000008;/);
     const { exp: _exp, ...noExp } = claims();
     await refused(await sign(noExp), /^3000003;/);
+  });
+
+  it('lets a delegated token do no more than its scopes allow (AllSites.Read reads, AllSites.Write writes)', async () => {
+    const add = (token: string) => api("/sites/test/_api/web/lists/getbytitle('Tasks')/items", token, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ Title: 'scoped' }) });
+    const readOnly = await sign({ ...claims(), scp: 'AllSites.Read' });
+    assert.equal((await api('/sites/test/_api/web', readOnly)).status, 200);
+    assert.equal((await add(readOnly)).status, 403);
+    assert.equal((await add(await sign({ ...claims(), scp: 'AllSites.Write' }))).status, 201);
+    // Olivia is an owner: with AllSites.Manage she edits but does not manage the site's permissions.
+    const manage = await sign({ ...claims(), scp: 'AllSites.Manage' });
+    const perms = await (await api('/sites/test/_api/web/EffectiveBasePermissions', manage)).json() as Loose;
+    const full = await (await api('/sites/test/_api/web/EffectiveBasePermissions', await sign(claims()))).json() as Loose;
+    assert.notDeepEqual(perms, full);
   });
 
   it('refuses alg none and an HS256 token keyed with the public key (no algorithm confusion)', async () => {

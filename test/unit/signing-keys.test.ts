@@ -54,6 +54,15 @@ describe('signing keys', () => {
     assert.equal(loadSigningKeys(dir, later).jwks(later).keys.length, 2);
   });
 
+  it('a running server picks up a rotation made by another process (the file is read again when it changes)', () => {
+    const dir = workspace();
+    const running = loadSigningKeys(dir, new Date(), 0);
+    const before = running.active.kid;
+    const fresh = rotateSigningKey(dir, new Date());
+    assert.equal(running.active.kid, fresh);
+    assert.deepEqual(running.jwks(new Date()).keys.map((k) => k.kid).sort(), [before, fresh].sort());
+  });
+
   it('verifyEntraToken refuses a token of a key that is not ours', async () => {
     const now = new Date();
     const mine = loadSigningKeys(undefined, now);

@@ -143,6 +143,16 @@ function registerIdentity(app: FastifyInstance, deps: FrontDeps): void {
       throw e;
     }
   };
+  // CORS preflights of single-page apps (MSAL browser sends X-AnchorMailbox and client-request-id headers).
+  const preflight = async (req: FastifyRequest, reply: FastifyReply) => reply.code(204).headers({
+    'Access-Control-Allow-Origin': '*', 'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
+    'Access-Control-Allow-Headers': String(req.headers['access-control-request-headers'] ?? 'Content-Type'), 'Access-Control-Max-Age': '86400',
+  }).send();
+  for (const path of ['/:tenant/oauth2/v2.0/token', '/:tenant/oauth2/token', '/:tenant/oauth2/v2.0/devicecode', '/:tenant/oauth2/devicecode',
+    '/:tenant/v2.0/.well-known/openid-configuration', '/:tenant/.well-known/openid-configuration', '/:tenant/discovery/v2.0/keys', '/:tenant/discovery/keys', '/:tenant/discovery/instance']) {
+    app.options(path, preflight);
+  }
+
   app.get<{ Params: Params }>('/:tenant/oauth2/v2.0/authorize', authorizeRoute(2));
   app.get<{ Params: Params }>('/:tenant/oauth2/authorize', authorizeRoute(1));
 }
