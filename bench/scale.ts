@@ -13,6 +13,15 @@ export function writeBigTenant(demoTenant: string, dir: string, items: number): 
     users: Array<{ picture?: string }>; sites: Array<{ url: string; lists?: unknown[] }>;
   };
   for (const user of tenant.users) if (user.picture) cpSync(resolve(dirname(demoTenant), user.picture), resolve(dir, user.picture));
+  // Files' contents (`"content": { "file": … }`) are relative to the tenant file too.
+  const copyContents = (node: unknown): void => {
+    if (Array.isArray(node)) { node.forEach(copyContents); return; }
+    if (!node || typeof node !== 'object') return;
+    const content = (node as { content?: { file?: unknown } }).content;
+    if (typeof content?.file === 'string') cpSync(resolve(dirname(demoTenant), content.file), resolve(dir, content.file));
+    Object.values(node).forEach(copyContents);
+  };
+  copyContents(tenant.sites);
   const categories = ['Bug', 'Feature', 'Chore'];
   tenant.sites[0]!.lists = [...(tenant.sites[0]!.lists ?? []), {
     title: 'Seeded', fields: [
