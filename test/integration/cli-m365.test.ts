@@ -43,38 +43,46 @@ async function identityHeader(data: string): Promise<string> {
   return result.stdout.trim();
 }
 
-describe('CLI for Microsoft 365 against spemu over HTTPS, logged in as its managed identity', () => {
+/**
+ * A spemu over HTTPS whose managed identity is `identity` (no anonymous user: every request the
+ * CLI makes must carry the token it got from spemu), and the CLI set up for it in a HOME of its own.
+ */
+function useCli(identity: string) {
   const data = tempDir('spemu-m365-data-');
-  // No anonymous user: every request the CLI makes must carry the token it got from spemu.
-  const context = useTestServer({ https: true, data, managedIdentity: ALICE, anonymousUser: undefined });
-  let ca = '';
-  let header = '';
-  let env: NodeJS.ProcessEnv = {};
-  let site = '';
+  const context = useTestServer({ https: true, data, managedIdentity: identity, anonymousUser: undefined });
+  const cli = { ca: '', site: '', env: {} as NodeJS.ProcessEnv };
 
   before(async () => {
-    ca = join(data, 'tls', 'ca.pem');
-    header = await identityHeader(data);
-    site = context.server.site('/sites/dev');
+    cli.ca = join(data, 'tls', 'ca.pem');
+    cli.site = context.server.site('/sites/dev');
     const home = tempDir('spemu-m365-home-');
     // Only what the CLI needs: a HOME (and config folder) of its own, spemu's CA, the identity endpoint.
-    env = {
+    cli.env = {
       PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), CLIMICROSOFT365_NOUPDATE: '1',
-      NODE_EXTRA_CA_CERTS: ca, IDENTITY_ENDPOINT: `${context.server.url}${IDENTITY_PATH}`, IDENTITY_HEADER: header,
+      NODE_EXTRA_CA_CERTS: cli.ca, IDENTITY_ENDPOINT: `${context.server.url}${IDENTITY_PATH}`, IDENTITY_HEADER: await identityHeader(data),
     };
   });
 
   /** One m365 command with `--output json`; fails the test unless it exits 0. */
   async function m365(...args: string[]): Promise<any> {
-    const result = await run(M365, [...args, '--output', 'json'], env);
+    const result = await run(M365, [...args, '--output', 'json'], cli.env);
     assert.equal(result.code, 0, `m365 ${args.join(' ')} failed (${result.code}): ${result.stderr}${result.stdout}`);
     return result.stdout.trim() ? JSON.parse(result.stdout) : undefined;
   }
 
   /** A REST read as Bob (Basic), to check what the CLI wrote independently of the CLI. */
-  const restAsBob = async (path: string) => (await tlsRequest(`${site}/_api/${path}`, {
-    ca: readFileSync(ca), headers: { Authorization: `Basic ${Buffer.from('bob@contoso.onmicrosoft.com:bob-demo-pass').toString('base64')}` },
+  const restAsBob = async (path: string) => (await tlsRequest(`${cli.site}/_api/${path}`, {
+    ca: readFileSync(cli.ca), headers: { Authorization: `Basic ${Buffer.from('bob@contoso.onmicrosoft.com:bob-demo-pass').toString('base64')}` },
   }));
+
+  return { cli, m365, restAsBob };
+}
+
+describe('CLI for Microsoft 365 against spemu over HTTPS, logged in as its managed identity (a user)', () => {
+  const { cli, m365, restAsBob } = useCli(ALICE);
+  const env = () => cli.env;
+  let site = '';
+  before(() => { site = cli.site; });
 
   it('logs in with --authType identity and names the connection after the token spemu issued', async () => {
     await m365('login', '--authType', 'identity');
@@ -82,7 +90,7 @@ describe('CLI for Microsoft 365 against spemu over HTTPS, logged in as its manag
     assert.equal(status.connectedAs, ALICE);
     assert.equal(status.authType, 'identity');
     // The token the CLI keeps is spemu's, for Microsoft Graph (the CLI's default resource), with Entra's claims.
-    const stored = JSON.parse(readFileSync(join(env.HOME!, '.cli-m365-connection.json'), 'utf8'));
+    const stored = JSON.parse(readFileSync(join(env().HOME!, '.cli-m365-connection.json'), 'utf8'));
     const graph = decodeJwt(stored.accessTokens['https://graph.microsoft.com'].accessToken);
     assert.equal(graph.upn, ALICE);
     assert.equal(graph.aud, 'https://graph.microsoft.com');
@@ -164,5 +172,19 @@ describe('CLI for Microsoft 365 against spemu over HTTPS, logged in as its manag
     assert.equal(user.LoginName, 'i:0#.f|membership|carol@contoso.onmicrosoft.com');
     assert.equal(user.UserPrincipalName, 'carol@contoso.onmicrosoft.com');
     assert.ok(user.Id > 0);
+  });
+});
+
+describe('CLI for Microsoft 365 logged in as a managed identity that is an app (app-only tokens)', () => {
+  const DEMO_APP = '5d1f3c2e-8a4b-4f6e-9c7d-2b1a0e9f8d7c';
+  const { cli, m365, restAsBob } = useCli(DEMO_APP);
+
+  it('logs in, and its spo commands act as the app (SHAREPOINT\\app)', async () => {
+    await m365('login', '--authType', 'identity', '--userName', DEMO_APP);
+    const stored = JSON.parse(readFileSync(join(cli.env.HOME!, '.cli-m365-connection.json'), 'utf8'));
+    assert.equal(stored.identityName, 'spemu demo app (local use only)');
+    const item = await m365('spo', 'listitem', 'add', '--webUrl', cli.site, '--listTitle', 'Tasks', '--Title', 'Added by the app');
+    const res = await restAsBob(`web/lists/getbytitle('Tasks')/items(${item.Id})?$select=Title,Author/Title&$expand=Author`);
+    assert.deepEqual({ title: res.json().Title, author: res.json().Author.Title }, { title: 'Added by the app', author: 'SharePoint App' });
   });
 });

@@ -72,6 +72,10 @@ describe('managed identity: App Service protocol', () => {
     assert.match(String((await noResource.json() as { Message: string }).Message), /resource/);
     const oldVersion = await get(`resource=${encodeURIComponent(SP)}&api-version=2017-09-01`, h);
     assert.equal(oldVersion.status, 400);
+    // A repeated parameter counts once (the first), never a crash.
+    const twice = await get(`resource=${encodeURIComponent(SP)}&resource=x&api-version=2019-08-01&api-version=2019-08-01`, h);
+    assert.equal(twice.status, 200);
+    assert.equal((await twice.json() as { resource: string }).resource, SP);
   });
 
   it('client_id or principal_id naming the identity (object id or UPN) is answered; another is "No Managed Identity found"', async () => {

@@ -1,5 +1,5 @@
 // Front: a managed-identity endpoint, so clients that run "in Azure" get a token from spemu
-// with no stand-in (`--managed-identity <upn>`). Two of Azure's protocols, both GET:
+// with no stand-in (`--managed-identity <upn|app client id>`). Two of Azure's protocols, both GET:
 //
 //   /_spemu/managed-identity/token   App Service / Functions (IDENTITY_ENDPOINT + IDENTITY_HEADER,
 //                                    or the older MSI_ENDPOINT + MSI_SECRET): the caller shows
@@ -29,8 +29,16 @@ const isLoopback = peerTrust(['loopback']);
 type Query = Record<string, string | undefined>;
 type Issued = { accessToken: string; expiresOn: number; notBefore: number; resource: string; clientId: string };
 const defined = (value: string | undefined) => (value?.trim() ? value : undefined);
-/** What went wrong, in the protocol's own terms: a status and its body. */
-type Refusal = { status: number; body: object };
+
+/** The query's parameters, each once (the first of a repeated one), as strings. */
+function queryOf(req: FastifyRequest): Query {
+  const query: Query = {};
+  for (const [key, value] of Object.entries(req.query as Record<string, unknown>)) {
+    const first = Array.isArray(value) ? value[0] : value;
+    if (typeof first === 'string') query[key] = first;
+  }
+  return query;
+}
 
 export const managedIdentityFront: FastifyPluginAsync<ManagedIdentityOptions> = async (app, { deps, identity: name }) => {
   /** The token for the query's resource and identity, or why not (`notFound`: no such identity). */
@@ -49,7 +57,7 @@ export const managedIdentityFront: FastifyPluginAsync<ManagedIdentityOptions> = 
 
   // App Service, api-version 2019-08-01: errors as { StatusCode, Message, CorrelationId }.
   app.get(APP_SERVICE_PATH, async (req, reply) => {
-    const query = req.query as Query;
+    const query = queryOf(req);
     const refuse = (status: number, message: string) => send(req, reply, status, { StatusCode: status, Message: message, CorrelationId: newRequestId() });
     if (!isManagedIdentityHeader(deps.secret, firstHeader(req, 'x-identity-header'))) {
       return refuse(401, 'The X-IDENTITY-HEADER header is missing or is not this endpoint\'s IDENTITY_HEADER.');
@@ -66,7 +74,7 @@ export const managedIdentityFront: FastifyPluginAsync<ManagedIdentityOptions> = 
 
   // IMDS, api-version 2018-02-01 (and Cloud Shell, which sends none): errors as OAuth's { error, error_description }.
   app.get(IMDS_PATH, async (req, reply) => {
-    const query = req.query as Query;
+    const query = queryOf(req);
     const refuse = (status: number, description: string) => send(req, reply, status, { error: 'invalid_request', error_description: description });
     // The socket's own peer, never a forwarded address: a proxy in front is not "this machine".
     if (!isLoopback(req.socket.remoteAddress)) return refuse(403, 'The instance metadata endpoint answers only this machine.');
