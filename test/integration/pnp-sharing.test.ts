@@ -122,6 +122,11 @@ describe('PnPjs sharing against spemu', () => {
     assert.match(org.sharingLinkInfo.Url, new RegExp(`^${new URL(site).origin}/:w:/s/dev/E[\\w-]{21}$`));
     assert.equal(org.sharingLinkInfo.IsActive, true);
     assert.equal(org.sharingLinkInfo.AllowsAnonymousAccess, false);
+    const follow = (auth: string) => fetch(org.sharingLinkInfo.Url, { redirect: 'manual', headers: { Authorization: auth } });
+    const followed = await follow(basic(DAVE));
+    assert.equal(followed.status, 302, 'a link leads to the file once signed in');
+    assert.equal(followed.headers.get('location'), `${new URL(site).origin}/sites/dev/Link%20library/report.docx`);
+    assert.equal((await follow(`Basic ${Buffer.from(`${DAVE}:wrong`).toString('base64')}`)).status, 401, 'signed in or nothing');
     const again = await file.getShareLink(SharingLinkKind.OrganizationView);
     assert.equal(again.sharingLinkInfo.ShareId, org.sharingLinkInfo.ShareId, 'one link per kind');
     assert.equal(again.sharingLinkInfo.Url, org.sharingLinkInfo.Url);
@@ -140,6 +145,7 @@ describe('PnPjs sharing against spemu', () => {
 
     await file.deleteSharingLinkByKind(SharingLinkKind.OrganizationView);
     assert.deepEqual(await kinds(), [3, 4]);
+    assert.equal((await follow(basic(DAVE))).status, 404, 'a removed link leads nowhere');
     await file.unshareLink(SharingLinkKind.OrganizationEdit, '4f0b9b3e-0000-4000-8000-000000000000');
     assert.deepEqual(await kinds(), [3, 4], 'another ShareId removes nothing');
     await file.unshareLink(SharingLinkKind.OrganizationEdit, edit.sharingLinkInfo.ShareId);
