@@ -108,8 +108,8 @@ async function coveringRows(store: Reader, site: Site, principal: Principal, kno
 }
 
 /** The mask a set of assignments gives a principal. */
-async function maskOf(store: Reader, site: Site, principal: Principal, assignments: readonly RoleAssignmentRow[]): Promise<BasePermissions> {
-  const ids = await principalIds(store, site, principal);
+async function maskOf(store: Reader, site: Site, principal: Principal, assignments: readonly RoleAssignmentRow[], known?: ReadonlySet<number>): Promise<BasePermissions> {
+  const ids = known ?? await principalIds(store, site, principal);
   const levels = new Map((await allRoleDefinitions(store, site.id)).map((d) => [d.id, d.permissions]));
   let mask = EMPTY_PERMISSIONS;
   for (const a of assignments) {
@@ -148,9 +148,12 @@ export async function hiddenItemIds(store: Reader, site: Site, principal: Princi
   const scopes = await store.roleAssignments.scopes(site.id);
   const prefix = `item:${list.rowId}:`;
   const hidden: number[] = [];
+  // Who the principal counts as is the same for every scope: worked out once.
+  let ids: Set<number> | undefined;
   for (const [scope, assignments] of scopes) {
     if (!scope.startsWith(prefix)) continue;
-    if (!kind(await maskOf(store, site, principal, assignments))) hidden.push(Number(scope.slice(prefix.length)));
+    ids ??= await principalIds(store, site, principal);
+    if (!kind(await maskOf(store, site, principal, assignments, ids))) hidden.push(Number(scope.slice(prefix.length)));
   }
   void web;
   return hidden;

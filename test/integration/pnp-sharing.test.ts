@@ -45,6 +45,39 @@ describe('PnPjs sharing against spemu', () => {
     return pnpFor(site, { Authorization: basic(upn), 'X-RequestDigest': await digest(upn) });
   }
 
+  it('a folder: shared with Everyone except external users, every user of the tenant reads it', async () => {
+    const { list } = await sp.web.lists.ensure('Shared library', '', 101);
+    const folderInfo = await list.rootFolder.folders.addUsingPath('Team folder');
+    const folder = sp.web.getFolderByServerRelativePath(folderInfo.ServerRelativeUrl);
+    const { Id: itemId } = await folder.listItemAllFields.select('Id')();
+    await list.breakRoleInheritance(false, false);
+    const dave = await as(DAVE);
+    const daveItem = dave.web.lists.getByTitle('Shared library').items.getById(itemId);
+    assert.equal((await failure(daveItem())).status, 403);
+
+    const everyone = await sp.web.ensureUser('everyone except external users');
+    assert.match(everyone.LoginName, /^c:0-\.f\|rolemanager\|spo-grid-all-users\//);
+    const result = await folder.shareWith(everyone.LoginName, SharingRole.Edit);
+    assert.equal(result.ErrorMessage, null);
+    assert.equal((await daveItem.select('FileLeafRef')()).FileLeafRef, 'Team folder', 'dave is one of everyone');
+    // Erin holds no role on the site and has never signed in to it: the claim covers her too.
+    const erin = await as(ERIN);
+    assert.equal((await erin.web.lists.getByTitle('Shared library').items.getById(itemId).select('FileLeafRef')()).FileLeafRef, 'Team folder');
+    assert.equal((await erin.web.currentUser()).LoginName, login(ERIN), 'a site user now');
+    await dave.web.lists.getByTitle('Shared library').items.getById(itemId).update({ Title: 'edited by dave' });
+
+    const check = await folder.checkSharingPermissions([{ alias: 'everyone except external users' }]);
+    assert.deepEqual(check.map((c: any) => [c.resolvedEntity, c.hasAccess, c.role]), [[everyone.LoginName, true, SharingRole.Edit]]);
+    const settings = await folder.getObjectSharingSettings(true);
+    assert.equal(settings.ItemName, 'Team folder');
+    assert.equal(settings.CanShareFolder, true);
+
+    await folder.unshare();
+    assert.equal((await failure(daveItem())).status, 403);
+    assert.equal((await failure(erin.web.lists.getByTitle('Shared library').items.getById(itemId)())).status, 403);
+    await list.resetRoleInheritance();
+  });
+
   it('an item: shareWith gives a user with no access read access, unshare takes it back', async () => {
     const { list } = await sp.web.lists.ensure('Shared items', '', 100);
     const { Id: id } = await list.items.add({ Title: 'for erin' });
@@ -81,34 +114,6 @@ describe('PnPjs sharing against spemu', () => {
     assert.equal(unshared.ErrorMessage, null);
     assert.equal((await failure(erinItem())).status, 403, 'unshared: inheriting the closed list again');
     assert.equal((await list.items.getById(id).getSharingInformation()).hasUniquePermissions, false);
-    await list.resetRoleInheritance();
-  });
-
-  it('a folder: shared with Everyone except external users, every user of the tenant reads it', async () => {
-    const { list } = await sp.web.lists.ensure('Shared library', '', 101);
-    const folderInfo = await list.rootFolder.folders.addUsingPath('Team folder');
-    const folder = sp.web.getFolderByServerRelativePath(folderInfo.ServerRelativeUrl);
-    const { Id: itemId } = await folder.listItemAllFields.select('Id')();
-    await list.breakRoleInheritance(false, false);
-    const dave = await as(DAVE);
-    const daveItem = dave.web.lists.getByTitle('Shared library').items.getById(itemId);
-    assert.equal((await failure(daveItem())).status, 403);
-
-    const everyone = await sp.web.ensureUser('everyone except external users');
-    assert.match(everyone.LoginName, /^c:0-\.f\|rolemanager\|spo-grid-all-users\//);
-    const result = await folder.shareWith(everyone.LoginName, SharingRole.Edit);
-    assert.equal(result.ErrorMessage, null);
-    assert.equal((await daveItem.select('FileLeafRef')()).FileLeafRef, 'Team folder', 'dave is one of everyone');
-    await dave.web.lists.getByTitle('Shared library').items.getById(itemId).update({ Title: 'edited by dave' });
-
-    const check = await folder.checkSharingPermissions([{ alias: 'everyone except external users' }]);
-    assert.deepEqual(check.map((c: any) => [c.resolvedEntity, c.hasAccess, c.role]), [[everyone.LoginName, true, SharingRole.Edit]]);
-    const settings = await folder.getObjectSharingSettings(true);
-    assert.equal(settings.ItemName, 'Team folder');
-    assert.equal(settings.CanShareFolder, true);
-
-    await folder.unshare();
-    assert.equal((await failure(daveItem())).status, 403);
     await list.resetRoleInheritance();
   });
 
