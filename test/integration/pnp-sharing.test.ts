@@ -215,5 +215,23 @@ describe('PnPjs sharing against spemu', () => {
     assert.equal(unshared.status, 200);
     assert.equal(((await unshared.json()) as any).StatusCode, 0);
     assert.equal((await list.items.getById(id).getSharingInformation()).hasUniquePermissions, false);
+
+    const info = await post(`${items}/getSharingInformation?$select=*&$expand=permissionsInformation,pickerSettings`, { request: null }, 'application/json;odata=verbose');
+    assert.equal(info.status, 200);
+    const i = (await info.json()) as any;
+    assert.equal(i.d.__metadata.type, 'SP.Sharing.SharingInformation');
+    assert.equal(i.d.permissionsInformation.__metadata.type, 'SP.Sharing.PermissionCollection');
+
+    // What PnPjs's web.shareWith would send (its own look-up of the level fails in the client
+    // before anything is sent: `_api/web/roledefinitions` is made a relative URL): the web's
+    // aclinv.aspx URL and Read.
+    const web = await post(`SP.Web.ShareObject?$expand=UsersWithAccessRequests,GroupsSharedWith`, {
+      url: `${site}/_layouts/15/aclinv.aspx?forSharing=1&mbypass=1`, peoplePickerInput: JSON.stringify([{ Key: login(ERIN) }]), roleValue: 'role: 1073741826',
+      includeAnonymousLinkInEmail: false, propagateAcl: false, useSimplifiedRoles: true, group: null,
+    }, 'application/json;odata=nometadata');
+    assert.equal(((await web.json()) as any).ErrorMessage, null);
+    assert.ok((await erin.web.lists.getByTitle('Wire library').items()).length >= 1, 'the web is shared with her: its lists too');
+    const root = await sp.web.roleAssignments.expand('Member')();
+    assert.ok(root.some((a: any) => a.Member.LoginName === login(ERIN)));
   });
 });

@@ -144,7 +144,8 @@ async function sharingResult(ctx: ApiContext, name: string, path: string, permis
   const group = async () => (out.groupId === undefined ? null
     : groupEntity((await allSiteGroups(ctx.store, ctx.site)).find((g) => g.id === out.groupId)!, siteGroupOfRole(ctx.site, 'owner').title, ctx));
   const navigations: Record<string, Navigation> = {
-    GroupsSharedWith: { link: 'SP.SharingResult/GroupsSharedWith', load: async () => { const g = await group(); return g ? [g] : []; } },
+    // Sharing grants people, never a SharePoint group: `group:<id>` adds people to one (GroupUsersAddedTo).
+    GroupsSharedWith: { link: 'SP.SharingResult/GroupsSharedWith', load: async () => [] },
     UsersWithAccessRequests: { link: 'SP.SharingResult/UsersWithAccessRequests', load: async () => [] },
     GroupUsersAddedTo: { link: 'SP.SharingResult/GroupUsersAddedTo', load: group },
   };
@@ -243,7 +244,10 @@ async function sharingInformation(ctx: ApiContext, s: Shared): Promise<Outcome> 
       ['sharedObjectType', objectType(s)], ['showExternalSharingWarning', false], ['webUrl', absoluteUrl(ctx, ctx.web.serverRelativeUrl)],
     ],
   };
-  return projectedEntity(entity, {}, 'SP.Sharing.SharingInformation', ctx);
+  // permissionsInformation is a complex value written whole: `$expand` of it (as SharePoint's own
+  // share dialog asks) changes nothing; pickerSettings (the people picker's) is not served.
+  const expand = ctx.query.expand.filter((p) => !['permissionsinformation', 'pickersettings'].includes(p[0]?.toLowerCase() ?? ''));
+  return projectedEntity(entity, {}, 'SP.Sharing.SharingInformation', { ...ctx, query: { ...ctx.query, expand } });
 }
 
 // ---- getObjectSharingSettings ----------------------------------------------------------
