@@ -15,14 +15,15 @@ import { allRoleDefinitions } from './role-levels.ts';
 import type { RoleAssignmentRow } from '../store/role-assignments.ts';
 import type { StoreReader } from '../store/store.ts';
 import { siteGroupOfRole } from './site-groups.ts';
-import { SYSTEM_ACCOUNT_ID } from './site-users.ts';
+import { EVERYONE_LOGIN, groupLogin, SYSTEM_ACCOUNT_ID } from './site-users.ts';
+import { USER_INFO_LIST_TEMPLATE } from '../domain/templates.ts';
 
 export type Securable =
   | { kind: 'web'; web: Web }
   | { kind: 'list'; web: Web; list: List }
   | { kind: 'item'; web: Web; list: List; id: number };
 
-type Reader = Pick<StoreReader, 'roleAssignments' | 'roleDefinitions' | 'siteGroups' | 'sites'>;
+type Reader = Pick<StoreReader, 'roleAssignments' | 'roleDefinitions' | 'siteGroups' | 'sites' | 'lists' | 'fields' | 'items' | 'directory' | 'settings'>;
 
 export const scopeKey = (s: Securable): string =>
   s.kind === 'web' ? `web:${s.web.id}` : s.kind === 'list' ? `list:${s.list.rowId}` : `item:${s.list.rowId}:${s.id}`;
@@ -70,12 +71,45 @@ async function principalIds(store: Reader, site: Site, principal: Principal): Pr
   // The default group of the user's role (group membership is explicit: a member is not a visitor).
   if (principal.role !== 'none') ids.add(siteGroupOfRole(site, principal.role).id);
   for (const g of await store.siteGroups.groupsOf(site.id, principal.userId)) ids.add(g);
+  for (const id of await coveringRows(store, site, principal, ids)) ids.add(id);
   return ids;
 }
 
+/**
+ * The rows of the User Information List, among the principals of the site's role assignments,
+ * that stand for the user without being them: "Everyone", "Everyone except external users"
+ * (every directory user is internal in spemu) and the directory groups they are in. Sharing
+ * with these (shareObject, addRoleAssignment) gives every user they cover the access. Only
+ * assignments to principals the user is not already known as are looked at, so a site whose
+ * assignments name users and SharePoint groups reads nothing more than their cached rows.
+ */
+async function coveringRows(store: Reader, site: Site, principal: Principal, known: ReadonlySet<number>): Promise<number[]> {
+  if (principal.userId === -1 && !principal.upn) return [];
+  const groups = new Set((await store.siteGroups.of(site.id)).map((g) => g.id));
+  for (const role of ['owner', 'member', 'visitor'] as const) groups.add(siteGroupOfRole(site, role).id);
+  const candidates = new Set<number>();
+  for (const rows of (await store.roleAssignments.scopes(site.id)).values()) {
+    for (const a of rows) if (!known.has(a.principalId) && !groups.has(a.principalId)) candidates.add(a.principalId);
+  }
+  if (candidates.size === 0) return [];
+  const list = (await store.lists.inWeb(site.rootWebId)).find((l) => l.baseTemplate === USER_INFO_LIST_TEMPLATE);
+  if (!list) return [];
+  const rows = await store.items.getMany(list, await store.fields.of(list), [...candidates]);
+  const covering: number[] = [];
+  let directoryGroups: Set<string> | undefined;
+  for (const row of rows) {
+    const login = String(row.values.Name ?? '').toLowerCase();
+    if (login === EVERYONE_LOGIN || login.startsWith('c:0-.f|rolemanager|spo-grid-all-users/')) { covering.push(row.id); continue; }
+    if (!principal.upn || !/^c:0(t\.c\|tenant|o\.c\|federateddirectoryclaimprovider)\|/.test(login)) continue;
+    directoryGroups ??= new Set((await store.directory.groupsOf(principal.upn)).map((g) => groupLogin(g)));
+    if (directoryGroups.has(login)) covering.push(row.id);
+  }
+  return covering;
+}
+
 /** The mask a set of assignments gives a principal. */
-async function maskOf(store: Reader, site: Site, principal: Principal, assignments: readonly RoleAssignmentRow[]): Promise<BasePermissions> {
-  const ids = await principalIds(store, site, principal);
+async function maskOf(store: Reader, site: Site, principal: Principal, assignments: readonly RoleAssignmentRow[], known?: ReadonlySet<number>): Promise<BasePermissions> {
+  const ids = known ?? await principalIds(store, site, principal);
   const levels = new Map((await allRoleDefinitions(store, site.id)).map((d) => [d.id, d.permissions]));
   let mask = EMPTY_PERMISSIONS;
   for (const a of assignments) {
@@ -114,9 +148,12 @@ export async function hiddenItemIds(store: Reader, site: Site, principal: Princi
   const scopes = await store.roleAssignments.scopes(site.id);
   const prefix = `item:${list.rowId}:`;
   const hidden: number[] = [];
+  // Who the principal counts as is the same for every scope: worked out once.
+  let ids: Set<number> | undefined;
   for (const [scope, assignments] of scopes) {
     if (!scope.startsWith(prefix)) continue;
-    if (!kind(await maskOf(store, site, principal, assignments))) hidden.push(Number(scope.slice(prefix.length)));
+    ids ??= await principalIds(store, site, principal);
+    if (!kind(await maskOf(store, site, principal, assignments, ids))) hidden.push(Number(scope.slice(prefix.length)));
   }
   void web;
   return hidden;

@@ -290,8 +290,12 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
       // No role on the site, but maybe something in it was shared with them (a role assignment on a list or an item).
       const row = await findSiteUser(store, site, userLogin(identity.user.upn));
       const principal: Principal = { userId: row?.id ?? -1, loginName: userLogin(identity.user.upn), upn: identity.user.upn, role, via: identity.via };
-      if (row && await hasAnyAssignment(store, site, principal)) return principal;
-      throw fail.accessDenied();
+      if (!(await hasAnyAssignment(store, site, principal))) throw fail.accessDenied();
+      if (row) return principal;
+      // Given access only through a claim that covers them ("Everyone except external users", a
+      // directory group): they become a site user on first sign-in, as SharePoint adds them.
+      const added = await ensureSiteUser(store, site, { kind: 'user', user: identity.user }, { now: isoSeconds(options.clock().getTime()) });
+      return { ...principal, userId: added.id };
     }
     const userId = await siteUserId(site, identity.user, held === 'owner');
     return { userId, loginName: userLogin(identity.user.upn), upn: identity.user.upn, role, via: identity.via };

@@ -21,6 +21,7 @@ import { layoutsFront } from '../fronts/layouts/index.ts';
 import { vtiBinFront } from '../fronts/vti-bin/index.ts';
 import { formsFront } from '../fronts/forms/index.ts';
 import { projectDataFront } from '../fronts/projectdata/index.ts';
+import { linksFront } from '../fronts/links/index.ts';
 import { filesFront } from '../fronts/files/index.ts';
 import { restFront } from '../fronts/rest/index.ts';
 import { managedIdentityFront } from '../fronts/managed-identity/index.ts';
@@ -93,6 +94,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(vtiBinFront, { deps: options, sitePaths });
   await app.register(formsFront, { deps: options, sitePaths });
   await app.register(projectDataFront, { deps: options, sitePaths });
+  await app.register(linksFront, { deps: options, sitePaths });
   await app.register(filesFront, { deps: options, sitePaths });
   await app.register(restFront, { deps: options, sitePaths });
   app.route({

@@ -27,6 +27,7 @@ import type { CustomActionRepository } from './custom-actions.ts';
 import type { SiteGroupRepository } from './site-groups.ts';
 import type { RoleDefinitionRepository } from './role-definitions.ts';
 import type { RoleAssignmentRepository } from './role-assignments.ts';
+import type { SharingLinkRepository } from './sharing-links.ts';
 import type { SiteColumnRepository } from './site-columns.ts';
 import type { SubscriptionRepository } from './subscriptions.ts';
 import type { ChangeRepository } from './changes.ts';
@@ -79,6 +80,8 @@ export interface Repositories {
   subscriptions: SubscriptionRepository;
   /** The change log: what every write changed, numbered per site collection (changes.ts). */
   changes: ChangeRepository;
+  /** Sharing links of items, folders and files (sharing-links.ts). */
+  sharingLinks: SharingLinkRepository;
 }
 
 /**
@@ -115,6 +118,7 @@ export interface StoreReader {
    * still holds while it stays. NaN inside a transaction (nothing there is cached).
    */
   generation(): number;
+  sharingLinks: Pick<SharingLinkRepository, 'of' | 'byToken'>;
 }
 
 /** Storage. Every write is atomic; an error leaves nothing behind. */

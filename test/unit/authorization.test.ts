@@ -37,6 +37,10 @@ const READING_ACTIONS: Record<string, string> = {
   'userResource.getvalueforuiculture': 'a POST that reads a title or description',
   'siteUsers.removebyid': "a group's member leaves: its owner or ManagePermissions, checked by the rule",
   'siteUsers.removebyloginname': 'as removebyid',
+  'item.getsharinginformation': 'a POST that reads who has access and the links (sharing itself needs ManagePermissions)',
+  'item.getobjectsharingsettings': 'as getsharinginformation',
+  'webStatics.shareobject': 'ManagePermissions on the object its URL names, checked by the rule once the URL is resolved',
+  'web.unshareobject': 'as webStatics.shareobject',
 };
 
 const principal = (role: SiteRoleName): Principal => ({ userId: 7, loginName: 'x', upn: 'x@contoso.com', role, via: 'bearer' });

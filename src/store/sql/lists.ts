@@ -129,6 +129,7 @@ export class SqlLists implements ListRepository {
       for (const table of ['role_assignments', 'unique_scopes'] as const) {
         await s.db.deleteFrom(table).where((eb) => eb.or([eb('scope', '=', `list:${list.rowId}`), eb('scope', 'like', `item:${list.rowId}:%`)])).execute();
       }
+      await s.db.deleteFrom('sharing_links').where('scope', 'like', `item:${list.rowId}:%`).execute();
       await s.db.deleteFrom('fields').where('list_row_id', '=', list.rowId).execute();
       await s.db.deleteFrom('lists').where('row_id', '=', list.rowId).execute();
       await s.db.schema.dropTable(list.tableName).ifExists().execute();

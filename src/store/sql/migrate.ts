@@ -30,6 +30,7 @@ import { roleDefinitions } from './migrations/0023-role-definitions.ts';
 import { roleAssignments } from './migrations/0024-role-assignments.ts';
 import { changeLog } from './migrations/0025-change-log.ts';
 import { webhooks } from './migrations/0026-webhooks.ts';
+import { sharingLinks } from './migrations/0029-sharing-links.ts';
 import type { SqlFlavour } from './flavour.ts';
 
 /** Every migration, by name (Kysely applies them in name order); exported for `spemu migrate` and import. */
@@ -60,6 +61,7 @@ export const migrations = (flavour: SqlFlavour): Record<string, Migration> => ({
   '0024-role-assignments': roleAssignments(flavour),
   '0025-change-log': changeLog(flavour),
   '0026-webhooks': webhooks(flavour),
+  '0029-sharing-links': sharingLinks(flavour),
 });
 
 export async function migrateToLatest(db: Kysely<any>, flavour: SqlFlavour): Promise<void> {

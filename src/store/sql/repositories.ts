@@ -27,6 +27,7 @@ import { SqlRoleDefinitions } from './role-definitions.ts';
 import { SqlRoleAssignments } from './role-assignments.ts';
 import { SqlSubscriptions } from './subscriptions.ts';
 import { SqlChanges } from './changes.ts';
+import { SqlSharingLinks } from './sharing-links.ts';
 
 /** What a repository may keep beyond its session: memory that outlives one transaction. */
 export interface RepositoryMemory {
@@ -58,6 +59,7 @@ export const REPOSITORIES: { [K in keyof Repositories]: (session: SqlSession, me
   roleAssignments: (s) => new SqlRoleAssignments(s),
   subscriptions: (s) => new SqlSubscriptions(s),
   changes: (s) => new SqlChanges(s),
+  sharingLinks: (s) => new SqlSharingLinks(s),
 };
 
 export function buildRepositories(session: SqlSession, memory: RepositoryMemory): Repositories {

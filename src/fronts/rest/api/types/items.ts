@@ -24,6 +24,7 @@ import { emptyOk, integerArgument } from './shared.ts';
 import { fieldValuesEntity, type FieldValuesForm } from '../field-values.ts';
 import { getUserEffectivePermissions, securableMethods, securableNavigation, type SecurableOf } from './security.ts';
 import { voidResult } from './documents-shared.ts';
+import { sharedItem, sharingMethods } from './sharing.ts';
 
 type ItemsResource = { kind: 'items'; list: List };
 type ItemResource = { kind: 'item'; list: List; id: number };
@@ -130,6 +131,7 @@ export const itemType: ResourceType<ItemResource> = {
   methods: {
     getusereffectivepermissions: getUserEffectivePermissions,
     ...securableMethods<ItemResource>(itemSecurable),
+    ...sharingMethods<ItemResource>((r, ctx) => sharedItem(r.list, r.id, ctx)),
     validateupdatelistitem: validateUpdateListItem,
     /**
      * The URL of the Office Online (WOPI) frame for the item's document: spemu has no WOPI

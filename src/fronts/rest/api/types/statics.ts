@@ -14,12 +14,14 @@ import { absoluteUrl } from '../entities.ts';
 import { ok } from '../outcome.ts';
 import type { ResourceType } from '../resource.ts';
 import { entityCollection, stringArgument } from './shared.ts';
+import { webShareObject } from './sharing.ts';
 
 /** The path of an absolute URL (or a server-relative one), decoded. */
 const pathOf = (url: string): string => decodeUrlText(/^https?:\/\//i.test(url) ? new URL(url).pathname : url);
 
 export const webStaticsType: ResourceType<{ kind: 'webStatics' }> = {
   methods: {
+    shareobject: webShareObject,
     getdocumentlibraries: {
       kind: 'function',
       async invoke(_r, args, ctx) {

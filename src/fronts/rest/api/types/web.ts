@@ -1,6 +1,7 @@
 // SP.Site and SP.Web.
 
-import type { ResourceType } from '../resource.ts';
+import type { MethodDef, ResourceType } from '../resource.ts';
+import { webUnshareObject } from './sharing.ts';
 import { webFileMethods } from './files.ts';
 import { siteEntity, webEntity } from '../entities.ts';
 import { getChangesMethod, withCurrentChangeToken } from './changes.ts';
@@ -77,6 +78,7 @@ export const webType: ResourceType<WebResource> = {
     ...webExtraMethods,
     ...webFileMethods,
     getusereffectivepermissions: getUserEffectivePermissions,
+    unshareobject: webUnshareObject as MethodDef<WebResource>,
     getchanges: getChangesMethod((r, ctx) => {
       const { web } = r as WebResource;
       return { siteId: ctx.site.id, scope: { kind: 'web', webId: web.id }, tokenScope: 'web', id: web.id };
