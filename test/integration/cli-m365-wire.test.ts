@@ -78,3 +78,29 @@ describe('CLI for Microsoft 365 requests on the wire', () => {
     assert.equal((await get("web/lists/GetByTitle('Tasks')?$expand=Nope")).status, 400);
   });
 });
+
+describe("CSOM's ProcessQuery (spo propertybag list, spo contenttype add): CSOM's own \"not implemented\" answer", () => {
+  const context = useTestServer({ anonymousUser: undefined });
+  const processQuery = (headers: Record<string, string>) => fetch(`${context.server.site()}/_vti_bin/client.svc/ProcessQuery`, {
+    method: 'POST', headers: { 'Content-Type': 'text/xml', ...headers },
+    body: '<Request AddExpandoFieldTypeSuffix="true" SchemaVersion="15.0.0.0" LibraryVersion="16.0.0.0" ApplicationName="CLI" xmlns="http://schemas.microsoft.com/sharepoint/clientquery/2009"><Actions/><ObjectPaths/></Request>',
+  });
+
+  it('an authenticated caller gets 200 with an ErrorInfo naming what is missing, as CSOM reports a failed query', async () => {
+    const res = await processQuery({ Authorization: `Basic ${Buffer.from('alice@contoso.onmicrosoft.com:alice-demo-pass').toString('base64')}` });
+    assert.equal(res.status, 200);
+    assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
+    const [head] = await res.json() as Array<{ SchemaVersion: string; ErrorInfo: { ErrorMessage: string; ErrorTypeName: string; ErrorCode: number; TraceCorrelationId: string } }>;
+    assert.equal(head!.SchemaVersion, '15.0.0.0');
+    assert.equal(head!.ErrorInfo.ErrorTypeName, 'System.NotImplementedException');
+    assert.equal(head!.ErrorInfo.ErrorCode, -2147467263);
+    assert.match(head!.ErrorInfo.ErrorMessage, /not implemented by spemu/);
+    assert.equal(head!.ErrorInfo.TraceCorrelationId, res.headers.get('sprequestguid'));
+  });
+
+  it('without credentials, the 401 challenge as everywhere', async () => {
+    const res = await processQuery({});
+    assert.equal(res.status, 401);
+    assert.match(res.headers.get('www-authenticate') ?? '', /Bearer realm=/);
+  });
+});
