@@ -81,7 +81,8 @@ export class SharingService {
         created: now, createdBy: this.actor.userId, modified: now, modifiedBy: this.actor.userId,
       };
     await this.store.sharingLinks.put(row);
-    return row;
+    // What is stored: another request may have made this kind of link a moment before.
+    return (await this.store.sharingLinks.of(site.id, scope)).find((l) => l.kind === kind) ?? row;
   }
 
   /** Removes the object's links of a kind (with that ShareId, unless it is the empty GUID). */
