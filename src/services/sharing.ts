@@ -28,7 +28,7 @@ export const isAnonymousKind = (kind: number) => kind === LINK_KINDS.AnonymousVi
 /** `role:1073741827`, `role: 1073741827` (PnPjs's web.shareObject writes a space), `group:5`. */
 export function parseRoleValue(text: unknown): ShareTarget {
   const m = typeof text === 'string' ? /^\s*(role|group)\s*:\s*(\d+)\s*$/i.exec(text) : null;
-  if (!m) throw fail.badArgument('roleValue');
+  if (!m) throw fail.badArgument('roleValue must be role:<role definition id> or group:<group id>.');
   return { kind: m[1]!.toLowerCase() as 'role' | 'group', id: Number(m[2]) };
 }
 
@@ -70,7 +70,7 @@ export class SharingService {
 
   /** The object's link of `kind`, made if it has none; an anonymous link's expiration is (re)set. */
   async link(site: Site, s: Securable, kind: number, expiration: string | null): Promise<SharingLinkRow> {
-    if (!Object.values(LINK_KINDS).includes(kind as never)) throw fail.badArgument('linkKind');
+    if (!Object.values(LINK_KINDS).includes(kind as never)) throw fail.badArgument('A link can be made of linkKind 1 (Direct) to 5 (AnonymousEdit); a Flexible link (6) is not supported.');
     const scope = scopeKey(s);
     const now = this.actor.now();
     const existing = (await this.store.sharingLinks.of(site.id, scope)).find((l) => l.kind === kind);
@@ -81,12 +81,13 @@ export class SharingService {
         created: now, createdBy: this.actor.userId, modified: now, modifiedBy: this.actor.userId,
       };
     await this.store.sharingLinks.put(row);
-    return row;
+    // What is stored: another request may have made this kind of link a moment before.
+    return (await this.store.sharingLinks.of(site.id, scope)).find((l) => l.kind === kind) ?? row;
   }
 
   /** Removes the object's links of a kind (with that ShareId, unless it is the empty GUID). */
   async removeLinks(site: Site, s: Securable, kind: number, shareId?: string): Promise<void> {
-    if (!Number.isInteger(kind) || kind < 0 || kind > 6) throw fail.badArgument('linkKind');
+    if (!Number.isInteger(kind) || kind < 0 || kind > 6) throw fail.badArgument('linkKind must be a SharingLinkKind from 0 (Uninitialized) to 6 (Flexible).');
     const any = shareId === undefined || /^0{8}-0{4}-0{4}-0{4}-0{12}$/.test(shareId);
     await this.store.sharingLinks.remove(site.id, scopeKey(s), kind, any ? undefined : shareId.toLowerCase());
   }

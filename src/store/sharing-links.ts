@@ -23,7 +23,7 @@ export interface SharingLinkRepository {
   of(siteId: string, scope: string): Promise<SharingLinkRow[]>;
   /** The link a URL's token names, if any. */
   byToken(token: string): Promise<SharingLinkRow | undefined>;
-  /** Adds the link, or replaces the object's link of that kind (keeping its ShareId and token). */
+  /** Adds the link or, when the object has one of that kind, sets its expiration and modification (keeping its ShareId and token). */
   put(row: SharingLinkRow): Promise<void>;
   /** Removes the object's links of `kind` (and with that ShareId, when given); how many went. */
   remove(siteId: string, scope: string, kind: number, shareId?: string): Promise<number>;

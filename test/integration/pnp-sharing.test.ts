@@ -140,7 +140,10 @@ describe('PnPjs sharing against spemu', () => {
     const anon = await file.getShareLink(SharingLinkKind.AnonymousView, expires);
     assert.equal(anon.sharingLinkInfo.AllowsAnonymousAccess, true);
     assert.equal(anon.sharingLinkInfo.Expiration, expires.toISOString().replace(/\.\d{3}Z$/, 'Z'));
+    const racing = await Promise.all(Array.from({ length: 5 }, () => file.getShareLink(SharingLinkKind.OrganizationEdit)));
+    assert.equal(new Set(racing.map((r) => r.sharingLinkInfo.ShareId)).size, 1, 'racing requests make one link');
     const edit = await file.getShareLink(SharingLinkKind.OrganizationEdit);
+    assert.equal(edit.sharingLinkInfo.ShareId, racing[0]!.sharingLinkInfo.ShareId);
     assert.equal(edit.sharingLinkInfo.IsEditLink, true);
 
     const kinds = async () => ((await file.getSharingInformation()).permissionsInformation as any).links.map((l: any) => l.linkDetails.LinkKind);

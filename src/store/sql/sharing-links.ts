@@ -27,16 +27,12 @@ export class SqlSharingLinks implements SharingLinkRepository {
   }
 
   async put(link: SharingLinkRow): Promise<void> {
-    await this.s.write([], async ({ db }) => {
-      const updated = await db.updateTable('sharing_links')
-        .set({ expiration: link.expiration, modified: link.modified, modified_by: link.modifiedBy })
-        .where('site_id', '=', link.siteId).where('scope', '=', link.scope).where('kind', '=', link.kind).executeTakeFirst();
-      if (Number(updated.numUpdatedRows) > 0) return;
-      await db.insertInto('sharing_links').values({
-        share_id: link.shareId, site_id: link.siteId, scope: link.scope, kind: link.kind, token: link.token, expiration: link.expiration,
-        created: link.created, created_by: link.createdBy, modified: link.modified, modified_by: link.modifiedBy,
-      }).execute();
-    });
+    // One statement, so two requests making the same kind of link at once keep one (the first's ShareId and token).
+    await this.s.write([], ({ db }) => db.insertInto('sharing_links').values({
+      share_id: link.shareId, site_id: link.siteId, scope: link.scope, kind: link.kind, token: link.token, expiration: link.expiration,
+      created: link.created, created_by: link.createdBy, modified: link.modified, modified_by: link.modifiedBy,
+    }).onConflict((oc) => oc.columns(['site_id', 'scope', 'kind'])
+      .doUpdateSet({ expiration: link.expiration, modified: link.modified, modified_by: link.modifiedBy })).execute());
   }
 
   remove(siteId: string, scope: string, kind: number, shareId?: string): Promise<number> {

@@ -65,6 +65,10 @@ const SYSTEM_PARTS: Readonly<Record<string, readonly ItemPart[]>> = {
   File_x0020_Size: ['file'], SMTotalFileStreamSize: ['file'], CheckoutUserId: ['file'],
 };
 
+/** `$expand=AttachmentFiles` reads the item's attachment count (only items with some are looked up). */
+const withAttachmentCount = (parts: ItemPart[] | undefined, attachmentFiles: boolean): ItemPart[] | undefined =>
+  parts && attachmentFiles && !parts.includes('attachments') ? [...parts, 'attachments'] : parts;
+
 /** The item parts `props` read; undefined when one reads what the table does not know. */
 function partsRead(props: WireProp[]): ItemPart[] | undefined {
   const parts = new Set<ItemPart>();
@@ -196,7 +200,7 @@ async function makeItemPlan(list: List, fields: Field[], ctx: ApiContext): Promi
   }
   const expansionList = [...chosen.values()];
   const load = [...new Set([...fieldsRead(props), ...expansionList.map((e) => e.field)])];
-  return { list, fields, props, expansions: expansionList, parentList: wantParent, parentNested, full: false, load, roleAssignments, attachmentFiles, parts: partsRead(props) };
+  return { list, fields, props, expansions: expansionList, parentList: wantParent, parentNested, full: false, load, roleAssignments, attachmentFiles, parts: withAttachmentCount(partsRead(props), attachmentFiles) };
 }
 
 /** Builds the entities for `items` under `plan`. */

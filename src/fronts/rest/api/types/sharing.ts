@@ -101,13 +101,13 @@ async function linkInfo(ctx: ApiContext, s: Shared, link: SharingLinkRow): Promi
 function pickerKeys(value: unknown): string[] {
   let parsed: unknown = value;
   if (typeof value === 'string') {
-    try { parsed = JSON.parse(value); } catch { throw errors.badArgument('peoplePickerInput'); }
+    try { parsed = JSON.parse(value); } catch { throw errors.badArgument('peoplePickerInput must be a JSON array of people picker entities, each with a Key (a login name).'); }
   }
   const entries = arrayValue(parsed);
-  if (!entries) throw errors.badArgument('peoplePickerInput');
+  if (!entries) throw errors.badArgument('peoplePickerInput must be a JSON array of people picker entities, each with a Key (a login name).');
   return entries.map((e) => {
     const key = e && typeof e === 'object' ? (e as { Key?: unknown }).Key : undefined;
-    if (typeof key !== 'string' || !key.trim()) throw errors.badArgument('peoplePickerInput');
+    if (typeof key !== 'string' || !key.trim()) throw errors.badArgument('peoplePickerInput must be a JSON array of people picker entities, each with a Key (a login name).');
     return key;
   });
 }
@@ -188,12 +188,12 @@ async function accessOf(ctx: ApiContext, who: SitePrincipal, securable: Securabl
 
 async function checkPermissions(ctx: ApiContext, securable: Securable): Promise<Outcome> {
   const recipients = arrayValue(readMethodBody(ctx).recipients);
-  if (!recipients) throw errors.badArgument('recipients');
+  if (!recipients) throw errors.badArgument('recipients must be an array of {alias} or {email}.');
   const items: Value[] = [];
   for (const r of recipients) {
     const props = (r && typeof r === 'object' ? r : {}) as { alias?: unknown; email?: unknown };
     const input = typeof props.alias === 'string' && props.alias ? props.alias : typeof props.email === 'string' ? props.email : '';
-    if (!input) throw errors.badArgument('recipients');
+    if (!input) throw errors.badArgument('recipients must be an array of {alias} or {email}.');
     const who = await resolveLogin(ctx.store, input);
     const mask = who ? await accessOf(ctx, who, securable) : undefined;
     const role = mask ? sharingRole(mask) : 0;
@@ -316,7 +316,7 @@ const nullResult = (name: string): Outcome => ok({ kind: 'primitive', methodName
 
 function linkKindProp(props: Properties): number {
   const kind = props.linkKind;
-  if (typeof kind !== 'number' || !Number.isInteger(kind)) throw errors.badArgument('linkKind');
+  if (typeof kind !== 'number' || !Number.isInteger(kind)) throw errors.badArgument('linkKind must be a SharingLinkKind from 1 (Direct) to 5 (AnonymousEdit).');
   return kind;
 }
 
@@ -345,9 +345,9 @@ export function sharingMethods<R extends Resource>(of: (r: R, ctx: ApiContext) =
         const s = await of(r, ctx);
         const request = readMethodBody(ctx).request as Properties | null | undefined;
         const settings = request && typeof request === 'object' ? request.settings as Properties | null | undefined : undefined;
-        if (!settings || typeof settings !== 'object') throw errors.badArgument('request');
+        if (!settings || typeof settings !== 'object') throw errors.badArgument('request must be {createLink, settings:{linkKind, expiration}}.');
         const expiration = settings.expiration;
-        if (expiration !== undefined && expiration !== null && (typeof expiration !== 'string' || Number.isNaN(Date.parse(expiration)))) throw errors.badArgument('expiration');
+        if (expiration !== undefined && expiration !== null && (typeof expiration !== 'string' || Number.isNaN(Date.parse(expiration)))) throw errors.badArgument('expiration must be an ISO 8601 date and time, or null.');
         const iso = typeof expiration === 'string' && expiration ? new Date(expiration).toISOString().replace(/\.\d{3}Z$/, 'Z') : null;
         const link = await ctx.services.sharing.link(ctx.site, s.securable, linkKindProp(settings), iso);
         return ok({ kind: 'primitive', methodName: 'ShareLink', edmType: 'SP.ShareLinkResponse',
@@ -368,7 +368,7 @@ export function sharingMethods<R extends Resource>(of: (r: R, ctx: ApiContext) =
         const s = await of(r, ctx);
         const body = readMethodBody(ctx);
         const shareId = body.shareId;
-        if (shareId !== undefined && (typeof shareId !== 'string' || !/^\{?[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}\}?$/i.test(shareId))) throw errors.badArgument('shareId');
+        if (shareId !== undefined && (typeof shareId !== 'string' || !/^\{?[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}\}?$/i.test(shareId))) throw errors.badArgument('shareId must be a GUID.');
         await ctx.services.sharing.removeLinks(ctx.site, s.securable, linkKindProp(body), typeof shareId === 'string' ? shareId.replace(/[{}]/g, '') : undefined);
         return nullResult('UnshareLink');
       },
@@ -399,19 +399,19 @@ export async function sharedItem(list: List, id: number, ctx: ApiContext): Promi
 
 /** A web (`…/_layouts/15/aclinv.aspx`, as PnPjs's web.shareWith names one, or the web's own URL) or a document of the site. */
 async function objectAtUrl(ctx: ApiContext, url: unknown): Promise<{ securable: Securable; shared?: Shared; name: string; path: string }> {
-  if (typeof url !== 'string' || !url.trim()) throw errors.badArgument('url');
+  if (typeof url !== 'string' || !url.trim()) throw errors.badArgument('url must name a web of this site collection, or a file or folder in it.');
   let path: string;
-  try { path = decodeURIComponent(new URL(url, ctx.apiUrl).pathname); } catch { throw errors.badArgument('url'); }
+  try { path = decodeURIComponent(new URL(url, ctx.apiUrl).pathname); } catch { throw errors.badArgument('url must name a web of this site collection, or a file or folder in it.'); }
   const page = /\/_layouts\/15\/[^/]*$/i.exec(path);
   if (page) path = path.slice(0, page.index) || '/';
   const found = await webAt(ctx.store, path, { deepest: true });
-  if (!found || found.site.id !== ctx.site.id) throw errors.badArgument('url');
+  if (!found || found.site.id !== ctx.site.id) throw errors.badArgument('url must name a web of this site collection, or a file or folder in it.');
   const webPath = `/${segments(found.web.serverRelativeUrl).join('/')}`.toLowerCase();
   if (page || `/${segments(path).join('/')}`.toLowerCase() === webPath) {
     return { securable: { kind: 'web', web: found.web }, name: found.web.title, path: found.web.serverRelativeUrl };
   }
   const doc = await documentAt(ctx.store, found.web, path);
-  if (!doc?.item) throw errors.badArgument('url');
+  if (!doc?.item) throw errors.badArgument('url must name a web of this site collection, or a file or folder in it.');
   const shared: Shared = { securable: { kind: 'item', web: found.web, list: doc.list, id: doc.item.id }, list: doc.list, item: doc.item };
   return { securable: shared.securable, shared, name: objectName(shared), path: objectPath(shared) };
 }
