@@ -15,5 +15,7 @@ export const TENANT_HOSTS_KEY = 'tenant.hosts';
 export const siteDefaultUserKey = (siteId: string) => `site.defaultUser.${siteId}`;
 /** The tenant file's app registrations as stored (identity/apps.ts: secrets hashed), rewritten by every seed. */
 export const TENANT_APPS_KEY = 'tenant.apps';
+/** The tenant file's trusted token issuers as stored (identity/trusted-issuers.ts), rewritten by every seed. */
+export const TENANT_TRUSTED_ISSUERS_KEY = 'tenant.trustedIssuers';
 /** UPNs (lower case, a JSON array) of the tenant file's users with `accountEnabled: false`. */
 export const TENANT_DISABLED_USERS_KEY = 'tenant.disabledUsers';

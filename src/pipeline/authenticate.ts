@@ -3,7 +3,8 @@
 // identify():  credentials → a directory user or an app, or 401 with SharePoint Online's challenge.
 //              Authorization: Basic (UPN + password), Authorization: Bearer (an HS256 JWT of
 //              `spemu token`, identity/tokens.ts, or an Entra-shaped RS256 token of the identity
-//              front, identity/entra-tokens.ts: delegated for a user, app-only for an app), or
+//              front, identity/entra-tokens.ts: delegated for a user, app-only for an app, or a
+//              high-trust add-in token, identity/high-trust-tokens.ts: app-only), or
 //              the session cookie of /_spemu/login; with none, the configured anonymousUser (a
 //              local-development convenience), else 401.
 // authorize(): that user on a site → the Principal (role, User Information List row), or
@@ -22,8 +23,9 @@ import { siteRoleOf } from '../identity/roles.ts';
 import { ensureSiteUser, findSiteUser, userLogin } from '../identity/site-users.ts';
 import { SHAREPOINT_APP_ID, TOKEN_DIAGNOSTICS, TokenError, tokenExpiry, verifyToken, type AuthMode } from '../identity/tokens.ts';
 import { isEntraShaped, verifyEntraToken } from '../identity/entra-tokens.ts';
+import { highTrustChecks, isHighTrustShaped, verifyHighTrustToken } from '../identity/high-trust-tokens.ts';
 import type { SigningKeys } from '../identity/signing-keys.ts';
-import { appSiteRole, findApp, hasSitePermission, type RegisteredApp } from '../identity/apps.ts';
+import { appRoles, appSiteRole, findApp, hasSitePermission, type RegisteredApp } from '../identity/apps.ts';
 import { entraChecks } from './entra-bearer.ts';
 import { isDisabled } from '../identity/disabled-users.ts';
 import { VerifiedTokens } from '../identity/verified-tokens.ts';
@@ -171,6 +173,8 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
   }
 
   async function bearer(token: string, origin: string | undefined): Promise<Identity> {
+    // Checked in both modes: a high-trust token is an app's, never a user token to replay.
+    if (isHighTrustShaped(token)) return highTrustBearer(token, origin);
     if (options.mode === 'strict' && isEntraShaped(token)) return entraBearer(token, origin);
     const now = options.clock();
     let name = verifiedTokens.get(token, now.getTime());
@@ -212,12 +216,38 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
       const user = await store.directory.findUser(claims.upn);
       return user ? { user, via: 'bearer', scopeCap: scopeCap(claims.scp) } : challenge(undefined, origin);
     }
-    // The app is looked up every time: an app removed from the tenant file stops working at once.
-    const app = await findApp(store, claims.clientId ?? '');
+    return appIdentity(claims.clientId ?? '', claims.roles, origin);
+  }
+
+  /**
+   * An app acting on its own: `roles` as its token says, or (undefined) the app's permissions.
+   * The app is looked up every time: an app removed from the tenant file stops working at once.
+   */
+  async function appIdentity(clientId: string, tokenRoles: string[] | undefined, origin: string | undefined): Promise<Identity> {
+    const app = await findApp(store, clientId);
     if (!app) return challenge(TOKEN_DIAGNOSTICS.unknownApp, origin);
-    const roles = claims.roles ?? [];
+    const roles = tokenRoles ?? appRoles(app);
     if (!hasSitePermission(roles)) return challenge(TOKEN_DIAGNOSTICS.unsupportedAppOnly, origin);
     return { app: { clientId: app.clientId, roles, app }, via: 'bearer' };
+  }
+
+  /** A high-trust add-in token (identity/high-trust-tokens.ts): app-only, with the app's permissions. */
+  async function highTrustBearer(token: string, origin: string | undefined): Promise<Identity> {
+    if (!origin) return challenge(undefined, origin);
+    const now = options.clock();
+    const cacheKey = `high-trust\n${origin}\n${token}`;
+    let clientId = entraTokens.get(cacheKey, now.getTime());
+    if (clientId === undefined) {
+      try {
+        const verified = await verifyHighTrustToken(token, await highTrustChecks(store, origin, now));
+        clientId = verified.clientId;
+        entraTokens.remember(cacheKey, clientId, now.getTime(), verified.exp);
+      } catch (e) {
+        if (e instanceof TokenError) return challenge(e.diagnostics, origin);
+        throw e;
+      }
+    }
+    return appIdentity(clientId, undefined, origin);
   }
 
   /** Who the credentials prove, unless it is a disabled account (which signs in by no means). */

@@ -16,7 +16,7 @@ import { normaliseDateTime, toStoredValue } from '../domain/values.ts';
 import { CATALOGS, DEFAULT_LIBRARY, DOCUMENT_LIBRARY_TEMPLATE, SITE_PAGES_TEMPLATE, USER_INFO_LIST_TEMPLATE, WEB_PART_CATALOG_TEMPLATE } from '../domain/templates.ts';
 import type { Store } from '../store/store.ts';
 import type { ItemWrite } from '../store/items.ts';
-import { siteDefaultUserKey, TENANT_APPS_KEY, TENANT_DISABLED_USERS_KEY, TENANT_FILE_KEY, TENANT_HASH_KEY, TENANT_HOSTS_KEY, TENANT_ID_KEY, TENANT_NAME_KEY } from '../domain/settings.ts';
+import { siteDefaultUserKey, TENANT_APPS_KEY, TENANT_DISABLED_USERS_KEY, TENANT_TRUSTED_ISSUERS_KEY, TENANT_FILE_KEY, TENANT_HASH_KEY, TENANT_HOSTS_KEY, TENANT_ID_KEY, TENANT_NAME_KEY } from '../domain/settings.ts';
 import type { TenantContentType, TenantField, TenantFile, TenantList, TenantSite, TenantWeb } from './types.ts';
 import { availableColumns } from '../services/site-columns.ts';
 import { ContentTypeService } from '../services/content-types.ts';
@@ -27,6 +27,7 @@ import { loadDocuments, putContents, type Contents } from './documents.ts';
 import { directoryPrincipal, ensureSiteUser, SYSTEM_ACCOUNT_ID, userLogin } from '../identity/site-users.ts';
 import { HOME_PAGE } from '../domain/page-templates.ts';
 import { registerApps, withoutAppSecrets, type RegisteredApp } from '../identity/apps.ts';
+import { registerIssuers, type TrustedIssuer } from '../identity/trusted-issuers.ts';
 import type { BlobRef } from '../store/blobs.ts';
 
 
@@ -38,15 +39,25 @@ import type { BlobRef } from '../store/blobs.ts';
  */
 export function tenantHash(tenant: TenantFile): string {
   const { hosts, ...named } = tenant.tenant;
-  // Apps are left out like host names: who may get tokens, not what the tenant holds.
-  const { apps, ...withoutApps } = tenant;
-  const content = { ...(apps === undefined ? tenant : withoutApps), ...(hosts === undefined ? {} : { tenant: named }) };
+  // Apps and trusted issuers are left out like host names: who may get tokens, not what the tenant holds.
+  const { apps, trustedIssuers, ...withoutApps } = tenant;
+  const content = { ...(apps === undefined && trustedIssuers === undefined ? tenant : withoutApps), ...(hosts === undefined ? {} : { tenant: named }) };
   return createHash('sha256').update(JSON.stringify(content)).digest('hex');
 }
 
-/** Records the tenant file's app registrations (secrets hashed, certificate files read). */
+/** Records the tenant file's app registrations (secrets hashed, certificate files read) and trusted token issuers. */
 export async function storeTenantApps(store: Pick<Store, 'settings'>, tenant: TenantFile, baseDir: string): Promise<void> {
   await store.settings.set(TENANT_APPS_KEY, JSON.stringify(await tenantApps(tenant, baseDir)));
+  await store.settings.set(TENANT_TRUSTED_ISSUERS_KEY, JSON.stringify(await tenantIssuers(tenant, baseDir)));
+}
+
+async function tenantIssuers(tenant: TenantFile, baseDir: string): Promise<TrustedIssuer[]> {
+  const issuers = [];
+  for (const i of tenant.trustedIssuers ?? []) {
+    const pem = 'pem' in i.certificate ? i.certificate.pem : await readFile(resolve(baseDir, i.certificate.file), 'utf8');
+    issuers.push({ issuerId: i.issuerId, ...(i.name === undefined ? {} : { name: i.name }), pem });
+  }
+  return registerIssuers(issuers);
 }
 
 async function tenantApps(tenant: TenantFile, baseDir: string): Promise<RegisteredApp[]> {
@@ -141,6 +152,7 @@ export async function loadTenant(store: Store, tenant: TenantFile, now: string, 
   const homePage = await store.blobs.put(once(Buffer.from(HOME_PAGE.content, 'utf8')), { limit: HOME_PAGE.content.length * 4, tooLarge: () => new Error('home page') });
   // Hashing secrets takes a moment each: done before the unit of work.
   const apps = await tenantApps(tenant, baseDir);
+  const issuers = await tenantIssuers(tenant, baseDir);
   await store.transaction(async (tx) => {
     await tx.settings.set(TENANT_NAME_KEY, tenant.tenant.name);
     await tx.settings.set(TENANT_HASH_KEY, tenantHash(tenant));
@@ -149,6 +161,7 @@ export async function loadTenant(store: Store, tenant: TenantFile, now: string, 
     await tx.settings.set(TENANT_FILE_KEY, JSON.stringify(withoutAppSecrets(tenant)));
     await storeTenantHosts(tx, tenant);
     await tx.settings.set(TENANT_APPS_KEY, JSON.stringify(apps));
+    await tx.settings.set(TENANT_TRUSTED_ISSUERS_KEY, JSON.stringify(issuers));
     await tx.settings.set(TENANT_DISABLED_USERS_KEY, JSON.stringify(tenant.users.filter((u) => u.accountEnabled === false).map((u) => u.upn.toLowerCase())));
     await loadDirectory(tx, tenant, baseDir, now);
     for (const site of tenant.sites) {

@@ -11,6 +11,8 @@ export interface TenantFile {
   groups?: TenantGroup[];
   /** Entra app registrations (identity/apps.ts keeps them, secrets hashed). */
   apps?: TenantApp[];
+  /** SharePoint's trusted security token issuers (New-SPTrustedSecurityTokenIssuer): high-trust add-in tokens signed with their certificate act as an app of `apps`. */
+  trustedIssuers?: TenantTrustedIssuer[];
   /** At least one. */
   sites: TenantSite[];
   /** ProjectData feed content by PWA site URL (a URL present in `sites`): options and entity-set rows (src/projectdata/rows.ts). */
@@ -62,6 +64,14 @@ export interface TenantApp {
   permissions?: TenantAppPermission[];
   /** Sites.Selected grants: a site URL of `sites` and the role on it. */
   sites?: Array<{ url: string; role: 'read' | 'write' | 'manage' | 'fullcontrol' }>;
+}
+
+export interface TenantTrustedIssuer {
+  /** GUID, unique: the `<issuerId>` of the tokens' `iss` (`<issuerId>@<tenant id>`). */
+  issuerId: string;
+  name?: string;
+  /** The certificate whose private key signs the tokens: PEM text, or a PEM file relative to the tenant file's folder. */
+  certificate: { pem: string } | { file: string };
 }
 
 export interface TenantSite {

@@ -209,6 +209,7 @@ function referenceProblems(doc: Json): TenantProblem[] {
     checkSite(site, `/sites/${index}`, directory, problems);
   }
   checkApps(doc, siteUrls, problems);
+  checkTrustedIssuers(doc, problems);
   if (isObject(doc.projectData)) {
     for (const key of Object.keys(doc.projectData)) {
       if (!siteUrls.has(key.toLowerCase())) problems.push({ path: pointer('/projectData', key), message: `"${key}" is not the URL of a site in sites` });
@@ -243,6 +244,22 @@ function checkApps(doc: Json, siteUrls: ReadonlyMap<string, number>, problems: T
     const permissions = Array.isArray(app.permissions) ? app.permissions : [];
     if (objectsIn(app.sites).length > 0 && !permissions.includes('Sites.Selected')) {
       problems.push({ path: `/apps/${index}/sites`, message: 'sites are granted only with the Sites.Selected permission' });
+    }
+  }
+}
+
+/** Unique issuer ids, readable certificates. */
+function checkTrustedIssuers(doc: Json, problems: TenantProblem[]): void {
+  const ids = new Map<string, number>();
+  for (const [index, issuer] of objectsIn(doc.trustedIssuers)) {
+    const id = stringOrUndefined(issuer.issuerId);
+    if (id !== undefined) noteUnique(ids, id.toLowerCase(), index, `/trustedIssuers/${index}/issuerId`, (first) => `duplicate issuer id "${id}" (also /trustedIssuers/${first}/issuerId)`, problems);
+    const pem = isObject(issuer.certificate) ? issuer.certificate.pem : undefined;
+    if (typeof pem !== 'string') continue;
+    try {
+      certificateOf(pem);
+    } catch {
+      problems.push({ path: `/trustedIssuers/${index}/certificate/pem`, message: 'not a PEM certificate node can read' });
     }
   }
 }
