@@ -7,6 +7,7 @@ import { TenantFileError, validateTenant } from '../../src/tenant/validate.ts';
 import { tenantHash } from '../../src/tenant/load.ts';
 import { appSiteRole, checkAppSecret, registerApps, withoutAppSecrets } from '../../src/identity/apps.ts';
 import type { TenantFile } from '../../src/tenant/types.ts';
+import { registerIssuers } from '../../src/identity/trusted-issuers.ts';
 import { appCertificate } from '../helpers/identity.ts';
 
 const ID = '5d1f3c2e-8a4b-4f6e-9c7d-2b1a0e9f8d7c';
@@ -62,5 +63,35 @@ describe('apps in the tenant file', () => {
   it('expired secrets no longer count', async () => {
     const [app] = await registerApps('contoso', [{ clientId: ID, displayName: 'App', secrets: [{ value: 'old-secret', expires: '2020-01-01T00:00:00Z' }] }]);
     assert.equal(await checkAppSecret(app!, 'old-secret', new Date()), false);
+  });
+});
+
+describe('trusted token issuers in the tenant file', () => {
+  const ISSUER = '9e9e46c4-6329-4990-a0b8-13b87b3ba56a';
+  const withIssuers = (trustedIssuers: unknown[]): TenantFile => ({ ...tenant([]), trustedIssuers } as TenantFile);
+
+  it('accept an issuer id and a certificate, stored with its SHA-1 thumbprint, left out of the tenant hash', () => {
+    const cert = appCertificate();
+    const doc = withIssuers([{ issuerId: ISSUER, name: 'High-trust add-ins', certificate: { pem: cert.cert } }]);
+    assert.deepEqual(problems(doc), []);
+    const [issuer] = registerIssuers([{ issuerId: ISSUER.toUpperCase(), pem: cert.cert }]);
+    assert.equal(issuer!.issuerId, ISSUER);
+    assert.equal(issuer!.certificate.sha1, cert.sha1.toUpperCase());
+    const { trustedIssuers: _issuers, ...none } = doc;
+    assert.equal(tenantHash(doc), tenantHash(none as TenantFile));
+  });
+
+  it('refuse a duplicate issuer id, an unreadable certificate, a missing certificate and a non-GUID id', () => {
+    const cert = appCertificate();
+    const found = problems(withIssuers([
+      { issuerId: ISSUER, certificate: { pem: cert.cert } },
+      { issuerId: ISSUER.toUpperCase(), certificate: { pem: '-----BEGIN CERTIFICATE-----\nnot base64\n-----END CERTIFICATE-----' } },
+      { issuerId: ISSUER.replace('9e9e', 'aaaa') },
+      { issuerId: 'not-a-guid', certificate: { file: 'x.pem' } },
+    ]));
+    assert.ok(found.some((p) => p.startsWith('/trustedIssuers/1/issuerId: duplicate issuer id')), found.join('\n'));
+    assert.ok(found.some((p) => p.startsWith('/trustedIssuers/1/certificate/pem')), found.join('\n'));
+    assert.ok(found.some((p) => p.startsWith('/trustedIssuers/2')), found.join('\n'));
+    assert.ok(found.some((p) => p.startsWith('/trustedIssuers/3/issuerId')), found.join('\n'));
   });
 });
