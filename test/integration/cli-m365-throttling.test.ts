@@ -110,4 +110,19 @@ describe('CLI for Microsoft 365 against --throttle and fault rules', () => {
       await setFaults({ seed: 1, rules: [] });
     }
   });
+
+  it('a 504 is not retried: the command fails at once with SharePoint\'s message', async () => {
+    await setFaults({ seed: 1, rules: [{ name: 'gateway', method: 'GET', path: '*/_api/web/lists/getByTitle(*)/items', error: 504 }] });
+    try {
+      const run = await cli.runTimed(['spo', 'listitem', 'list', '--webUrl', site(), '--listTitle', 'Tasks', '--fields', 'Id,Title', '--output', 'json', '--debug'],
+        undefined, 60_000);
+      assert.equal(run.killed, false);
+      assert.notEqual(run.code, 0);
+      const items = wireEvents(run.stderr).filter((e) => e.url.includes('/items'));
+      assert.deepEqual(items.map((e) => [e.kind, e.status]), [['request', undefined], ['answer', 504]], 'one attempt');
+      assert.match(run.stderr.map((l) => l.text).join('\n'), /Error: The operation has timed out\./);
+    } finally {
+      await setFaults({ seed: 1, rules: [] });
+    }
+  });
 });
