@@ -6,56 +6,12 @@
 // between the throttled answer and the retry is measured, not assumed. Set-up as in
 // cli-m365.test.ts: HTTPS, `--authType identity` at spemu's managed-identity endpoint, a temp HOME.
 
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { useTestServer } from '../helpers/server.ts';
 import { tlsRequest } from '../helpers/tls-request.ts';
+import { useM365, type Line } from '../helpers/m365-cli.ts';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const M365 = join(ROOT, 'node_modules/@pnp/cli-microsoft365/dist/index.js');
 const ALICE = 'alice@contoso.onmicrosoft.com';
-
-const dirs: string[] = [];
-after(() => { for (const d of dirs) rmSync(d, { recursive: true, force: true }); });
-const tempDir = (prefix: string) => { const d = mkdtempSync(join(tmpdir(), prefix)); dirs.push(d); return d; };
-
-/** One line the CLI wrote to stderr, with when it arrived. */
-interface Line { at: number; text: string }
-interface Run { code: number | null; stdout: string; stderr: Line[]; killed: boolean }
-
-/**
- * Runs the CLI, timing each stderr line as it arrives. `stopWhen` (called on every line) may
- * end the run early: the CLI is then killed (by its own pid) and `killed` is true.
- */
-function runTimed(args: string[], env: NodeJS.ProcessEnv, stopWhen?: (lines: Line[]) => boolean, timeoutMs = 120_000): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [M365, ...args], { env });
-    const lines: Line[] = [];
-    let stdout = '';
-    let partial = '';
-    let killed = false;
-    const kill = () => { if (!killed) { killed = true; child.kill('SIGKILL'); } };
-    const timer = setTimeout(kill, timeoutMs);
-    child.stdout.on('data', (d: Buffer) => { stdout += d.toString('utf8'); });
-    child.stderr.on('data', (d: Buffer) => {
-      const at = Date.now();
-      const parts = (partial + d.toString('utf8')).split('\n');
-      partial = parts.pop()!;
-      for (const text of parts) lines.push({ at, text });
-      if (stopWhen?.(lines)) kill();
-    });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      if (partial) lines.push({ at: Date.now(), text: partial });
-      resolve({ code, stdout, stderr: lines, killed });
-    });
-  });
-}
 
 /**
  * The CLI's `--debug` log as events: each request it sent (`Request:` then its JSON, with the
@@ -90,46 +46,26 @@ function result(stdout: string): any {
 }
 
 describe('CLI for Microsoft 365 against --throttle and fault rules', () => {
-  const data = tempDir('spemu-m365-throttle-data-');
-  const context = useTestServer({ https: true, data, managedIdentity: ALICE, anonymousUser: undefined });
-  let ca: Buffer;
-  let env: NodeJS.ProcessEnv = {};
-  let site = '';
+  // Logged in (in useM365's before) while nothing is throttled.
+  const cli = useM365(ALICE);
+  const site = () => cli.server.site('/sites/dev');
 
   /** POST /_spemu/faults as Alice (a site owner): what the test suite sets at run time. */
   async function setFaults(body: object): Promise<void> {
-    const r = await tlsRequest(`${context.server.url}/_spemu/faults`, {
-      method: 'POST', ca, body: JSON.stringify(body),
+    const r = await tlsRequest(`${cli.server.url}/_spemu/faults`, {
+      method: 'POST', ca: cli.ca, body: JSON.stringify(body),
       headers: { Authorization: `Basic ${Buffer.from(`${ALICE}:alice-demo-pass`).toString('base64')}`, 'Content-Type': 'application/json' },
     });
     assert.equal(r.status, 200, r.text);
   }
-
-  before(async () => {
-    ca = readFileSync(join(data, 'tls', 'ca.pem'));
-    site = context.server.site('/sites/dev');
-    const header = await new Promise<string>((resolve, reject) => {
-      execFile(process.execPath, [join(ROOT, 'src/cli/main.ts'), 'identity-header', '--data', data],
-        { env: { PATH: process.env.PATH, NODE_OPTIONS: `--import ${import.meta.resolve('tsx')}` } },
-        (error, stdout, stderr) => (error ? reject(new Error(stderr)) : resolve(stdout.trim())));
-    });
-    const home = tempDir('spemu-m365-throttle-home-');
-    env = {
-      PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), CLIMICROSOFT365_NOUPDATE: '1',
-      NODE_EXTRA_CA_CERTS: join(data, 'tls', 'ca.pem'), IDENTITY_ENDPOINT: `${context.server.url}/_spemu/managed-identity/token`, IDENTITY_HEADER: header,
-    };
-    // Logged in before anything is throttled.
-    const login = await runTimed(['login', '--authType', 'identity'], env);
-    assert.equal(login.code, 0, login.stderr.map((l) => l.text).join('\n'));
-  });
 
   it('--throttle: the second request of a command gets 429 with Retry-After; the CLI waits that long, retries and succeeds', async () => {
     // One request per 2 s for Alice. `listitem list --pageSize 4 --pageNumber 1` sends two GETs
     // back to back (the page's last Id, then the page): the second is over the budget.
     await setFaults({ throttle: 'user-requests=1/2s' });
     try {
-      const run = await runTimed(['spo', 'listitem', 'list', '--webUrl', site, '--listTitle', 'Tasks', '--fields', 'Id,Title',
-        '--pageSize', '4', '--pageNumber', '1', '--output', 'json', '--debug'], env);
+      const run = await cli.runTimed(['spo', 'listitem', 'list', '--webUrl', site(), '--listTitle', 'Tasks', '--fields', 'Id,Title',
+        '--pageSize', '4', '--pageNumber', '1', '--output', 'json', '--debug']);
       assert.equal(run.code, 0, run.stderr.map((l) => l.text).join('\n'));
       assert.deepEqual(result(run.stdout).map((i: { Id: number }) => i.Id), [5, 6, 7, 8], 'the second page of four');
 
@@ -158,8 +94,8 @@ describe('CLI for Microsoft 365 against --throttle and fault rules', () => {
     await setFaults({ seed: 1, rules: [{ name: 'busy items', method: 'GET', path: '*/_api/web/lists/getByTitle(*)/items', error: 503, retryAfter: 1 }] });
     try {
       const attempts = (lines: Line[]) => wireEvents(lines).filter((e) => e.kind === 'answer' && e.status === 503).length;
-      const run = await runTimed(['spo', 'listitem', 'list', '--webUrl', site, '--listTitle', 'Tasks', '--fields', 'Id,Title', '--output', 'json', '--debug'],
-        env, (lines) => attempts(lines) >= 4, 60_000);
+      const run = await cli.runTimed(['spo', 'listitem', 'list', '--webUrl', site(), '--listTitle', 'Tasks', '--fields', 'Id,Title', '--output', 'json', '--debug'],
+        (lines) => attempts(lines) >= 4, 60_000);
       assert.ok(run.killed, `the CLI was still retrying (exit ${run.code})`);
       const items = wireEvents(run.stderr).filter((e) => e.url.includes('/items'));
       const answers = items.filter((e) => e.kind === 'answer');
@@ -170,6 +106,21 @@ describe('CLI for Microsoft 365 against --throttle and fault rules', () => {
           assert.ok(items[i + 1]!.at - items[i]!.at >= 950, `retry ${i} after ${items[i + 1]!.at - items[i]!.at} ms`);
         }
       }
+    } finally {
+      await setFaults({ seed: 1, rules: [] });
+    }
+  });
+
+  it('a 504 is not retried: the command fails at once with SharePoint\'s message', async () => {
+    await setFaults({ seed: 1, rules: [{ name: 'gateway', method: 'GET', path: '*/_api/web/lists/getByTitle(*)/items', error: 504 }] });
+    try {
+      const run = await cli.runTimed(['spo', 'listitem', 'list', '--webUrl', site(), '--listTitle', 'Tasks', '--fields', 'Id,Title', '--output', 'json', '--debug'],
+        undefined, 60_000);
+      assert.equal(run.killed, false);
+      assert.notEqual(run.code, 0);
+      const items = wireEvents(run.stderr).filter((e) => e.url.includes('/items'));
+      assert.deepEqual(items.map((e) => [e.kind, e.status]), [['request', undefined], ['answer', 504]], 'one attempt');
+      assert.match(run.stderr.map((l) => l.text).join('\n'), /Error: The operation has timed out\./);
     } finally {
       await setFaults({ seed: 1, rules: [] });
     }
