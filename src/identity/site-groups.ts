@@ -6,6 +6,7 @@
 // by themselves.
 
 import type { Site } from '../domain/model.ts';
+import { DEFAULT_GROUP_IDS } from '../domain/principal-ids.ts';
 import type { SiteRoleName } from '../store/directory.ts';
 import type { StoreReader } from '../store/store.ts';
 import { directoryPrincipal, findSiteUser, loginNameOf, type SitePrincipal } from './site-users.ts';
@@ -22,10 +23,12 @@ export interface SiteGroupDef {
   onlyAllowMembersViewMembership: boolean;
 }
 
+// Their ids no site user takes (domain/principal-ids.ts): users and groups share one id space.
+const [OWNERS, VISITORS, MEMBERS] = DEFAULT_GROUP_IDS;
 const DEFINITIONS: Array<{ id: number; role: SiteRoleName; suffix: string; permission: string }> = [
-  { id: 3, role: 'owner', suffix: 'Owners', permission: 'full control' },
-  { id: 4, role: 'visitor', suffix: 'Visitors', permission: 'read' },
-  { id: 5, role: 'member', suffix: 'Members', permission: 'edit' },
+  { id: OWNERS, role: 'owner', suffix: 'Owners', permission: 'full control' },
+  { id: VISITORS, role: 'visitor', suffix: 'Visitors', permission: 'read' },
+  { id: MEMBERS, role: 'member', suffix: 'Members', permission: 'edit' },
 ];
 
 /** The site's groups in id order. Named after the site's title, as SharePoint names them at creation. */

@@ -81,7 +81,9 @@ describe('PnPjs site users and groups against spemu', () => {
     assert.equal(me.IsSiteAdmin, true);
     const groups = await sp.web.currentUser.groups();
     assert.deepEqual(groups.map((g) => g.Title), ['Dev Owners']);
-    const carolGroups = await sp.web.getUserById(5).groups.select('Title')();
+    // Carol's id is whatever the site gave her (users are numbered around the groups' 3, 4, 5).
+    const carol = await sp.web.siteUsers.getByLoginName('i:0#.f|membership|carol@contoso.onmicrosoft.com')();
+    const carolGroups = await sp.web.getUserById(carol.Id).groups.select('Title')();
     assert.deepEqual(carolGroups.map((g) => g.Title), ['Dev Members']);
   });
 

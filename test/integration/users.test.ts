@@ -70,11 +70,18 @@ describe('site users, site groups and EnsureUser (reference §3, §5)', () => {
   const ensure = (logonName: unknown, accept?: string) =>
     call('web/ensureuser', { method: 'POST', body: { logonName }, ...(accept ? { accept } : {}) });
 
+  // Site user ids as the site numbered them (users step over the groups' 3, 4, 5): looked up by login.
+  let ENG_ID = 0;
+  let VERA_ID = 0;
+  const idOf = async (login: string) => (await get(`web/siteusers(@v)?@v='${encodeURIComponent(login)}'&$select=Id`)).json.Id as number;
+
   before(async () => {
     api = `${spemu.server.site('/sites/test')}/_api`;
     // A digest when the server issues them (Basic writes need one once authentication is enforced).
     const r = await fetch(`${api}/contextinfo`, { method: 'POST', headers: { Accept: ACCEPT.nometadata, Authorization: OWNER_AUTH } });
     if (r.ok) digest = ((await r.json()) as { FormDigestValue: string }).FormDigestValue;
+    ENG_ID = await idOf(`c:0t.c|tenant|${ENGINEERING}`);
+    VERA_ID = await idOf(`i:0#.f|membership|vera@${T}`);
   });
 
   describe('SP.User in every dialect', () => {
@@ -130,9 +137,9 @@ describe('site users, site groups and EnsureUser (reference §3, §5)', () => {
     });
 
     it('a directory group as a site user: PrincipalType 4, UserId and UserPrincipalName null, Email null', async () => {
-      const r = await get('web/getuserbyid(3)');
+      const r = await get(`web/getuserbyid(${ENG_ID})`);
       assert.deepEqual(r.json, {
-        Id: 3, IsHiddenInUI: false, LoginName: `c:0t.c|tenant|${ENGINEERING}`, Title: 'Engineering', PrincipalType: 4, Email: null,
+        Id: ENG_ID, IsHiddenInUI: false, LoginName: `c:0t.c|tenant|${ENGINEERING}`, Title: 'Engineering', PrincipalType: 4, Email: null,
         Expiration: '', IsEmailAuthenticationGuestUser: false, IsShareByEmailGuestUser: false, IsSiteAdmin: false, UserId: null,
         UserPrincipalName: null,
       });
@@ -158,7 +165,7 @@ describe('site users, site groups and EnsureUser (reference §3, §5)', () => {
       assert.equal(r.status, 200);
       assert.equal(r.json['odata.metadata'], `${api}/$metadata#SP.ApiData.Users1`);
       const first4 = r.json.value.slice(0, 4).map((u: any) => [u.Id, u.Title, u.PrincipalType, u.IsSiteAdmin]);
-      assert.deepEqual(first4, [[1, 'Olivia Owner', 1, true], [2, 'Mark Member', 1, false], [3, 'Engineering', 4, false], [4, 'Vera Visitor', 1, false]]);
+      assert.deepEqual(first4, [[1, 'Olivia Owner', 1, true], [2, 'Mark Member', 1, false], [ENG_ID, 'Engineering', 4, false], [VERA_ID, 'Vera Visitor', 1, false]]);
       for (const u of r.json.value) {
         assert.equal(u['odata.type'], 'SP.User');
         assert.equal(u['odata.id'], `${api}/Web/GetUserById(${u.Id})`);
@@ -238,7 +245,7 @@ describe('site users, site groups and EnsureUser (reference §3, §5)', () => {
       assert.deepEqual(mark.json.value, [{ Id: 5, Title: 'Test Members' }]);
       const olivia = await get('web/currentuser/groups?$select=Id');
       assert.deepEqual(olivia.json.value, [{ Id: 3 }]);
-      const eng = await get('web/getuserbyid(3)/groups?$select=Id');
+      const eng = await get(`web/getuserbyid(${ENG_ID})/groups?$select=Id`);
       assert.deepEqual(eng.json.value, [{ Id: 5 }]);
       // erik holds no role himself; the Engineering group he is in is a member of the site
       const erik = await ensure(`erik@${T}`);
@@ -299,12 +306,12 @@ describe('site users, site groups and EnsureUser (reference §3, §5)', () => {
     it('each group\'s users are the site\'s role holders, users and directory groups', async () => {
       const ids = async (n: number) => (await get(`web/sitegroups(${n})/users?$select=Id,Title,PrincipalType`)).json.value;
       assert.deepEqual(await ids(3), [{ Id: 1, Title: 'Olivia Owner', PrincipalType: 1 }]);
-      assert.deepEqual(await ids(4), [{ Id: 4, Title: 'Vera Visitor', PrincipalType: 1 }]);
-      assert.deepEqual(await ids(5), [{ Id: 2, Title: 'Mark Member', PrincipalType: 1 }, { Id: 3, Title: 'Engineering', PrincipalType: 4 }]);
+      assert.deepEqual(await ids(4), [{ Id: VERA_ID, Title: 'Vera Visitor', PrincipalType: 1 }]);
+      assert.deepEqual(await ids(5), [{ Id: 2, Title: 'Mark Member', PrincipalType: 1 }, { Id: ENG_ID, Title: 'Engineering', PrincipalType: 4 }]);
       const full = await get("web/sitegroups/getbyname('Test Members')/users", ACCEPT.minimal);
       assert.equal(full.json['odata.metadata'], `${api}/$metadata#SP.ApiData.Users1`);
       assert.deepEqual(Object.keys(full.json.value[0]), ['odata.type', 'odata.id', 'odata.editLink', ...SP_USER_KEYS]);
-      const inGroup = await get('web/sitegroups(5)/users/getbyid(3)');
+      const inGroup = await get(`web/sitegroups(5)/users/getbyid(${ENG_ID})`);
       assert.equal(inGroup.json.LoginName, `c:0t.c|tenant|${ENGINEERING}`);
       const byEmail = await get("web/sitegroups(5)/users/getbyemail('mark@fabrikam.com')");
       assert.equal(byEmail.json.Id, 2);
@@ -371,9 +378,9 @@ describe('site users, site groups and EnsureUser (reference §3, §5)', () => {
     it('directory groups by claim and by name: PrincipalType 4, UserId and UserPrincipalName null', async () => {
       const eng = await ensure(`c:0t.c|tenant|${ENGINEERING.toUpperCase()}`);
       assert.equal(eng.status, 200);
-      assert.equal(eng.json.Id, 3);
+      assert.equal(eng.json.Id, ENG_ID);
       assert.equal(eng.json.LoginName, `c:0t.c|tenant|${ENGINEERING}`);
-      assert.equal((await ensure('engineering')).json.Id, 3);
+      assert.equal((await ensure('engineering')).json.Id, ENG_ID);
       const m365 = await ensure(`c:0o.c|federateddirectoryclaimprovider|${MARKETING}`);
       assert.equal(m365.status, 200);
       assert.deepEqual({ ...m365.json, Id: 0 }, {
@@ -482,7 +489,7 @@ describe('site users, site groups and EnsureUser (reference §3, §5)', () => {
       assert.deepEqual([r.json.Title, r.json.BaseTemplate, r.json.Hidden], ['User Information List', 112, true]);
       const items = await get('web/siteuserinfolist/items?$select=Id,Title&$top=2');
       assert.deepEqual(items.json.value, [{ Id: 1, Title: 'Olivia Owner' }, { Id: 2, Title: 'Mark Member' }]);
-      const one = await get('web/siteuserinfolist/items(4)?$select=Title', ACCEPT.minimal);
+      const one = await get(`web/siteuserinfolist/items(${VERA_ID})?$select=Title`, ACCEPT.minimal);
       assert.equal(one.json['odata.type'], 'SP.Data.UserInfoItem');
       assert.equal(one.json.Title, 'Vera Visitor');
     });
@@ -495,7 +502,7 @@ describe('site users, site groups and EnsureUser (reference §3, §5)', () => {
     });
 
     it('Picture without a photo is null in every dialect', async () => {
-      const path = "Web/Lists/getByTitle('User Information List')/items?$filter=Id eq 4&$select=Picture";
+      const path = `Web/Lists/getByTitle('User Information List')/items?$filter=Id eq ${VERA_ID}&$select=Picture`;
       assert.deepEqual((await get(path)).json, { value: [{ Picture: null }] });
       assert.equal((await get(path, ACCEPT.verbose)).json.d.results[0].Picture, null);
       const min = await get(path, ACCEPT.minimal);

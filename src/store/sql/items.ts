@@ -15,6 +15,7 @@ import { compileFilter } from './filter-compiler.ts';
 import { columnList, rowToItem, selectColumns, sortExpression, valuesToColumns } from './item-table.ts';
 import { keysetCondition } from './keyset.ts';
 import { isPrincipalList, listEntry, principalsOf, PRINCIPALS, SqlLists } from './lists.ts';
+import { DEFAULT_GROUP_RANGE } from '../../domain/principal-ids.ts';
 import type { SqlSession } from './session.ts';
 import { SqlSites } from './sites.ts';
 import { encodeRecycled } from './snapshots.ts';
@@ -128,7 +129,7 @@ export class SqlItems implements ItemRepository {
     return this.writing(list, async (s) => {
       // The per-list counter hands out ids under the row lock: never reused, even after deletes.
       const counter = await s.db.updateTable('lists')
-        .set({ next_item_id: sql`next_item_id + 1`, item_count: sql`item_count + 1`, last_item_modified: write.now })
+        .set({ next_item_id: advance(list, 1), item_count: sql`item_count + 1`, last_item_modified: write.now })
         .where('row_id', '=', list.rowId).returning(['next_item_id']).executeTakeFirstOrThrow();
       const id = Number(counter.next_item_id) - 1;
       const created = write.created ?? write.now;
@@ -148,7 +149,7 @@ export class SqlItems implements ItemRepository {
       const count = writes.length;
       const latest = writes.reduce((max, w) => (w.now > max ? w.now : max), '');
       const counter = await s.db.updateTable('lists')
-        .set({ next_item_id: sql`next_item_id + ${count}`, item_count: sql`item_count + ${count}`, ...(count ? { last_item_modified: latest } : {}) })
+        .set({ next_item_id: advance(list, count), item_count: sql`item_count + ${count}`, ...(count ? { last_item_modified: latest } : {}) })
         .where('row_id', '=', list.rowId).returning(['next_item_id']).executeTakeFirstOrThrow();
       const first = Number(counter.next_item_id) - count;
       const contentTypeId = listContentTypeId(list.baseTemplate, list.id);
@@ -244,7 +245,7 @@ export class SqlItems implements ItemRepository {
   async reserveId(list: List): Promise<number> {
     // The same counter `create` takes ids from, under the same row lock: a reserved id is never
     // handed out again. One statement: atomic without a transaction of its own.
-    const counter = await this.s.db.updateTable('lists').set({ next_item_id: sql`next_item_id + 1` })
+    const counter = await this.s.db.updateTable('lists').set({ next_item_id: advance(list, 1) })
       .where('row_id', '=', list.rowId).returning(['next_item_id']).executeTakeFirstOrThrow();
     return Number(counter.next_item_id) - 1;
   }
@@ -253,4 +254,15 @@ export class SqlItems implements ItemRepository {
     const text = this.s.shape(`exists:${list.tableName}`, (db) => db.selectFrom(list.tableName).select('id').where('id', '=', 0).compile());
     return (await this.s.rows(text, [id])).length > 0;
   }
+}
+
+/**
+ * The list's counter moved past `count` new ids, which are then the `count` below it. A User
+ * Information List's run never takes the default groups' ids (domain/principal-ids.ts): one
+ * statement, so racing writers cannot slip between the check and the move.
+ */
+function advance(list: List, count: number): RawBuilder<unknown> {
+  if (!isPrincipalList(list)) return sql`next_item_id + ${count}`;
+  const { first, last } = DEFAULT_GROUP_RANGE;
+  return sql`case when next_item_id <= ${sql.lit(last)} and next_item_id + ${count} > ${sql.lit(first)} then ${sql.lit(last + 1)} + ${count} else next_item_id + ${count} end`;
 }
