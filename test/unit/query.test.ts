@@ -156,5 +156,7 @@ test('hostile query strings finish quickly', () => {
   const digits = '9'.repeat(1 << 20);
   assertSyntaxError(() => parseTop(digits), digits);
   const elapsed = performance.now() - started;
-  assert.ok(elapsed < 1000, `took ${elapsed} ms`);
+  // Linear work here takes ~0.1 s; a quadratic parser would take minutes on inputs of 2^20. The
+  // bound is loose on purpose: it must hold on a loaded 2-core CI machine, and still catch that.
+  assert.ok(elapsed < 10_000, `took ${elapsed} ms`);
 });
