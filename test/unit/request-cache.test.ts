@@ -4,7 +4,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Lru, parsedRequest, plannedFor } from '../../src/fronts/rest/request-cache.ts';
+import { CACHED_URL_LENGTH, Lru, parsedRequest, plannedFor } from '../../src/fronts/rest/request-cache.ts';
 import { parseRequestQuery } from '../../src/fronts/rest/query-options.ts';
 
 test('an Lru keeps at most its limit, and an entry read since it was last considered outlives newer unread ones', () => {
@@ -34,6 +34,11 @@ test('a parsed request is made once per URL and frozen', () => {
   assert.throws(() => { (first.query.expand[0] as string[])[0] = 'Editor'; }, TypeError);
   parsedRequest('http://h', 'GET', '/sites/x/_api/web?another', parse);
   assert.equal(parses, 2);
+  // A long URL (a filter of hundreds of terms) is parsed every time, never held.
+  const long = `/sites/x/_api/web?${'x'.repeat(CACHED_URL_LENGTH)}`;
+  parsedRequest('http://h', 'GET', long, parse);
+  parsedRequest('http://h', 'GET', long, parse);
+  assert.equal(parses, 4);
 });
 
 test('a plan holds while the store generation stays, is made again when it moves, and is not kept inside a transaction', async () => {
@@ -49,6 +54,10 @@ test('a plan holds while the store generation stays, is made again when it moves
   const racing = async () => { generation++; return ++made; };
   assert.equal(await plannedFor(store, 'r', racing), 3);
   assert.equal(await plannedFor(store, 'r', make), 4);
+  const longKey = 'k'.repeat(CACHED_URL_LENGTH + 1);
+  assert.equal(await plannedFor(store, longKey, make), 5);
+  assert.equal(await plannedFor(store, longKey, make), 6, 'a long key is not held');
+  made -= 2;
   const inTransaction = { generation: () => NaN };
   assert.equal(await plannedFor(inTransaction, 'k', make), 5);
   assert.equal(await plannedFor(inTransaction, 'k', make), 6);

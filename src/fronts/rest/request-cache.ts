@@ -61,11 +61,14 @@ export interface ParsedRequest {
   requestUrl: URL;
 }
 
-/** Parsed URLs, by origin, method and URL; never invalidated (pure syntax), at most 1,000. */
+/** Parsed URLs, by origin, method and URL; never invalidated (pure syntax), at most 1,000 of at most 2 KiB each. */
 const parsed = new Lru<ParsedRequest>(1_000);
+/** Longer URLs (filters of hundreds of terms, up to 1 MiB) are parsed each time: 1,000 of them would hold too much. */
+export const CACHED_URL_LENGTH = 2_048;
 
 /** `parse` runs only on a miss; what it throws (a 400 for bad syntax) is thrown again, not cached. */
 export function parsedRequest(origin: string, method: string, url: string, parse: () => ParsedRequest): ParsedRequest {
+  if (url.length > CACHED_URL_LENGTH) return deepFreeze(parse());
   const key = `${origin} ${method} ${url}`;
   let entry = parsed.get(key);
   if (!entry) parsed.set(key, (entry = deepFreeze(parse())));
@@ -96,6 +99,8 @@ const planned = new WeakMap<object, Lru<Planned>>();
  * moved. A store inside a transaction has no generation (NaN): nothing is kept.
  */
 export async function plannedFor<T>(store: { generation(): number }, key: string, make: () => Promise<T>): Promise<T> {
+  // A key as long as a huge `$select` is made each time, not held (as long URLs above).
+  if (key.length > CACHED_URL_LENGTH) return make();
   let plans = planned.get(store);
   if (!plans) planned.set(store, (plans = new Lru<Planned>(1_000)));
   const generation = store.generation();
