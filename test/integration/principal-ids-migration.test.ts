@@ -16,6 +16,7 @@ import '@pnp/sp/fields/index.js';
 import '@pnp/sp/items/index.js';
 import '@pnp/sp/site-users/index.js';
 import '@pnp/sp/site-groups/index.js';
+import '@pnp/sp/security/index.js';
 import { startTestServer, testDatabase, type TestServer } from '../helpers/server.ts';
 import { testBackend } from '../helpers/postgres.ts';
 import { pnpFor } from '../helpers/pnp.ts';
@@ -23,6 +24,7 @@ import { openPostgres, openSqlite } from '../../src/store/sql/connect.ts';
 
 const login = (name: string) => `i:0#.f|membership|${name}@contoso.onmicrosoft.com`;
 const ENGINEERING = 'c:0t.c|tenant|5b0e7f3a-9c2d-4e8b-a1f6-3d4c2b1a0e9f';
+const CONTRIBUTE = 1073741827;
 const basic = (name: string) => `Basic ${Buffer.from(`${name}@contoso.onmicrosoft.com:${name}-demo-pass`).toString('base64')}`;
 
 async function withDb<T>(location: string, fn: (db: Kysely<any>) => Promise<T>): Promise<T> {
@@ -67,7 +69,12 @@ describe('migration 0028: site users moved off the groups\' ids, references kept
     await sp.web.siteGroups.getById(reviewers.Id).users.add(login('carol'));
     const context = await json(`${site}/_api/contextinfo`, { method: 'POST', headers: { Authorization: basic('carol') } });
     const asCarol = pnpFor(site, { Authorization: basic('carol'), 'X-RequestDigest': context.FormDigestValue });
+    await list.update({ EnableVersioning: true });
     const added = await asCarol.web.lists.getByTitle('Legacy').items.add({ Title: 'old', PersonId: dave, PeopleId: [dave, carol], AccountId: carol });
+    // A past version (as Carol left it), and a unique permission given to Dave by id.
+    await asCarol.web.lists.getByTitle('Legacy').items.getById(added.Id).update({ Title: 'old, edited' });
+    await list.items.getById(added.Id).breakRoleInheritance(true, false);
+    await list.items.getById(added.Id).roleAssignments.add(dave, CONTRIBUTE);
     await server.close();
     server = undefined;
 
@@ -87,6 +94,13 @@ describe('migration 0028: site users moved off the groups\' ids, references kept
         await db.updateTable('site_group_members').set({ user_id: to }).where('site_id', '=', siteRow.id).where('user_id', '=', from).execute();
       }
       await db.updateTable(legacy.table_name).set({ [columns.get('People')!]: JSON.stringify([4, 5]) }).where('id', '=', added.Id).execute();
+      // The past version as the old code kept it, and the assignment it stored for Dave: principal 4.
+      const version = await db.selectFrom('item_versions').select(['ui_version', 'data']).where('list_row_id', '=', legacy.row_id).where('item_id', '=', added.Id).executeTakeFirstOrThrow();
+      const data = JSON.parse(String(version.data));
+      Object.assign(data, { authorId: 5, editorId: 5 });
+      Object.assign(data.values, { Person: 4, People: JSON.stringify([4, 5]), Account: 5 });
+      await db.updateTable('item_versions').set({ data: JSON.stringify(data) }).where('list_row_id', '=', legacy.row_id).where('item_id', '=', added.Id).where('ui_version', '=', version.ui_version).execute();
+      await db.updateTable('role_assignments').set({ principal_id: 4 }).where('scope', '=', `item:${legacy.row_id}:${added.Id}`).where('principal_id', '=', dave).execute();
       await db.deleteFrom('kysely_migration').where('name', '=', '0028-principal-ids').execute();
       const row = await db.selectFrom(legacy.table_name).select(['author_id']).where('id', '=', added.Id).executeTakeFirstOrThrow();
       assert.equal(Number(row.author_id), 5, 'the old numbering is in place: Carol wrote the item as 5');
@@ -107,6 +121,21 @@ describe('migration 0028: site users moved off the groups\' ids, references kept
     assert.equal(item.Account.Name, login('carol'));
     const members = await json(`${site}/_api/web/sitegroups(${reviewers.Id})/users?$select=LoginName`);
     assert.deepEqual(members.value.map((u: any) => u.LoginName), [login('carol')], 'the group\'s member is still Carol');
+    const newCarol = after.get(login('carol'))!;
+    const newDave = after.get(login('dave'))!;
+    await withDb(location, async (db) => {
+      const legacy = await db.selectFrom('lists').select(['row_id']).where('title', '=', 'Legacy').executeTakeFirstOrThrow();
+      const version = await db.selectFrom('item_versions').select(['data']).where('list_row_id', '=', legacy.row_id).where('item_id', '=', added.Id).executeTakeFirstOrThrow();
+      const data = JSON.parse(String(version.data));
+      assert.deepEqual([data.authorId, data.editorId, data.values.Person, JSON.parse(data.values.People), data.values.Account],
+        [newCarol, newCarol, newDave, [newDave, newCarol], newCarol], 'the past version names the same people');
+    });
+    // The ambiguous assignment (principal 4: Dave to the old code, Visitors to the REST API) stays the group's.
+    const assignments = await json(`${site}/_api/web/lists/getbytitle('Legacy')/items(${added.Id})/roleassignments?$expand=Member,RoleDefinitionBindings`);
+    const visitors = assignments.value.find((a: any) => a.PrincipalId === 4);
+    assert.equal(visitors.Member.Title, 'Dev Visitors');
+    assert.ok(visitors.RoleDefinitionBindings.some((d: any) => d.Id === CONTRIBUTE), 'Visitors keep the Contribute the old row gave principal 4');
+    assert.ok(!assignments.value.some((a: any) => a.PrincipalId === newDave), 'Dave\'s new id has no assignment of its own');
     // The counter is past the moved ids: a new user takes neither a group's id nor a moved user's.
     const erin = await json(`${site}/_api/web/ensureuser`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ logonName: login('erin') }) });
     assert.ok(!groups.has(erin.Id) && ![...after.values()].includes(erin.Id), `Erin took ${erin.Id}`);
