@@ -140,4 +140,39 @@ describe('migration 0028: site users moved off the groups\' ids, references kept
     const erin = await json(`${site}/_api/web/ensureuser`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ logonName: login('erin') }) });
     assert.ok(!groups.has(erin.Id) && ![...after.values()].includes(erin.Id), `Erin took ${erin.Id}`);
   });
+
+  it('moves a group of the site\'s own that took a default group\'s id (a site with few users), with its members', async () => {
+    let where: string;
+    let dropThis = async () => {};
+    if (testBackend() === 'sqlite') where = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'spemu-0028-')), 'spemu.db');
+    else ({ db: where, drop: dropThis } = await testDatabase());
+    let running: TestServer | undefined = await startTestServer({ db: where });
+    try {
+      const sp = pnpFor(running.site('/sites/dev'));
+      const made = await sp.web.siteGroups.add({ Title: 'Early group' });
+      await sp.web.siteGroups.getById(made.Id).users.add(login('erin'));
+      await running.close();
+      running = undefined;
+      // The old counter could hand a group 5 on a site with few users.
+      await withDb(where, async (db) => {
+        await db.updateTable('site_groups').set({ id: 5 }).where('id', '=', made.Id).execute();
+        await db.updateTable('site_group_members').set({ group_id: 5 }).where('group_id', '=', made.Id).execute();
+        await db.deleteFrom('kysely_migration').where('name', '=', '0028-principal-ids').execute();
+      });
+      running = await startTestServer({ db: where });
+      const site = running.site('/sites/dev');
+      const groups = (await json(`${site}/_api/web/sitegroups?$select=Id,Title`)).value as Array<{ Id: number; Title: string }>;
+      assert.equal(new Set(groups.map((g) => g.Id)).size, groups.length, 'every group has an id of its own');
+      assert.equal(groups.find((g) => g.Id === 5)?.Title, 'Dev Members');
+      const early = groups.find((g) => g.Title === 'Early group')!;
+      assert.ok(early.Id > 5, `the group moved to ${early.Id}`);
+      const users = new Set((await json(`${site}/_api/web/siteusers?$select=Id`)).value.map((u: any) => u.Id));
+      assert.ok(!users.has(early.Id), 'to an id no user has');
+      const members = await json(`${site}/_api/web/sitegroups(${early.Id})/users?$select=LoginName`);
+      assert.deepEqual(members.value.map((u: any) => u.LoginName), [login('erin')]);
+    } finally {
+      await running?.close();
+      await dropThis();
+    }
+  });
 });

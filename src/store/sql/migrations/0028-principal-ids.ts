@@ -5,8 +5,9 @@
 // to it moves too: items' Author, Editor, check-out holder and person or lookup-to-users
 // values (single and multi) in every list of the site collection, past versions, recycled
 // items, upload sessions, sharing links' creators, groups' owners and members, the change log,
-// and the scope of a unique permission on the user's row. A role assignment whose principal
-// is such an id stays with the group: it is the group the REST API showed for it.
+// and the scope of a unique permission on the user's row. A group of the site's own at 3, 4 or
+// 5 moves too, with its members. A role assignment whose principal is such an id stays with
+// the (default) group: it is the group the REST API showed for it.
 // All in one transaction (PostgreSQL: the migrator's; SQLite: its own).
 
 import { sql, type Kysely, type Migration } from 'kysely';
@@ -38,13 +39,21 @@ async function up(db: Kysely<any>, flavour: Flavour): Promise<void> {
     const groupIds = [...new Set([...DEFAULT_GROUPS, ...own])];
     const users = (await db.selectFrom(String(uil.table_name)).select('id').execute()).map((r) => Number(r.id));
     const clashing = users.filter((id) => groupIds.includes(id)).sort((a, b) => a - b);
-    if (clashing.length === 0) continue;
+    // A group of the site's own could take 3, 4 or 5 from the counter too (a site with few users).
+    const ownClashing = own.filter((id) => DEFAULT_GROUPS.includes(id)).sort((a, b) => a - b);
+    if (clashing.length === 0 && ownClashing.length === 0) continue;
     // Fresh ids: past the counter, every user and every group (the counter is past the users already).
     let next = Math.max(Number(uil.next_item_id), ...users.map((u) => u + 1), ...groupIds.map((g) => g + 1));
     const moves: IdMap = new Map(clashing.map((id) => [id, next++]));
+    const groupMoves: IdMap = new Map(ownClashing.map((id) => [id, next++]));
     await db.updateTable('lists').set({ next_item_id: next }).where('row_id', '=', uil.row_id).execute();
     const userList: ListRow = { rowId: Number(uil.row_id), id: String(uil.id), table: String(uil.table_name) };
-    await moveUsers(db, flavour, tables, siteId, userList, moves);
+    if (moves.size) await moveUsers(db, flavour, tables, siteId, userList, moves);
+    // Its role assignments stay with the default group, which the REST API showed for the id.
+    for (const [from, to] of groupMoves) {
+      await db.updateTable('site_groups').set({ id: to }).where('site_id', '=', siteId).where('id', '=', from).execute();
+      await db.updateTable('site_group_members').set({ group_id: to }).where('site_id', '=', siteId).where('group_id', '=', from).execute();
+    }
   }
 }
 
