@@ -30,6 +30,7 @@ import { roleDefinitions } from './migrations/0023-role-definitions.ts';
 import { roleAssignments } from './migrations/0024-role-assignments.ts';
 import { changeLog } from './migrations/0025-change-log.ts';
 import { webhooks } from './migrations/0026-webhooks.ts';
+import { principalIds } from './migrations/0028-principal-ids.ts';
 import { sharingLinks } from './migrations/0029-sharing-links.ts';
 import type { SqlFlavour } from './flavour.ts';
 
@@ -61,11 +62,14 @@ export const migrations = (flavour: SqlFlavour): Record<string, Migration> => ({
   '0024-role-assignments': roleAssignments(flavour),
   '0025-change-log': changeLog(flavour),
   '0026-webhooks': webhooks(flavour),
+  '0028-principal-ids': principalIds(flavour),
   '0029-sharing-links': sharingLinks(flavour),
 });
 
 export async function migrateToLatest(db: Kysely<any>, flavour: SqlFlavour): Promise<void> {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations(flavour) } });
+  // Numbers are given out before the work merges (0029 was applied before 0028 existed), so a
+  // migration that sorts before one already applied still runs, later; each checks what it needs.
+  const migrator = new Migrator({ db, allowUnorderedMigrations: true, provider: { getMigrations: async () => migrations(flavour) } });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
