@@ -23,6 +23,7 @@ import { ContentTypeService } from '../services/content-types.ts';
 import { ViewService } from '../services/views.ts';
 import { seedQuickLaunch } from '../services/navigation.ts';
 import { loadProjectDataSection } from './projectdata.ts';
+import { loadPermissions } from './permissions.ts';
 import { loadDocuments, putContents, type Contents } from './documents.ts';
 import { directoryPrincipal, ensureSiteUser, SYSTEM_ACCOUNT_ID, userLogin } from '../identity/site-users.ts';
 import { HOME_PAGE } from '../domain/page-templates.ts';
@@ -178,6 +179,8 @@ async function loadSite(store: Store, def: TenantSite, now: string, contents: Co
   const actor = owners[0] ? await users.ensure(owners[0], true) : SYSTEM_ACCOUNT_ID;
   await store.settings.set(siteDefaultUserKey(site.id), JSON.stringify({ userId: actor, loginName: owners[0] ? userLogin(owners[0]) : 'SHAREPOINT\\system' }));
   await loadWeb(store, web, def, { now, contents, users, actor, homePage });
+  // Unique permissions last, when every object they name exists.
+  await loadPermissions(store, site, web, def, now);
   return site;
 }
 
@@ -246,7 +249,7 @@ async function loadWeb(store: Store, web: Web, def: { lists?: TenantList[]; webs
     // In batches: one multi-row insert per batch rather than a statement per item.
     let batch: ItemWrite[] = [];
     for (const item of l.items ?? []) {
-      const { author, editor, created, modified, ...rest } = item;
+      const { author, editor, created, modified, permissions: _permissions, ...rest } = item;
       const values: Record<string, StoredValue> = {};
       for (const [name, raw] of Object.entries(rest)) {
         const field = fields.find((f) => f.internalName === name)!;
