@@ -24,6 +24,7 @@ const OLIVIA = 'olivia@fabrikam.onmicrosoft.com';
 const MIKE = 'mike@fabrikam.onmicrosoft.com';
 const VERA = 'vera@fabrikam.onmicrosoft.com';
 const NOAH = 'noah@fabrikam.onmicrosoft.com';
+const SPARES = ['spare3@fabrikam.onmicrosoft.com', 'spare4@fabrikam.onmicrosoft.com', 'spare5@fabrikam.onmicrosoft.com'];
 const AUDITORS = '6f1e2d3c-4b5a-4978-8a9b-0c1d2e3f4a5b';
 const PASSWORD = 'Pass-word-1';
 const READ = 1073741826;
@@ -33,10 +34,13 @@ const user = (upn: string, displayName: string) => ({ upn, displayName, password
 
 const TENANT = {
   tenant: { name: 'fabrikam' },
-  users: [user(OLIVIA, 'Olivia Owner'), user(MIKE, 'Mike Member'), user(VERA, 'Vera Visitor'), user(NOAH, 'Noah Nobody')],
+  users: [user(OLIVIA, 'Olivia Owner'), user(MIKE, 'Mike Member'), user(VERA, 'Vera Visitor'), user(NOAH, 'Noah Nobody'), ...SPARES.map((upn) => user(upn, upn))],
   groups: [{ id: AUDITORS, displayName: 'Auditors', members: [NOAH] }],
   sites: [{
-    url: '/sites/dev', title: 'Dev', owners: [OLIVIA], members: [MIKE], visitors: [VERA],
+    // Site users and the default groups share principal ids in spemu's User Information List so
+    // far (a third user gets id 3, the Owners group's): the three spares take ids 3 to 5 and are
+    // never asked anything, so the users the test signs in as have ids of their own.
+    url: '/sites/dev', title: 'Dev', owners: [OLIVIA], members: [MIKE, ...SPARES], visitors: [VERA],
     // The root web: the default groups' assignments, and Auditors may read everything that inherits.
     permissions: { assignments: [{ principal: 'Auditors', role: 'Read' }] },
     lists: [

@@ -128,7 +128,7 @@ export class SqlItems implements ItemRepository {
     return this.writing(list, async (s) => {
       // The per-list counter hands out ids under the row lock: never reused, even after deletes.
       const counter = await s.db.updateTable('lists')
-        .set({ next_item_id: nextId(list), item_count: sql`item_count + 1`, last_item_modified: write.now })
+        .set({ next_item_id: sql`next_item_id + 1`, item_count: sql`item_count + 1`, last_item_modified: write.now })
         .where('row_id', '=', list.rowId).returning(['next_item_id']).executeTakeFirstOrThrow();
       const id = Number(counter.next_item_id) - 1;
       const created = write.created ?? write.now;
@@ -244,7 +244,7 @@ export class SqlItems implements ItemRepository {
   async reserveId(list: List): Promise<number> {
     // The same counter `create` takes ids from, under the same row lock: a reserved id is never
     // handed out again. One statement: atomic without a transaction of its own.
-    const counter = await this.s.db.updateTable('lists').set({ next_item_id: nextId(list) })
+    const counter = await this.s.db.updateTable('lists').set({ next_item_id: sql`next_item_id + 1` })
       .where('row_id', '=', list.rowId).returning(['next_item_id']).executeTakeFirstOrThrow();
     return Number(counter.next_item_id) - 1;
   }
@@ -254,19 +254,3 @@ export class SqlItems implements ItemRepository {
     return (await this.s.rows(text, [id])).length > 0;
   }
 }
-
-/**
- * The counter after one id is taken. Users and groups share one sequence of principal ids in
- * SharePoint, and a site's default groups are 3, 4 and 5 (identity/site-groups.ts): the User
- * Information List hands out 1, 2, then 6 onwards, so that no user is taken for a group when
- * role assignments name principals by id.
- */
-function nextId(list: List) {
-  return isPrincipalList(list)
-    ? sql`case when next_item_id between ${sql.lit(FIRST_GROUP_ID)} and ${sql.lit(LAST_GROUP_ID)} then ${sql.lit(LAST_GROUP_ID + 2)} else next_item_id + 1 end`
-    : sql`next_item_id + 1`;
-}
-
-/** The default groups' ids: Owners 3, Visitors 4, Members 5. */
-const FIRST_GROUP_ID = 3;
-const LAST_GROUP_ID = 5;
