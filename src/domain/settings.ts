@@ -17,3 +17,5 @@ export const siteDefaultUserKey = (siteId: string) => `site.defaultUser.${siteId
 export const TENANT_APPS_KEY = 'tenant.apps';
 /** UPNs (lower case, a JSON array) of the tenant file's users with `accountEnabled: false`. */
 export const TENANT_DISABLED_USERS_KEY = 'tenant.disabledUsers';
+/** `pending` while existing root webs still owe their Web Part Gallery (migration 0030), then `done`. */
+export const WEB_PART_GALLERY_KEY = 'repair.web-part-gallery';

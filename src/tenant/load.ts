@@ -13,7 +13,8 @@ import { urlPrefix } from '../domain/names.ts';
 import { createListWithFields } from '../services/lists.ts';
 import { kindFromTypeName } from '../domain/field-kinds.ts';
 import { normaliseDateTime, toStoredValue } from '../domain/values.ts';
-import { CATALOGS, DEFAULT_LIBRARY, DOCUMENT_LIBRARY_TEMPLATE, SITE_PAGES_TEMPLATE, USER_INFO_LIST_TEMPLATE, WEB_PART_CATALOG_TEMPLATE } from '../domain/templates.ts';
+import { DEFAULT_LIBRARY, DOCUMENT_LIBRARY_TEMPLATE, SITE_PAGES_TEMPLATE, USER_INFO_LIST_TEMPLATE } from '../domain/templates.ts';
+import { createWebPartGallery } from '../services/web-part-gallery.ts';
 import type { Store } from '../store/store.ts';
 import type { ItemWrite } from '../store/items.ts';
 import { siteDefaultUserKey, TENANT_APPS_KEY, TENANT_DISABLED_USERS_KEY, TENANT_FILE_KEY, TENANT_HASH_KEY, TENANT_HOSTS_KEY, TENANT_ID_KEY, TENANT_NAME_KEY } from '../domain/settings.ts';
@@ -170,7 +171,7 @@ async function loadSite(store: Store, def: TenantSite, now: string, contents: Co
   const { site, web } = await store.sites.create({ url: def.url, title: def.title, description: def.description ?? '', now });
   await createListWithFields(store, web, { title: 'User Information List', description: '', baseTemplate: USER_INFO_LIST_TEMPLATE, hidden: true, enableVersioning: false }, now);
   // The site collection's web part gallery (`web.getCatalog(113)`), hidden as SharePoint's.
-  await createListWithFields(store, web, { title: CATALOGS[WEB_PART_CATALOG_TEMPLATE]!.title, description: '', baseTemplate: WEB_PART_CATALOG_TEMPLATE, hidden: true, enableVersioning: false }, now);
+  await createWebPartGallery(store, web, now);
   const users = new SiteUsers(store, site, now);
   // Owners, members and visitors become the site's users in that order, before any item.
   const owners = def.owners ?? [];
