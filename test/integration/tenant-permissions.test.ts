@@ -15,7 +15,15 @@ import '@pnp/sp/lists/index.js';
 import '@pnp/sp/items/index.js';
 import '@pnp/sp/folders/index.js';
 import '@pnp/sp/files/index.js';
-import { useTestServer } from '../helpers/server.ts';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startTestServer, testDatabase, useTestServer } from '../helpers/server.ts';
+import { openPostgres, openSqlite, type Connection } from '../../src/store/sql/connect.ts';
+import { exportDatabase } from '../../src/store/transfer/export.ts';
+import { importDatabase } from '../../src/store/transfer/import.ts';
+import { Progress } from '../../src/store/transfer/progress.ts';
+import { DiskBytes } from '../../src/store/blob-disk.ts';
 import { testBackend } from '../helpers/postgres.ts';
 import { failure, pnpFor } from '../helpers/pnp.ts';
 import { TenantFileError, validateTenant } from '../../src/tenant/validate.ts';
@@ -164,6 +172,44 @@ describe(`unique permissions in a tenant file (${testBackend()})`, () => {
     assert.equal(r.status, 200, await r.clone().text());
     const changes = ((await r.json()) as { value: Array<{ ChangeType: number }> }).value;
     assert.ok(changes.some((c) => c.ChangeType === 17), 'a ScopeAdd change (17) for the list');
+  });
+});
+
+describe(`unique permissions of a tenant file through spemu export and import (${testBackend()})`, () => {
+  /** A database of the leg's backend that outlives a server: a SQLite file (its bytes beside it), or a PostgreSQL database. */
+  const database = async () => (testBackend() === 'sqlite' ? { db: join(mkdtempSync(join(tmpdir(), 'spemu-perm-')), 'spemu.db'), drop: async () => {} } : testDatabase());
+  const connect = async (db: string): Promise<Connection & { clearStatementCache?: () => void }> =>
+    (testBackend() === 'sqlite' ? openSqlite({ file: db }) : openPostgres({ url: db, statementTimeoutMs: 0 }));
+  const bytesOf = (db: string) => (testBackend() === 'sqlite' ? { bytes: new DiskBytes(`${db}-blobs`) } : {});
+  const quiet = () => new Progress('x', process.stderr, true);
+
+  it('the imported workspace has the same unique scopes and assignments, and trims as the source did', async () => {
+    const [source, target] = [await database(), await database()];
+    const dump = join(mkdtempSync(join(tmpdir(), 'spemu-perm-dump-')), 'workspace.jsonl.gz');
+    try {
+      await (await startTestServer({ db: source.db, seed: TENANT })).close();
+      const from = await connect(source.db);
+      try { await exportDatabase(from, dump, { progress: quiet(), ...bytesOf(source.db) }); } finally { await from.db.destroy(); }
+      const to = await connect(target.db);
+      try { await importDatabase(to, dump, { progress: quiet(), clearStatementCache: to.clearStatementCache, ...bytesOf(target.db) }); } finally { await to.db.destroy(); }
+      const server = await startTestServer({ db: target.db, seed: TENANT });
+      try {
+        const site = server.site('/sites/dev');
+        const as = (upn: string) => pnpFor(site, { Authorization: `Basic ${Buffer.from(`${upn}:${PASSWORD}`).toString('base64')}` });
+        const salaries = as(OLIVIA).web.lists.getByTitle('Salaries');
+        assert.equal((await salaries.select('HasUniqueRoleAssignments')() as any).HasUniqueRoleAssignments, true);
+        const assigned = (await salaries.roleAssignments.expand('Member', 'RoleDefinitionBindings')()) as any[];
+        assert.deepEqual(assigned.map((a) => [a.Member.Title, a.RoleDefinitionBindings.map((d: any) => d.Name)]), [['Vera Visitor', ['Read']]]);
+        assert.equal((await as(VERA).web.lists.getByTitle('Salaries').items()).length, 1);
+        assert.equal((await failure(as(MIKE).web.lists.getByTitle('Salaries').items())).status, 403);
+        assert.deepEqual((await as(VERA).web.lists.getByTitle('Tasks').items.select('Title')()).map((i) => i.Title), ['open to all', 'copied']);
+      } finally {
+        await server.close();
+      }
+    } finally {
+      await source.drop();
+      await target.drop();
+    }
   });
 });
 
