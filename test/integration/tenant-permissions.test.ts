@@ -147,6 +147,13 @@ describe(`unique permissions in a tenant file (${testBackend()})`, () => {
     assert.deepEqual(await names(mike), ['Public', 'mike.txt', 'readme.txt'], 'the folder is trimmed from a member\'s listing; the file given to him is not');
     assert.deepEqual(await names(vera), ['Public', 'readme.txt']);
     assert.equal((await failure(vera.web.getFileByServerRelativePath('/sites/dev/Shared Documents/Public/mike.txt').getText())).status, 403, 'Vera may not read Mike\'s file');
+    // Nor fetch it at its own URL or through download.aspx; Mike may.
+    const basicOf = (upn: string) => ({ Authorization: `Basic ${Buffer.from(`${upn}:${PASSWORD}`).toString('base64')}` });
+    assert.equal((await fetch(`${site}/Shared%20Documents/Public/mike.txt`, { headers: basicOf(VERA) })).status, 403);
+    assert.equal((await fetch(`${site}/_layouts/15/download.aspx?SourceUrl=${encodeURIComponent('/sites/dev/Shared Documents/Public/mike.txt')}`, { headers: basicOf(VERA) })).status, 403);
+    const own = await fetch(`${site}/Shared%20Documents/Public/mike.txt`, { headers: basicOf(MIKE) });
+    assert.equal(await own.text(), 'mike only');
+    assert.equal((await fetch(`${site}/Shared%20Documents/Public/readme.txt`, { headers: basicOf(VERA) })).status, 200, 'what inherits stays readable');
     assert.equal(await mike.web.getFileByServerRelativePath('/sites/dev/Shared Documents/Public/mike.txt').getText(), 'mike only');
   });
 
