@@ -257,8 +257,13 @@ describe('unique permissions in a tenant file: mistakes reported by pointer', ()
   });
 
   it('the schema refuses unknown keys and a missing role; a field may not be named permissions', () => {
-    const found = problems({ lists: [{ title: 'A', fields: [{ name: 'permissions', type: 'Text' }], permissions: { inherit: false, clearSubscopes: true, assignments: [{ principal: OLIVIA }] } }] });
+    const found = problems({ lists: [
+      { title: 'A', fields: [{ name: 'permissions', type: 'Text' }], permissions: { inherit: false, clearSubscopes: true, assignments: [{ principal: OLIVIA }] } },
+      { title: 'B', template: 101, folders: ['Fine', { path: 'Bad?Name', permissions: { inherit: false } }, { path: 'Fine' }, { permissions: {} }] },
+    ] });
     assert.deepEqual(found.sort(), [
+      '/sites/0/lists/1/folders/1/path: "Bad?Name": The name contains a character that is not allowed: " * : < > ? / \\ |',
+      '/sites/0/lists/1/folders/3/path: is required',
       '/sites/0/lists/0/fields/0/name: "permissions" is where an item states its permissions; name the field otherwise',
       '/sites/0/lists/0/permissions/assignments/0/role: is required',
       '/sites/0/lists/0/permissions/clearSubscopes: is not an allowed property',
