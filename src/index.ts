@@ -13,6 +13,7 @@ import { dropSpemuTables } from './store/transfer/ownership.ts';
 import { SqlStore } from './store/sql/sql-store.ts';
 import { scheduleHousekeeping } from './store/housekeeping.ts';
 import { WebhookDelivery } from './services/webhooks/delivery.ts';
+import { addOwedWebPartGalleries } from './services/web-part-gallery.ts';
 import type { Store } from './store/store.ts';
 import { createApp } from './server/app.ts';
 import { createAuthenticator } from './pipeline/authenticate.ts';
@@ -204,6 +205,8 @@ async function openPreparedStore(resolved: ResolvedOptions): Promise<{ store: Sq
       // Only the tables spemu made (store/transfer/ownership.ts), never the rest of the schema.
       if (resolved.postgres && resolved.reset) await dropSpemuTables(connection.db, connection.flavour);
       await migrateToLatest(connection.db, connection.flavour);
+      // What a migration left owed that only the domain can make (0030: old root webs' Web Part Gallery).
+      await addOwedWebPartGalleries(store, isoSeconds(resolved.clock().getTime()));
       await seedStore(store, resolved, isoSeconds(resolved.clock().getTime()));
     });
   } catch (e) {

@@ -19,3 +19,5 @@ export const TENANT_APPS_KEY = 'tenant.apps';
 export const TENANT_TRUSTED_ISSUERS_KEY = 'tenant.trustedIssuers';
 /** UPNs (lower case, a JSON array) of the tenant file's users with `accountEnabled: false`. */
 export const TENANT_DISABLED_USERS_KEY = 'tenant.disabledUsers';
+/** `pending` while existing root webs still owe their Web Part Gallery (migration 0030), then `done`. */
+export const WEB_PART_GALLERY_KEY = 'repair.web-part-gallery';

@@ -11,6 +11,9 @@ import { fileEtag, placePath, urlInList } from '../domain/documents.ts';
 import { fail } from '../domain/errors.ts';
 import type { Item, List, Site, Web } from '../domain/model.ts';
 import { requirePermission } from '../identity/permissions.ts';
+import { effectivePermissions } from '../identity/effective-permissions.ts';
+import { grants, type PermissionKind } from '../domain/permissions.ts';
+import type { Principal } from '../domain/model.ts';
 import { conditionsFromHeaders } from '../services/conditions.ts';
 import type { StoreReader } from '../store/store.ts';
 import { errorDialect } from '../wire/dialect.ts';
@@ -55,13 +58,25 @@ export async function serveFile(req: FastifyRequest, reply: FastifyReply, deps: 
     const principal = await deps.authenticator.authorize(site, identity);
     const found = await lookup.file(deps.store, web);
     if (!found) throw lookup.notFound();
-    requirePermission(principal, found.version ? 'ViewVersions' : 'ViewListItems');
+    await requireOnFile(deps.store, site, principal, web, found, found.version ? 'ViewVersions' : 'ViewListItems');
     response = await fileResponse({ method: req.method, headers, conditions: conditionsFromHeaders(headers) }, toSend(found, deps, lookup), lookup.disposition, requestId);
     if (admission) response = { ...response, headers: { ...response.headers, ...admission.headers }, delivery: admission.delivery };
   } catch (e) {
     response = errorResponse(e, requestId, errorDialect(headers.accept, headers['odata-version']), req.log, req.url);
   }
   sendResponse(req, reply, response, started);
+}
+
+/**
+ * The caller's permission on the file itself, as `/_api` checks it (fronts/rest/api/resolve.ts):
+ * from the site role where nothing in the site has unique permissions, else from the role
+ * assignments that apply to the file's item (its own, its list's, its web's).
+ */
+async function requireOnFile(store: StoreReader, site: Site, principal: Principal, web: Web, found: FoundFile, kind: PermissionKind): Promise<void> {
+  if ((await store.roleAssignments.scopes(site.id)).size === 0) return requirePermission(principal, kind);
+  const listWeb = found.list.webId === web.id ? web : await store.sites.web(found.list.webId) ?? web;
+  const mask = await effectivePermissions(store, site, principal, { kind: 'item', web: listWeb, list: found.list, id: found.item.id });
+  if (!grants(mask, kind)) throw fail.accessDenied();
 }
 
 function toSend(found: FoundFile, deps: FrontDeps, lookup: FileLookup): FileToSend {

@@ -12,7 +12,7 @@ import { normaliseDateTime } from '../domain/values.ts';
 import { CHUNKED_UPLOAD_LIMIT, DocumentService } from '../services/documents.ts';
 import type { BlobRef } from '../store/blobs.ts';
 import type { Store } from '../store/store.ts';
-import { websOf, type TenantContent, type TenantDocument, type TenantFile, type TenantList } from './types.ts';
+import { folderPath, websOf, type TenantContent, type TenantDocument, type TenantFile, type TenantList } from './types.ts';
 import { TenantFileError } from './validate.ts';
 
 /** Each file of the tenant file with the blob of its content. */
@@ -60,10 +60,10 @@ export interface SiteLoad {
 /** The list's folders, then its files (their folders made as needed), in the tenant file's order. */
 export async function loadDocuments(store: Store, list: List, def: TenantList, contents: Contents, site: SiteLoad): Promise<void> {
   const folders = new DocumentService(store, { userId: site.actorId, now: () => site.now });
-  for (const path of def.folders ?? []) await folders.ensureFolder(list, path);
+  for (const folder of def.folders ?? []) await folders.ensureFolder(list, folderPath(folder));
   const fields = await store.fields.of(list);
   for (const file of def.files ?? []) {
-    const { path, content: _content, author, editor, created, modified, ...rest } = file;
+    const { path, content: _content, permissions: _permissions, author, editor, created, modified, ...rest } = file;
     const values: Record<string, StoredValue> = {};
     for (const [name, raw] of Object.entries(rest)) values[name] = await site.value(fields.find((f) => f.internalName === name)!, raw);
     const authorId = author ? await site.user(author) : site.actorId;

@@ -32,11 +32,14 @@ export function libraryProblems(list: Json, base: string, isLibrary: boolean): T
       if (!folders.has(key)) folders.set(key, where);
     }
   };
-  for (const [index, path] of entries(list.folders)) {
+  for (const [index, folder] of entries(list.folders)) {
+    // A folder is its path, or an object with its path (and permissions).
+    const path = isObject(folder) ? folder.path : folder;
+    const where = isObject(folder) ? `${base}/folders/${index}/path` : `${base}/folders/${index}`;
     if (typeof path !== 'string' || !SCHEMA_PATH.test(path)) continue;
     const problem = pathProblem(path);
-    if (problem) problems.push({ path: `${base}/folders/${index}`, message: problem });
-    else noteFolders(path, `${base}/folders/${index}`, true);
+    if (problem) problems.push({ path: where, message: problem });
+    else noteFolders(path, where, true);
   }
   const valid: Array<[number, string]> = [];
   for (const [index, file] of files) {

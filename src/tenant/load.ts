@@ -13,7 +13,8 @@ import { urlPrefix } from '../domain/names.ts';
 import { createListWithFields } from '../services/lists.ts';
 import { kindFromTypeName } from '../domain/field-kinds.ts';
 import { normaliseDateTime, toStoredValue } from '../domain/values.ts';
-import { CATALOGS, DEFAULT_LIBRARY, DOCUMENT_LIBRARY_TEMPLATE, SITE_PAGES_TEMPLATE, USER_INFO_LIST_TEMPLATE, WEB_PART_CATALOG_TEMPLATE } from '../domain/templates.ts';
+import { DEFAULT_LIBRARY, DOCUMENT_LIBRARY_TEMPLATE, SITE_PAGES_TEMPLATE, USER_INFO_LIST_TEMPLATE } from '../domain/templates.ts';
+import { createWebPartGallery } from '../services/web-part-gallery.ts';
 import type { Store } from '../store/store.ts';
 import type { ItemWrite } from '../store/items.ts';
 import { siteDefaultUserKey, TENANT_APPS_KEY, TENANT_DISABLED_USERS_KEY, TENANT_TRUSTED_ISSUERS_KEY, TENANT_FILE_KEY, TENANT_HASH_KEY, TENANT_HOSTS_KEY, TENANT_ID_KEY, TENANT_NAME_KEY } from '../domain/settings.ts';
@@ -23,6 +24,7 @@ import { ContentTypeService } from '../services/content-types.ts';
 import { ViewService } from '../services/views.ts';
 import { seedQuickLaunch } from '../services/navigation.ts';
 import { loadProjectDataSection } from './projectdata.ts';
+import { loadPermissions } from './permissions.ts';
 import { loadDocuments, putContents, type Contents } from './documents.ts';
 import { directoryPrincipal, ensureSiteUser, SYSTEM_ACCOUNT_ID, userLogin } from '../identity/site-users.ts';
 import { HOME_PAGE } from '../domain/page-templates.ts';
@@ -182,7 +184,7 @@ async function loadSite(store: Store, def: TenantSite, now: string, contents: Co
   const { site, web } = await store.sites.create({ url: def.url, title: def.title, description: def.description ?? '', now });
   await createListWithFields(store, web, { title: 'User Information List', description: '', baseTemplate: USER_INFO_LIST_TEMPLATE, hidden: true, enableVersioning: false }, now);
   // The site collection's web part gallery (`web.getCatalog(113)`), hidden as SharePoint's.
-  await createListWithFields(store, web, { title: CATALOGS[WEB_PART_CATALOG_TEMPLATE]!.title, description: '', baseTemplate: WEB_PART_CATALOG_TEMPLATE, hidden: true, enableVersioning: false }, now);
+  await createWebPartGallery(store, web, now);
   const users = new SiteUsers(store, site, now);
   // Owners, members and visitors become the site's users in that order, before any item.
   const owners = def.owners ?? [];
@@ -191,6 +193,8 @@ async function loadSite(store: Store, def: TenantSite, now: string, contents: Co
   const actor = owners[0] ? await users.ensure(owners[0], true) : SYSTEM_ACCOUNT_ID;
   await store.settings.set(siteDefaultUserKey(site.id), JSON.stringify({ userId: actor, loginName: owners[0] ? userLogin(owners[0]) : 'SHAREPOINT\\system' }));
   await loadWeb(store, web, def, { now, contents, users, actor, homePage });
+  // Unique permissions last, when every object they name exists.
+  await loadPermissions(store, site, web, def, now);
   return site;
 }
 
@@ -259,7 +263,7 @@ async function loadWeb(store: Store, web: Web, def: { lists?: TenantList[]; webs
     // In batches: one multi-row insert per batch rather than a statement per item.
     let batch: ItemWrite[] = [];
     for (const item of l.items ?? []) {
-      const { author, editor, created, modified, ...rest } = item;
+      const { author, editor, created, modified, permissions: _permissions, ...rest } = item;
       const values: Record<string, StoredValue> = {};
       for (const [name, raw] of Object.entries(rest)) {
         const field = fields.find((f) => f.internalName === name)!;

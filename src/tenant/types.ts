@@ -88,7 +88,33 @@ export interface TenantSite {
   /** Site columns of the root web, for every list of the site collection to add by name. */
   siteColumns?: TenantField[];
   webs?: TenantWeb[];
+  /** The root web's own role assignments, added to its default groups' (it has no parent to inherit from). */
+  permissions?: TenantPermissions;
 }
+
+/**
+ * Unique permissions of a web, list, item, folder or file, as PnP's `<pnp:Security
+ * BreakRoleInheritance CopyRoleAssignments>` with its `<pnp:RoleAssignment Principal RoleDefinition>`s.
+ */
+export interface TenantPermissions {
+  /** false: the object stops inheriting (needed for `copy` and `assignments` below the root web). Default true. */
+  inherit?: boolean;
+  /** Keep the assignments it inherited, and add `assignments` to them. Default false: only `assignments`. */
+  copy?: boolean;
+  assignments?: TenantRoleAssignment[];
+}
+
+export interface TenantRoleAssignment {
+  /** A UPN, a directory group id or display name, a site group title (`Dev Members`), `Everyone` or `Everyone except external users`, or a claims login. */
+  principal: string;
+  /** A permission level by name (`Read`, `Contribute`, `Edit`, `Design`, `Full Control`) or role definition id. */
+  role: string | number;
+}
+
+/** A folder of a list: its path, or its path with unique permissions. */
+export type TenantFolder = string | { path: string; permissions?: TenantPermissions };
+
+export const folderPath = (folder: TenantFolder): string => (typeof folder === 'string' ? folder : folder.path);
 
 /** A subweb: below the root web or another subweb, with lists and subwebs of its own. */
 export interface TenantWeb {
@@ -101,6 +127,7 @@ export interface TenantWeb {
   siteColumns?: TenantField[];
   lists?: TenantList[];
   webs?: TenantWeb[];
+  permissions?: TenantPermissions;
 }
 
 /** A site's root web and every subweb, parents first, with each one's JSON pointer in the file. */
@@ -127,13 +154,14 @@ export interface TenantList {
   /** Item N (1-based) gets ID N. */
   items?: TenantItem[];
   /** Paths inside the list (`Reports/2024`); the folders above are made too. After the items. */
-  folders?: string[];
+  folders?: TenantFolder[];
   /** Document libraries (template 101) only. After the folders. */
   files?: TenantDocument[];
   /** Views besides the default one. */
   views?: TenantView[];
   /** Content types bound to the list, by name or id (a built-in type or one of the web's). */
   contentTypes?: string[];
+  permissions?: TenantPermissions;
 }
 
 export interface TenantView {
@@ -211,4 +239,6 @@ export type TenantItem = Record<string, unknown> & {
   /** ISO 8601 with a timezone. */
   created?: string;
   modified?: string;
+  /** Unique permissions of the item (`permissions` is no field name). */
+  permissions?: TenantPermissions;
 };

@@ -10,6 +10,7 @@ import type { TenantFile } from './types.ts';
 import { sectionProblems } from './projectdata.ts';
 import { contentFileProblems, libraryProblems } from './library-problems.ts';
 import { formulaColumns, formulaProblem } from './formula-problems.ts';
+import { permissionProblems } from './permission-problems.ts';
 import { certificateOf } from '../identity/apps.ts';
 import { DEFAULT_LIBRARY, DOCUMENT_LIBRARY_TEMPLATE, TEAM_SITE_LIBRARIES } from '../domain/templates.ts';
 
@@ -154,6 +155,8 @@ function schemaProblem(error: ErrorObject): TenantProblem[] {
 type Json = Record<string, unknown>;
 
 const HISTORY_KEYS = new Set(['author', 'editor', 'created', 'modified']);
+/** An item's or a file's unique permissions (permission-problems.ts checks them), so no field's name. */
+const PERMISSIONS_KEY = 'permissions';
 /** A file's keys besides its field values and history. */
 const DOCUMENT_KEYS = new Set(['path', 'content']);
 const BUILT_IN_FIELDS = ['ID', 'Id', 'Title', 'Created', 'Modified', 'Author', 'Editor', 'GUID', 'Attachments', 'ContentTypeId', 'FileSystemObjectType'];
@@ -207,6 +210,7 @@ function referenceProblems(doc: Json): TenantProblem[] {
     const url = stringOrUndefined(site.url);
     if (url !== undefined) noteUnique(siteUrls, url.toLowerCase(), index, `/sites/${index}/url`, (first) => `duplicate site URL "${url}" (also /sites/${first}/url)`, problems);
     checkSite(site, `/sites/${index}`, directory, problems);
+    problems.push(...permissionProblems(site, `/sites/${index}`, (name) => principalProblem(name, directory), isObject(doc.tenant) ? stringOrUndefined(doc.tenant.id) : undefined));
   }
   checkApps(doc, siteUrls, problems);
   checkTrustedIssuers(doc, problems);
@@ -427,6 +431,7 @@ function checkList(list: Json, base: string, context: SiteContext, siteColumns: 
     if (name !== undefined) {
       if (BUILT_IN_LOWER.has(name.toLowerCase())) problems.push({ path: `${path}/name`, message: `"${name}" is a built-in field name` });
       else if (used.has(name.toLowerCase())) problems.push({ path: `${path}/name`, message: `"${name}" is the name of a site column the list uses` });
+      else if (name === PERMISSIONS_KEY) problems.push({ path: `${path}/name`, message: `"${name}" is where an item states its permissions; name the field otherwise` });
       else noteUnique(lowerNames, name.toLowerCase(), index, `${path}/name`, (first) => `duplicate field name "${name}" (also ${base}/fields/${first}/name)`, problems);
       if (!fields.has(name)) fields.set(name, field);
     }
@@ -487,7 +492,7 @@ function checkItem(item: Json, path: string, fields: Map<string, Json>, listTitl
     problems.push({ path: `${path}/modified`, message: `is before created (${created})` });
   }
   for (const [key, value] of Object.entries(item)) {
-    if (HISTORY_KEYS.has(key) || reserved.has(key) || key === 'Title') continue;
+    if (HISTORY_KEYS.has(key) || reserved.has(key) || key === 'Title' || key === PERMISSIONS_KEY) continue;
     const field = fields.get(key);
     if (field) {
       checkValue(field, value, pointer(path, key), context);

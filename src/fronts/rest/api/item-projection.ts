@@ -16,6 +16,7 @@ import type { ApiContext } from './context.ts';
 import { folderEntity, freshEntityId, listEditLink, listEntity, selectProps, webEntity } from './entities.ts';
 import { defaultWireProps, selectableWireProps, type WireProp } from './item-wire.ts';
 import { roleAssignmentEntities } from './types/security.ts';
+import { scopeKey } from '../../../identity/effective-permissions.ts';
 import { attachmentEntity } from './types/attachments.ts';
 import { plannedFor } from '../request-cache.ts';
 
@@ -48,6 +49,8 @@ export interface ItemPlan {
   roleAssignments?: boolean | undefined;
   /** `$expand=AttachmentFiles`: each item's attachments (CLI for Microsoft 365's `spo listitem attachment list`). */
   attachmentFiles?: boolean | undefined;
+  /** `$select` (or `$expand`) names HasUniqueRoleAssignments, which SharePoint writes only then. */
+  hasUniqueRoleAssignments?: boolean | undefined;
   /** Navigation properties of ParentList expanded below it. */
   parentNested: ReadonlySet<string>;
   /** The list's fields whose values the projection reads; undefined: all. */
@@ -124,6 +127,7 @@ async function makeItemPlan(list: List, fields: Field[], ctx: ApiContext): Promi
   let parentList = false;
   let roleAssignments = false;
   let attachmentFiles = false;
+  let hasUniqueRoleAssignments = false;
   /** Second-level expansions below ParentList (`ParentList/RootFolder`, `ParentList/ParentWeb`). */
   const parentNested = new Set<string>();
   for (const path of expand) {
@@ -146,6 +150,11 @@ async function makeItemPlan(list: List, fields: Field[], ctx: ApiContext): Promi
       attachmentFiles = true;
       continue;
     }
+    // Named in `$expand` too, as CLI for Microsoft 365 asks for it (as on webs and lists: security.ts).
+    if (head === 'HasUniqueRoleAssignments' && rest.length === 0) {
+      hasUniqueRoleAssignments = true;
+      continue;
+    }
     const field = findByWireName(fields, head);
     if (!field || !FIELD_KINDS[field.kind].reference) throw errors.unknownSelectProperty(head);
     if (rest.length) throw errors.unknownSelectProperty(path.join('/'));
@@ -156,7 +165,7 @@ async function makeItemPlan(list: List, fields: Field[], ctx: ApiContext): Promi
   }
 
   if (!select) {
-    return { list, fields, props: defaultWireProps(fields), expansions: [...expansions.values()], parentList, parentNested, full: true, roleAssignments, attachmentFiles };
+    return { list, fields, props: defaultWireProps(fields), expansions: [...expansions.values()], parentList, parentNested, full: true, roleAssignments, attachmentFiles, hasUniqueRoleAssignments };
   }
 
   const selectable = selectableWireProps(list, fields);
@@ -173,6 +182,7 @@ async function makeItemPlan(list: List, fields: Field[], ctx: ApiContext): Promi
     if (head.startsWith('odata.')) continue;
     if (head === 'RoleAssignments' && roleAssignments && sub === undefined) continue;
     if (head === 'AttachmentFiles' && attachmentFiles && sub === undefined) continue;
+    if (head === 'HasUniqueRoleAssignments' && sub === undefined) { hasUniqueRoleAssignments = true; continue; }
     if (head === 'ParentList') {
       if (!parentList) throw errors.expandRequired(path.join('/'), head);
       wantParent = true;
@@ -200,7 +210,7 @@ async function makeItemPlan(list: List, fields: Field[], ctx: ApiContext): Promi
   }
   const expansionList = [...chosen.values()];
   const load = [...new Set([...fieldsRead(props), ...expansionList.map((e) => e.field)])];
-  return { list, fields, props, expansions: expansionList, parentList: wantParent, parentNested, full: false, load, roleAssignments, attachmentFiles, parts: withAttachmentCount(partsRead(props), attachmentFiles) };
+  return { list, fields, props, expansions: expansionList, parentList: wantParent, parentNested, full: false, load, roleAssignments, attachmentFiles, hasUniqueRoleAssignments, parts: withAttachmentCount(partsRead(props), attachmentFiles) };
 }
 
 /** Builds the entities for `items` under `plan`. */
@@ -235,6 +245,8 @@ export async function renderItems(plan: ItemPlan, items: Item[], ctx: ApiContext
       assignments.set(item.id, await roleAssignmentEntities(base, { kind: 'item', web: ctx.web, list: plan.list, id: item.id }, ctx));
     }
   }
+  // HasUniqueRoleAssignments: whether the item is a scope of its own, in the one cached scope map.
+  const scopes = plan.hasUniqueRoleAssignments ? await ctx.store.roleAssignments.scopes(ctx.site.id) : undefined;
   // `$expand=AttachmentFiles`: read only for items that have some (the Attachments count on the row).
   const attachments = new Map<number, Entity[]>();
   if (plan.attachmentFiles) {
@@ -268,6 +280,7 @@ export async function renderItems(plan: ItemPlan, items: Item[], ctx: ApiContext
       props.push(['AttachmentFiles', { kind: 'expanded', navigationLink: link, value: attachments.get(item.id) ?? [] }]);
     }
     for (const p of plan.props) props.push([p.name, absolutePhotoLink(p.get(item, ctx.requestUrl.origin), ctx)]);
+    if (scopes) props.push(['HasUniqueRoleAssignments', scopes.has(scopeKey({ kind: 'item', web: ctx.web, list: plan.list, id: item.id }))]);
     return {
       type: listItemEntityTypeFullName(plan.list.entityTypeName),
       id: freshEntityId(),
