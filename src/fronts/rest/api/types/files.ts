@@ -3,6 +3,7 @@
 // bytes stream both ways: an upload is the request itself (`body: 'stream'`), a download a
 // stream of the blob.
 
+import { viewableChildren } from '../item-visibility.ts';
 import { decodeUrlText, fileEtag, splitPath, webRelativeUrl } from '../../../../domain/documents.ts';
 import { isTemplateFileType, pageTemplate } from '../../../../domain/page-templates.ts';
 import { CHECK_IN_TYPE, type CheckInType } from '../../../../services/publishing.ts';
@@ -125,7 +126,7 @@ export const filesType: ResourceType<FilesResource> = {
   },
   async get(r, ctx) {
     const page = await ctx.store.documents.children(r.list, await ctx.store.fields.of(r.list), r.dir, { kind: 'file', top: 5000 });
-    return entityCollection(page.items.map((i) => fileEntity(r.list, i, ctx)), 'SP.ApiData.Files', ctx);
+    return entityCollection((await viewableChildren(page.items, r.list, ctx)).map((i) => fileEntity(r.list, i, ctx)), 'SP.ApiData.Files', ctx);
   },
   methods: {
     add: { kind: 'action', permission: 'AddListItems', body: 'stream', invoke: (r, args, ctx) => addFile(r, args, ctx, false) },
