@@ -108,6 +108,13 @@ describe('PnPjs folders with unique permissions against spemu', () => {
     assert.equal(await bob.web.getFileByServerRelativePath(`${root}/Closed/ForBob/bob.txt`).getText(), 'content of bob.txt');
     assert.equal((await fetch(`${new URL(site).origin}${encodeURI(`${root}/Closed/ForBob/bob.txt`)}`, { headers: { Authorization: basic(BOB) } })).status, 200);
     assert.equal(await sp.web.getFileByServerRelativePath(`${root}/Closed/secret.txt`).getText(), 'content of secret.txt');
+    assert.equal((await failure(bob.web.getFileByServerRelativePath(`${root}/Closed/secret.txt`).copyByPath(`${root}/Open/stolen.txt`, false))).status, 403, 'nor copied out');
+    const util = await fetch(`${site}/_api/SP.MoveCopyUtil.CopyFileByPath()`, {
+      method: 'POST', headers: { Authorization: basic(BOB), 'X-RequestDigest': ((await (await fetch(`${site}/_api/contextinfo`, { method: 'POST', headers: { Authorization: basic(BOB), Accept: 'application/json;odata=nometadata' } })).json()) as any).FormDigestValue, Accept: 'application/json;odata=nometadata', 'Content-Type': 'application/json' },
+      body: JSON.stringify({ srcPath: { DecodedUrl: `${root}/Closed/secret.txt` }, destPath: { DecodedUrl: `${root}/Open/stolen.txt` } }),
+    });
+    assert.equal(util.status, 403, 'nor through SP.MoveCopyUtil');
+    assert.deepEqual((await sp.web.getFolderByServerRelativePath(`${root}/Open`).files()).map((f) => f.Name), ['open.txt']);
 
     // getChanges leaves out the changes of what Bob may not see.
     const deepId = ((await sp.web.getFileByServerRelativePath(`${root}/Closed/Inner/deep.txt`).listItemAllFields.select('Id')()) as { Id: number }).Id;
@@ -141,8 +148,17 @@ describe('PnPjs folders with unique permissions against spemu', () => {
     assert.equal((await failure(deep.setContent('no'))).status, 403, 'changing a file');
     assert.equal((await failure(deep.listItemAllFields.select('Id')().then((i: any) => bob.web.lists.getByTitle('Read-only library').items.getById(i.Id).update({ Title: 'no' })))).status, 403, 'changing its item');
     assert.equal((await failure(deep.delete())).status, 403, 'deleting it');
+    const bobLibrary = bob.web.lists.getByTitle('Read-only library');
+    assert.equal((await failure(bobLibrary.addValidateUpdateItemUsingPath([{ FieldName: 'Title', FieldValue: 'x' }], `${root}/Reference/Sub`, false, '', { leafName: 'Made here', objectType: 1 }))).status, 403, 'a folder made there through the form');
+    await bob.web.getFolderByServerRelativePath(`${root}/Work`).files.addUsingPath('draft.txt', 'draft');
+    assert.equal((await failure(bob.web.getFileByServerRelativePath(`${root}/Work/draft.txt`).moveByPath(`${root}/Reference/draft.txt`, false))).status, 403, 'moved into it');
+    assert.equal((await failure(bob.web.getFileByServerRelativePath(`${root}/Work/draft.txt`).copyByPath(`${root}/Reference/Sub/draft.txt`, false))).status, 403, 'copied into it');
+    assert.equal((await failure(deep.moveByPath(`${root}/Work/deep.txt`, false))).status, 403, 'moved out of it');
+    await deep.copyByPath(`${root}/Work/deep copy.txt`, false);
+    assert.equal(await bob.web.getFileByServerRelativePath(`${root}/Work/deep copy.txt`).getText(), 'content of deep.txt', 'but copied out of it, as reading it is allowed');
     assert.equal(await sp.web.getFileByServerRelativePath(`${root}/Reference/Sub/deep.txt`).getText(), 'content of deep.txt', 'unchanged');
     assert.deepEqual((await sp.web.getFolderByServerRelativePath(`${root}/Reference`).files()).map((f) => f.Name), ['guide.txt'], 'nothing added');
+    assert.deepEqual((await sp.web.getFolderByServerRelativePath(`${root}/Reference/Sub`).folders()).map((f) => f.Name), []);
     // Elsewhere in the library Bob still writes as a member.
     await bob.web.getFolderByServerRelativePath(`${root}/Work`).files.addUsingPath('mine.txt', 'mine');
     assert.equal(await sp.web.getFileByServerRelativePath(`${root}/Work/mine.txt`).getText(), 'mine');
