@@ -1,13 +1,15 @@
 // What a principal may do on one securable object (a web, a list, an item), now that objects
 // can stop inheriting. An object's permissions come from the nearest object up the chain
-// (item → list → web → parent webs) with unique permissions: its role assignments, each a
+// (item → its folders, nearest first → list → web → parent webs) with unique permissions: its role assignments, each a
 // principal (a site user, a SharePoint group) bound to a permission level. With no unique
 // object in the chain the site's own model applies: its role holders (owners Full Control,
 // members Edit, visitors Read), as the root web's implicit assignments to the default groups
 // say. Site collection administrators (owners) may do everything everywhere, as in SharePoint.
 //
 // A site's unique scopes and their assignments are one cached read; a site with none costs
-// nothing more than before, and no check costs a query per item.
+// nothing more than before, and no check costs a query per item. A folder's scope governs
+// what is inside it: where a list has items with unique permissions, which of them are folders
+// (and where) is one read of those items (folderScopes), made only for such a list.
 
 import type { List, Principal, Site, Web } from '../domain/model.ts';
 import { EMPTY_PERMISSIONS, ROLE_DEFINITIONS, ROLE_LEVEL, permissionsOfRole, type BasePermissions } from '../domain/permissions.ts';
@@ -21,7 +23,8 @@ import { USER_INFO_LIST_TEMPLATE } from '../domain/templates.ts';
 export type Securable =
   | { kind: 'web'; web: Web }
   | { kind: 'list'; web: Web; list: List }
-  | { kind: 'item'; web: Web; list: List; id: number };
+  /** `dir`: the folder the item is in (relative to the list's root), when the caller knows it; else it is read if the list has folder scopes. */
+  | { kind: 'item'; web: Web; list: List; id: number; dir?: string | undefined };
 
 type Reader = Pick<StoreReader, 'roleAssignments' | 'roleDefinitions' | 'siteGroups' | 'sites' | 'lists' | 'fields' | 'items' | 'directory' | 'settings'>;
 
@@ -33,10 +36,62 @@ export function defaultAssignments(site: Site): RoleAssignmentRow[] {
   return (['owner', 'visitor', 'member'] as const).map((role) => ({ principalId: siteGroupOfRole(site, role).id, roleDefinitionId: ROLE_LEVEL[role].id }));
 }
 
-/** The object and its parents, nearest first: an item's list, a list's web, a web's parent webs. */
-export async function chainOf(store: Pick<StoreReader, 'sites'>, s: Securable): Promise<Securable[]> {
+/** A folder of a list with unique permissions: its item's id and its path inside the list (`A/B`). */
+export interface FolderScope {
+  id: number;
+  path: string;
+}
+
+/**
+ * The list's items with unique permissions, and which of them are folders, with their paths:
+ * nothing read where the list has none, one read of those items (by id) where it has. Not kept
+ * between requests, since moving or renaming a folder changes its path.
+ */
+export async function itemScopesOf(store: Pick<StoreReader, 'roleAssignments' | 'items'>, site: Site, list: List): Promise<{ ids: number[]; folders: FolderScope[] }> {
+  const prefix = `item:${list.rowId}:`;
+  const ids: number[] = [];
+  for (const scope of (await store.roleAssignments.scopes(site.id)).keys()) if (scope.startsWith(prefix)) ids.push(Number(scope.slice(prefix.length)));
+  if (ids.length === 0) return { ids, folders: [] };
+  const folders = (await store.items.getMany(list, [], ids, []))
+    .filter((item) => item.place.folder && item.place.name !== null)
+    .map((item) => ({ id: item.id, path: item.place.dir ? `${item.place.dir}/${item.place.name}` : item.place.name! }));
+  return { ids, folders };
+}
+
+/** Whether `path` (a folder's, relative to the list's root) is `folder` or below it; as SharePoint's URLs, regardless of case. */
+export const isAtOrBelow = (path: string, folder: string): boolean => {
+  const p = path.toLowerCase(), f = folder.toLowerCase();
+  return p === f || p.startsWith(`${f}/`);
+};
+
+/** The folder scopes that hold `dir` (a folder path inside the list, '' the root), nearest first. */
+export const foldersHolding = (folders: readonly FolderScope[], dir: string): FolderScope[] =>
+  dir === '' ? [] : folders.filter((f) => isAtOrBelow(dir, f.path)).sort((a, b) => b.path.length - a.path.length);
+
+/**
+ * What governs the folder at `path` (relative to the list's root; '' the root folder): the
+ * nearest folder with unique permissions holding it (itself included), else the list. A folder
+ * that inherits needs no read of its own: its permissions are its holder's.
+ */
+export async function folderSecurable(store: Pick<StoreReader, 'roleAssignments' | 'items'>, site: Site, web: Web, list: List, path: string): Promise<Securable> {
+  const { folders } = await itemScopesOf(store, site, list);
+  const nearest = foldersHolding(folders, path)[0];
+  if (!nearest) return { kind: 'list', web, list };
+  const slash = nearest.path.lastIndexOf('/');
+  return { kind: 'item', web, list, id: nearest.id, dir: slash < 0 ? '' : nearest.path.slice(0, slash) };
+}
+
+/** The object and its parents, nearest first: an item's folders and list, a list's web, a web's parent webs. */
+export async function chainOf(store: Pick<StoreReader, 'sites' | 'roleAssignments' | 'items'>, site: Site, s: Securable): Promise<Securable[]> {
   const chain: Securable[] = [s];
-  if (s.kind === 'item') chain.push({ kind: 'list', web: s.web, list: s.list });
+  if (s.kind === 'item') {
+    const { folders } = await itemScopesOf(store, site, s.list);
+    if (folders.length > 0) {
+      const dir = s.dir ?? (await store.items.get(s.list, [], s.id, [], ['place']))?.place.dir ?? '';
+      for (const f of foldersHolding(folders, dir)) chain.push({ kind: 'item', web: s.web, list: s.list, id: f.id });
+    }
+    chain.push({ kind: 'list', web: s.web, list: s.list });
+  }
   if (s.kind !== 'web') chain.push({ kind: 'web', web: s.web });
   for (let web = s.web; web.parentId !== null;) {
     const parent = await store.sites.web(web.parentId);
@@ -51,7 +106,7 @@ export async function chainOf(store: Pick<StoreReader, 'sites'>, s: Securable): 
 export async function uniqueAncestor(store: Reader, site: Site, s: Securable): Promise<{ securable: Securable; assignments: readonly RoleAssignmentRow[] } | undefined> {
   const scopes = await store.roleAssignments.scopes(site.id);
   if (scopes.size === 0) return undefined;
-  for (const link of await chainOf(store, s)) {
+  for (const link of await chainOf(store, site, s)) {
     const assignments = scopes.get(scopeKey(link));
     if (assignments) return { securable: link, assignments };
   }
@@ -142,19 +197,42 @@ export async function hasAnyAssignment(store: Reader, site: Site, principal: Pri
   return false;
 }
 
-/** Items of a list with unique permissions the principal may not view: left out of every query of the list. */
-export async function hiddenItemIds(store: Reader, site: Site, principal: Principal, web: Web, list: List, kind: (mask: BasePermissions) => boolean): Promise<number[]> {
-  if (principal.userId === SYSTEM_ACCOUNT_ID || principal.role === 'owner') return [];
+/**
+ * Who sees what of a list's items, where something in it has unique permissions: whether the
+ * list's own permissions let the principal view (`inherited`), the items with unique
+ * permissions they may and may not view (`visibleIds`, `hiddenIds`: folders among them), and
+ * the folders with unique permissions with whether the principal may view what is inside them.
+ * An item's own scope decides first, then the nearest folder holding it, then the list.
+ * Undefined where nothing in the list is unique (the list's permission decides alone).
+ */
+export interface ItemVisibility {
+  inherited: boolean;
+  visibleIds: number[];
+  hiddenIds: number[];
+  folders: Array<FolderScope & { visible: boolean }>;
+}
+
+export async function itemVisibility(store: Reader, site: Site, principal: Principal, web: Web, list: List, kind: (mask: BasePermissions) => boolean): Promise<ItemVisibility | undefined> {
+  if (principal.userId === SYSTEM_ACCOUNT_ID || principal.role === 'owner') return undefined;
   const scopes = await store.roleAssignments.scopes(site.id);
-  const prefix = `item:${list.rowId}:`;
-  const hidden: number[] = [];
+  const { ids: unique, folders } = await itemScopesOf(store, site, list);
+  if (unique.length === 0) return undefined;
   // Who the principal counts as is the same for every scope: worked out once.
-  let ids: Set<number> | undefined;
-  for (const [scope, assignments] of scopes) {
-    if (!scope.startsWith(prefix)) continue;
-    ids ??= await principalIds(store, site, principal);
-    if (!kind(await maskOf(store, site, principal, assignments, ids))) hidden.push(Number(scope.slice(prefix.length)));
-  }
-  void web;
-  return hidden;
+  const ids = await principalIds(store, site, principal);
+  const visible = new Map<number, boolean>();
+  for (const id of unique) visible.set(id, kind(await maskOf(store, site, principal, scopes.get(`item:${list.rowId}:${id}`) ?? [], ids)));
+  return {
+    inherited: kind(await effectivePermissions(store, site, principal, { kind: 'list', web, list })),
+    visibleIds: unique.filter((id) => visible.get(id)),
+    hiddenIds: unique.filter((id) => !visible.get(id)),
+    folders: folders.map((f) => ({ ...f, visible: visible.get(f.id)! })),
+  };
+}
+
+/** Whether an item (`id`, in folder `dir`) is visible by the rule: its own scope, else its nearest unique folder, else the list. */
+export function isVisible(rule: ItemVisibility, id: number, dir: string | undefined): boolean {
+  if (rule.visibleIds.includes(id)) return true;
+  if (rule.hiddenIds.includes(id)) return false;
+  const nearest = dir === undefined ? undefined : foldersHolding(rule.folders, dir)[0];
+  return nearest ? (nearest as FolderScope & { visible: boolean }).visible : rule.inherited;
 }

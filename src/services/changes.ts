@@ -77,6 +77,12 @@ function position(text: string, options: ChangeLogOptions): { number: number } |
   return token.number >= 0 ? { number: token.number } : { time: new Date(Math.max(0, token.timeMs)).toISOString() };
 }
 
+/** Whether the caller may see a change; `page`, when given, is told each page of changes first (to read what it needs of them at once). */
+export interface ChangeVisibility {
+  (change: Change): Promise<boolean>;
+  page?(changes: readonly Change[]): Promise<void>;
+}
+
 /** Rounds of reading past changes the caller may not see before an answer is given as it is. */
 const TRIM_ROUNDS = 20;
 
@@ -88,7 +94,7 @@ const TRIM_ROUNDS = 20;
  */
 export async function readChanges(
   changes: Pick<ChangeRepository, 'query'>, scope: ChangeScope, input: ChangeQueryInput, options: ChangeLogOptions,
-  visible?: (change: Change) => Promise<boolean>,
+  visible?: ChangeVisibility,
 ): Promise<Change[]> {
   const limit = Math.min(MAX_FETCH_LIMIT, input.fetchLimit && input.fetchLimit > 0 ? input.fetchLimit : DEFAULT_FETCH_LIMIT);
   const latestFirst = input.latestFirst ?? false;
@@ -102,6 +108,7 @@ export async function readChanges(
   const shown: Change[] = [];
   for (let round = 0; round < TRIM_ROUNDS; round++) {
     const page = await changes.query(query);
+    await visible.page?.(page);
     for (const change of page) {
       if (await visible(change)) shown.push(change);
       if (shown.length === limit) return shown;

@@ -139,12 +139,11 @@ describe(`unique permissions in a tenant file (${testBackend()})`, () => {
     const board = olivia.web.lists.getByTitle('Documents').items.getById(boardId);
     assert.equal((await board.select('HasUniqueRoleAssignments')() as any).HasUniqueRoleAssignments, true);
     assert.deepEqual(await assignments(board), [['Dev Owners', ['Full Control']]]);
-    // What is inside a folder answers by the list's permissions, not the folder's, in spemu so far
-    // (docs/compatibility.md): minutes.txt is left out of what is compared.
+    // What is inside a folder answers by the folder's permissions: minutes.txt goes with Board.
     const names = async (sp: SPFI) => (await sp.web.lists.getByTitle('Documents').items.select('FileLeafRef').orderBy('ID')())
-      .map((i: any) => i.FileLeafRef).filter((n: string) => n !== 'minutes.txt').sort();
-    assert.deepEqual(await names(olivia), ['Board', 'Public', 'mike.txt', 'readme.txt']);
-    assert.deepEqual(await names(mike), ['Public', 'mike.txt', 'readme.txt'], 'the folder is trimmed from a member\'s listing; the file given to him is not');
+      .map((i: any) => i.FileLeafRef).sort();
+    assert.deepEqual(await names(olivia), ['Board', 'Public', 'mike.txt', 'minutes.txt', 'readme.txt']);
+    assert.deepEqual(await names(mike), ['Public', 'mike.txt', 'readme.txt'], 'the folder and its file are trimmed from a member\'s listing; the file given to him is not');
     assert.deepEqual(await names(vera), ['Public', 'readme.txt']);
     assert.equal((await failure(vera.web.getFileByServerRelativePath('/sites/dev/Shared Documents/Public/mike.txt').getText())).status, 403, 'Vera may not read Mike\'s file');
     // Nor fetch it at its own URL or through download.aspx; Mike may.
@@ -155,6 +154,10 @@ describe(`unique permissions in a tenant file (${testBackend()})`, () => {
     assert.equal(await own.text(), 'mike only');
     assert.equal((await fetch(`${site}/Shared%20Documents/Public/readme.txt`, { headers: basicOf(VERA) })).status, 200, 'what inherits stays readable');
     assert.equal(await mike.web.getFileByServerRelativePath('/sites/dev/Shared Documents/Public/mike.txt').getText(), 'mike only');
+    // The file in the folder only the owners may see: refused to the member at its URL, as the folder is.
+    assert.equal((await fetch(`${site}/Shared%20Documents/Board/minutes.txt`, { headers: basicOf(MIKE) })).status, 403);
+    assert.equal((await failure(mike.web.getFileByServerRelativePath('/sites/dev/Shared Documents/Board/minutes.txt').getText())).status, 403);
+    assert.equal(await olivia.web.getFileByServerRelativePath('/sites/dev/Shared Documents/Board/minutes.txt').getText(), 'board only');
   });
 
   it('a subweb with its own assignments: Everyone except external users reads it, a member has Full Control there only', async () => {

@@ -10,9 +10,10 @@ import type { BodyKind, MethodDef, Resource, ResourceType, VerbHandlerName } fro
 import { RESOURCE_TYPES } from './types/index.ts';
 import { requirePermission } from '../../../identity/permissions.ts';
 import { fail } from '../../../domain/errors.ts';
-import type { List } from '../../../domain/model.ts';
+import type { Item, List } from '../../../domain/model.ts';
+import { splitPath } from '../../../domain/documents.ts';
 import { grants, type PermissionKind } from '../../../domain/permissions.ts';
-import { effectivePermissions, type Securable } from '../../../identity/effective-permissions.ts';
+import { effectivePermissions, folderSecurable, type Securable } from '../../../identity/effective-permissions.ts';
 
 /** Names of SharePoint endpoints spemu knows of but does not serve yet: a uniform 501. */
 const NOT_YET: ReadonlySet<string> = new Set([
@@ -151,15 +152,25 @@ async function verbPlan(resource: Resource, verb: Verb, ctx: ApiContext): Promis
  */
 async function authorizeAt(resource: Resource, kind: PermissionKind, ctx: ApiContext): Promise<void> {
   if ((await ctx.store.roleAssignments.scopes(ctx.site.id)).size === 0) return requirePermission(ctx.principal, kind);
-  const mask = await effectivePermissions(ctx.store, ctx.site, ctx.principal, securableAt(resource, ctx));
+  const mask = await effectivePermissions(ctx.store, ctx.site, ctx.principal, await securableAt(resource, ctx));
   if (!grants(mask, kind)) throw fail.accessDenied();
 }
 
-/** The securable object a resource acts on: the item it is or belongs to, else its list, else the web. */
-function securableAt(resource: Resource, ctx: ApiContext): Securable {
-  const r = resource as { list?: List; id?: unknown; item?: { id: number } };
+/**
+ * The securable object a resource acts on: the item it is or belongs to (a file's item, in its
+ * folder), a folder (by path: what governs it, folderSecurable), else its list, else the web.
+ */
+async function securableAt(resource: Resource, ctx: ApiContext): Promise<Securable> {
+  const r = resource as { list?: List; id?: unknown; item?: Item };
   if (r.list) {
-    const itemId = typeof r.id === 'number' ? r.id : r.item?.id;
+    switch (resource.kind) {
+      case 'folder': return folderSecurable(ctx.store, ctx.site, ctx.web, resource.list, resource.path);
+      case 'files': case 'folders': return folderSecurable(ctx.store, ctx.site, ctx.web, resource.list, resource.dir);
+      // A file not there yet (its upload makes it): the folder it goes in.
+      case 'fileStub': return folderSecurable(ctx.store, ctx.site, ctx.web, resource.list, splitPath(resource.path).dir);
+    }
+    if (r.item && resource.kind !== 'items' && resource.kind !== 'list') return { kind: 'item', web: ctx.web, list: r.list, id: r.item.id, dir: r.item.place?.dir };
+    const itemId = typeof r.id === 'number' ? r.id : undefined;
     if (itemId !== undefined && resource.kind !== 'items' && resource.kind !== 'list') return { kind: 'item', web: ctx.web, list: r.list, id: itemId };
     return { kind: 'list', web: ctx.web, list: r.list };
   }

@@ -4,9 +4,9 @@
 import type { Change } from '../../../../domain/change-tokens.ts';
 import { formatToken, type TokenScopeName } from '../../../../domain/change-tokens.ts';
 import { userInfoList } from '../../../../identity/site-users.ts';
-import { effectivePermissions, hiddenItemIds } from '../../../../identity/effective-permissions.ts';
-import { grants } from '../../../../domain/permissions.ts';
-import { currentChangeToken, DEFAULT_CHANGE_RETENTION_DAYS, isChangeQueryProperty, readChanges, tokenOfChange, type ChangeQueryInput, type ChangeScope } from '../../../../services/changes.ts';
+import { effectivePermissions, isVisible, itemVisibility as visibilityIn } from '../../../../identity/effective-permissions.ts';
+import { grants, type BasePermissions } from '../../../../domain/permissions.ts';
+import { currentChangeToken, DEFAULT_CHANGE_RETENTION_DAYS, isChangeQueryProperty, readChanges, tokenOfChange, type ChangeQueryInput, type ChangeScope, type ChangeVisibility } from '../../../../services/changes.ts';
 import { errors } from '../../../../wire/errors.ts';
 import type { Entity, Value } from '../../../../wire/values.ts';
 import type { ApiContext } from '../context.ts';
@@ -105,30 +105,54 @@ export async function withCurrentChangeTokens(entities: Entity[], ctx: ApiContex
  * item change needs View Items on its list and item, as reading the item does (security
  * trimming). Undefined where nothing is unique: everyone with access to the site sees all.
  */
-export async function itemVisibility(ctx: ApiContext): Promise<((change: Change) => Promise<boolean>) | undefined> {
+export async function itemVisibility(ctx: ApiContext): Promise<ChangeVisibility | undefined> {
   if ((await ctx.store.roleAssignments.scopes(ctx.site.id)).size === 0) return undefined;
-  const perList = new Map<string, Promise<{ viewable: boolean; hidden: Set<number> }>>();
+  interface Rule { visible(itemId: number | undefined): boolean; page(itemIds: number[]): Promise<void> }
+  const perList = new Map<string, Promise<Rule>>();
   const listRule = (webId: string, listId: string) => {
     let rule = perList.get(listId);
     if (!rule) {
-      rule = (async () => {
+      rule = (async (): Promise<Rule> => {
         const web = await ctx.store.sites.web(webId);
         const list = web ? await ctx.store.lists.byId(webId, listId) : undefined;
         // A list deleted since: its changes (its items' deletions) stay readable as they were.
-        if (!web || !list) return { viewable: true, hidden: new Set<number>() };
-        const mask = await effectivePermissions(ctx.store, ctx.site, ctx.principal, { kind: 'list', web, list });
-        const canView = (m: typeof mask) => grants(m, 'ViewListItems');
-        return { viewable: canView(mask), hidden: new Set(await hiddenItemIds(ctx.store, ctx.site, ctx.principal, web, list, canView)) };
+        if (!web || !list) return { visible: () => true, page: async () => {} };
+        const canView = (m: BasePermissions) => grants(m, 'ViewListItems');
+        const visibility = await visibilityIn(ctx.store, ctx.site, ctx.principal, web, list, canView);
+        if (!visibility) {
+          const viewable = canView(await effectivePermissions(ctx.store, ctx.site, ctx.principal, { kind: 'list', web, list }));
+          return { visible: () => viewable, page: async () => {} };
+        }
+        // Where the list has folders with unique permissions, where each changed item is decides
+        // too: the places of a page's items, read at once (a deleted item has none, and answers
+        // by its own scope and the list's).
+        const places = new Map<number, string>();
+        return {
+          visible: (itemId) => itemId === undefined ? visibility.inherited : isVisible(visibility, itemId, places.get(itemId)),
+          async page(itemIds) {
+            if (visibility.folders.length === 0) return;
+            const missing = itemIds.filter((id) => !places.has(id));
+            for (const item of await ctx.store.items.getMany(list, [], missing, [])) places.set(item.id, item.place.dir);
+          },
+        };
       })();
       perList.set(listId, rule);
     }
     return rule;
   };
-  return async (change) => {
-    if (!change.listId || !['item', 'file', 'folder'].includes(change.kind)) return true;
-    const rule = await listRule(change.webId, change.listId);
-    return rule.viewable && !(change.itemId !== undefined && rule.hidden.has(change.itemId));
+  const isItemChange = (change: Change) => change.listId !== undefined && ['item', 'file', 'folder'].includes(change.kind);
+  const visible: ChangeVisibility = async (change) => !isItemChange(change) || (await listRule(change.webId, change.listId!)).visible(change.itemId);
+  visible.page = async (changes) => {
+    const byList = new Map<string, { webId: string; ids: number[] }>();
+    for (const c of changes) {
+      if (!isItemChange(c) || c.itemId === undefined) continue;
+      const entry = byList.get(c.listId!) ?? { webId: c.webId, ids: [] };
+      entry.ids.push(c.itemId);
+      byList.set(c.listId!, entry);
+    }
+    for (const [listId, { webId, ids }] of byList) await (await listRule(webId, listId)).page(ids);
   };
+  return visible;
 }
 
 interface Editor { title: string; email: string; login: string }

@@ -3,6 +3,7 @@
 // bytes stream both ways: an upload is the request itself (`body: 'stream'`), a download a
 // stream of the blob.
 
+import { viewableChildren } from '../item-visibility.ts';
 import { decodeUrlText, fileEtag, splitPath, webRelativeUrl } from '../../../../domain/documents.ts';
 import { isTemplateFileType, pageTemplate } from '../../../../domain/page-templates.ts';
 import { CHECK_IN_TYPE, type CheckInType } from '../../../../services/publishing.ts';
@@ -125,7 +126,7 @@ export const filesType: ResourceType<FilesResource> = {
   },
   async get(r, ctx) {
     const page = await ctx.store.documents.children(r.list, await ctx.store.fields.of(r.list), r.dir, { kind: 'file', top: 5000 });
-    return entityCollection(page.items.map((i) => fileEntity(r.list, i, ctx)), 'SP.ApiData.Files', ctx);
+    return entityCollection((await viewableChildren(page.items, r.list, ctx)).map((i) => fileEntity(r.list, i, ctx)), 'SP.ApiData.Files', ctx);
   },
   methods: {
     add: { kind: 'action', permission: 'AddListItems', body: 'stream', invoke: (r, args, ctx) => addFile(r, args, ctx, false) },
@@ -149,8 +150,10 @@ export const filesType: ResourceType<FilesResource> = {
   },
 };
 
+// Reading a file or its bytes needs View Items on it (the Open that Limited Access gives a user
+// who was let into something else of the site is not enough); its past versions, View Versions.
 export const fileType: ResourceType<FileResource> = {
-  permissions: { delete: 'DeleteListItems' },
+  permissions: { get: 'ViewListItems', delete: 'DeleteListItems' },
   navigation: {
     $value: async (r) => ({ kind: 'fileContent', list: r.list, item: r.item }),
     listitemallfields: async (r) => ({ kind: 'item', list: r.list, id: r.item.id }),
@@ -286,6 +289,7 @@ function versionIdArgument(args: Argument[], ...names: string[]): number {
 }
 
 export const fileVersionsType: ResourceType<{ kind: 'fileVersions'; list: List; item: Item }> = {
+  permissions: { get: 'ViewVersions' },
   async key(r, args, ctx) {
     const id = versionIdArgument(args, 'id', 'versionid');
     const version = (await pastVersions(r, ctx)).find((v) => versionIdOf(v) === id);
@@ -318,7 +322,7 @@ export const fileVersionsType: ResourceType<{ kind: 'fileVersions'; list: List; 
 };
 
 export const fileVersionType: ResourceType<{ kind: 'fileVersion'; list: List; item: Item; version: Item }> = {
-  permissions: { delete: 'DeleteVersions' },
+  permissions: { get: 'ViewVersions', delete: 'DeleteVersions' },
   navigation: {
     $value: async (r) => ({ kind: 'fileVersionContent', list: r.list, item: r.version }),
   },
@@ -337,7 +341,7 @@ async function contentOf(r: { list: List; item: Item }, ctx: ApiContext): Promis
 }
 
 export const fileContentType: ResourceType<FileContentResource> = {
-  permissions: { update: 'EditListItems' },
+  permissions: { get: 'ViewListItems', update: 'EditListItems' },
   bodies: { update: 'stream' },
   get: contentOf,
   async update(r, ctx) {
@@ -347,4 +351,4 @@ export const fileContentType: ResourceType<FileContentResource> = {
 };
 
 /** A past version's bytes: read only (a PUT answers 405, as on any resource without it). */
-export const fileVersionContentType: ResourceType<{ kind: 'fileVersionContent'; list: List; item: Item }> = { get: contentOf };
+export const fileVersionContentType: ResourceType<{ kind: 'fileVersionContent'; list: List; item: Item }> = { permissions: { get: 'ViewVersions' }, get: contentOf };

@@ -2,6 +2,7 @@
 // ListItemAllFields — the folder walk sppull makes in one request per folder
 // (`$expand=Folders,Files,Folders/ListItemAllFields,Files/ListItemAllFields`).
 
+import { viewableChildren } from '../item-visibility.ts';
 import type { Item, List } from '../../../../domain/model.ts';
 import type { Entity } from '../../../../wire/values.ts';
 import type { ApiContext } from '../context.ts';
@@ -28,7 +29,7 @@ const listItemOf = (list: List, url: string, item: Item | undefined, ctx: ApiCon
 export function folderNavigations(list: List, path: string, item: Item | undefined, ctx: ApiContext): Record<string, Navigation> {
   const link = pathLink('Folder', urlOf(list, path));
   const children = async (kind: 'folder' | 'file') =>
-    (await ctx.store.documents.children(list, await ctx.store.fields.of(list), path, { kind, top: 5000 })).items;
+    viewableChildren((await ctx.store.documents.children(list, await ctx.store.fields.of(list), path, { kind, top: 5000 })).items, list, ctx);
   // The item behind each entity listed, for its own ListItemAllFields.
   const itemOf = new WeakMap<Entity, Item>();
   const nested = (e: Entity): Record<string, Navigation> => ({ ListItemAllFields: listItemOf(list, e.editLink ?? '', itemOf.get(e), ctx) });

@@ -6,6 +6,7 @@
 // lists' root folders (the web's own root folder, `Lists`, `_catalogs`) holds no items: those
 // are `webFolder`s, made from the lists' URLs.
 
+import { viewableChildren } from '../item-visibility.ts';
 import { createHash } from 'node:crypto';
 import { joinPath, segments, splitPath } from '../../../../domain/documents.ts';
 import { documentAt } from '../../../../services/document-paths.ts';
@@ -196,7 +197,7 @@ export const foldersType: ResourceType<FoldersResource> = {
     const fields = await ctx.store.fields.of(r.list);
     const page = await ctx.store.documents.children(r.list, fields, r.dir, { kind: 'folder', top: 5000 });
     const entities: Entity[] = [];
-    for (const item of page.items) entities.push(subfolderEntity(r.list, item, ctx, await ctx.store.documents.count(r.list, pathOf(item))));
+    for (const item of await viewableChildren(page.items, r.list, ctx)) entities.push(subfolderEntity(r.list, item, ctx, await ctx.store.documents.count(r.list, pathOf(item))));
     return entityCollection(entities, 'SP.ApiData.Folders', ctx);
   },
   methods: {

@@ -6,6 +6,7 @@ import type { List } from '../../../../domain/model.ts';
 import { decodeUrlText, isWithin, segments } from '../../../../domain/documents.ts';
 import type { FormResult, FormValueInput } from '../../../../services/form-updates.ts';
 import { errors } from '../../../../wire/errors.ts';
+import { requireInFolder } from '../authorize-on.ts';
 import type { Value } from '../../../../wire/values.ts';
 import { arrayValue, readMethodBody, type Properties } from '../body.ts';
 import { ok, type Outcome } from '../outcome.ts';
@@ -53,6 +54,8 @@ export const addValidateUpdateItemUsingPath: MethodDef<{ kind: 'list'; list: Lis
     const info = (body.listItemCreateInfo ?? {}) as Properties;
     if (typeof info !== 'object' || Array.isArray(info)) throw errors.badArgument('listItemCreateInfo must be an object.');
     const dir = folderPath(r.list, pathText(info.FolderPath));
+    // The method's check was on the list; what is added to a folder needs the folder's permission too.
+    if (dir) await requireInFolder(r.list, dir, 'AddListItems', ctx);
     const kind = info.UnderlyingObjectType ?? 0;
     const leaf = pathText(info.LeafName);
     if (kind !== 0 && kind !== 1) throw errors.notImplemented('AddValidateUpdateItemUsingPath of a web');

@@ -2,7 +2,8 @@
 // moveByPath/copyByPath and the CLI call), and where the older File.moveTo/copyTo and
 // Folder.moveTo name their destination. The work is DocumentService.transfer's.
 
-import { decodeUrlText, isWithin, segments } from '../../../../domain/documents.ts';
+import { decodeUrlText, isWithin, segments, splitPath } from '../../../../domain/documents.ts';
+import { requireInFolder, requireOnItem } from '../authorize-on.ts';
 import { fail } from '../../../../domain/errors.ts';
 import type { List } from '../../../../domain/model.ts';
 import type { Argument } from '../../../../odata/path.ts';
@@ -32,6 +33,8 @@ export async function destinationOf(url: string, ctx: ApiContext): Promise<{ lis
   if (path.startsWith('/') && !isWithin(segments(path).join('/'), segments(ctx.site.url).join('/'))) throw fail.crossSiteTransfer();
   const found = await locate(ctx.web, path, ctx);
   if (!found || !found.path) throw fail.folderNotFound(url);
+  // What arrives is added to the destination's folder: the caller must be able to add there.
+  await requireInFolder(found.list, splitPath(found.path).dir, 'AddListItems', ctx);
   return found;
 }
 
@@ -65,6 +68,8 @@ function utilMethod(name: string, kind: 'move' | 'copy', what: 'file' | 'folder'
     const dest = byPath ? resourcePathProp(body, 'destPath') : stringProp(body, 'destUrl');
     if (!src || !dest) throw errors.badArgument('srcUrl and destUrl are required.');
     const source = await sourceOf(src, what, ctx);
+    // The source by its own permissions (the method's check was on the web): read to copy, deleted to move.
+    await requireOnItem(source.list, source.item, kind === 'move' ? 'DeleteListItems' : 'ViewListItems', ctx);
     await ctx.services.documents.transfer(kind, source.list, source.item, await destinationOf(dest, ctx), optionsOf(body, args));
   }, 'json');
 }
