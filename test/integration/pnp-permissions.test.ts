@@ -13,11 +13,11 @@ import '@pnp/sp/site-users/index.js';
 import '@pnp/sp/site-groups/index.js';
 import { PermissionKind } from '@pnp/sp/security/index.js';
 import { useTestServer } from '../helpers/server.ts';
-import { failure, pnpFor } from '../helpers/pnp.ts';
+import { demoBasic, failure, pnpAsDemoUser, pnpFor } from '../helpers/pnp.ts';
 
 const BOB = 'bob@contoso.onmicrosoft.com';
 const ERIN = 'erin@contoso.onmicrosoft.com';
-const basic = (upn: string) => `Basic ${Buffer.from(`${upn}:${upn.split('@')[0]}-demo-pass`).toString('base64')}`;
+const basic = demoBasic;
 const READ = 1073741826;
 const CONTRIBUTE = 1073741827;
 
@@ -31,12 +31,7 @@ describe('PnPjs unique permissions against spemu', () => {
   });
 
   /** A user's client, with a request digest for writes. */
-  async function as(upn: string): Promise<SPFI> {
-    const r = await fetch(`${site}/_api/contextinfo`, { method: 'POST', headers: { Authorization: basic(upn), Accept: 'application/json;odata=nometadata' } });
-    const headers: Record<string, string> = { Authorization: basic(upn) };
-    if (r.ok) headers['X-RequestDigest'] = ((await r.json()) as { FormDigestValue: string }).FormDigestValue;
-    return pnpFor(site, headers);
-  }
+  const as = (upn: string): Promise<SPFI> => pnpAsDemoUser(site, upn);
 
   it('a list that stops inheriting: the members shut out, a user with no site role let in; reset brings the site\'s permissions back', async () => {
     const { list } = await sp.web.lists.ensure('Private list', '', 100);

@@ -19,12 +19,12 @@ import { SharingLinkKind, SharingRole } from '@pnp/sp/sharing/index.js';
 import '../helpers/pnp-file-types.ts';
 import '../helpers/pnp-sharing-types.ts';
 import { useTestServer } from '../helpers/server.ts';
-import { failure, pnpFor } from '../helpers/pnp.ts';
+import { demoBasic, demoDigest, failure, pnpAsDemoUser, pnpFor } from '../helpers/pnp.ts';
 
 const BOB = 'bob@contoso.onmicrosoft.com';
 const DAVE = 'dave@contoso.onmicrosoft.com';
 const ERIN = 'erin@contoso.onmicrosoft.com';
-const basic = (upn: string) => `Basic ${Buffer.from(`${upn}:${upn.split('@')[0]}-demo-pass`).toString('base64')}`;
+const basic = demoBasic;
 const login = (upn: string) => `i:0#.f|membership|${upn}`;
 
 describe('PnPjs sharing against spemu', () => {
@@ -36,14 +36,8 @@ describe('PnPjs sharing against spemu', () => {
     sp = pnpFor(site);
   });
 
-  async function digest(upn: string): Promise<string> {
-    const r = await fetch(`${site}/_api/contextinfo`, { method: 'POST', headers: { Authorization: basic(upn), Accept: 'application/json;odata=nometadata' } });
-    return ((await r.json()) as { FormDigestValue: string }).FormDigestValue;
-  }
-
-  async function as(upn: string): Promise<SPFI> {
-    return pnpFor(site, { Authorization: basic(upn), 'X-RequestDigest': await digest(upn) });
-  }
+  const digest = async (upn: string): Promise<string> => (await demoDigest(site, upn))!;
+  const as = (upn: string): Promise<SPFI> => pnpAsDemoUser(site, upn);
 
   it('a folder: shared with Everyone except external users, every user of the tenant reads it', async () => {
     const { list } = await sp.web.lists.ensure('Shared library', '', 101);

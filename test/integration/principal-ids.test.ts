@@ -10,11 +10,11 @@ import '@pnp/sp/security/index.js';
 import '@pnp/sp/site-users/index.js';
 import '@pnp/sp/site-groups/index.js';
 import { useTestServer } from '../helpers/server.ts';
-import { failure, pnpFor } from '../helpers/pnp.ts';
+import { demoBasic, failure, pnpAsDemoUser, pnpFor } from '../helpers/pnp.ts';
 
 const DAVE = 'dave@contoso.onmicrosoft.com';
 const ERIN = 'erin@contoso.onmicrosoft.com';
-const basic = (upn: string) => `Basic ${Buffer.from(`${upn}:${upn.split('@')[0]}-demo-pass`).toString('base64')}`;
+const basic = demoBasic;
 const CONTRIBUTE = 1073741827;
 
 describe('site users and SharePoint groups share one id space', () => {
@@ -37,12 +37,7 @@ describe('site users and SharePoint groups share one id space', () => {
     return { users, groups };
   }
 
-  async function as(upn: string): Promise<SPFI> {
-    const r = await fetch(`${site}/_api/contextinfo`, { method: 'POST', headers: { Authorization: basic(upn), Accept: 'application/json;odata=nometadata' } });
-    const headers: Record<string, string> = { Authorization: basic(upn) };
-    if (r.ok) headers['X-RequestDigest'] = ((await r.json()) as { FormDigestValue: string }).FormDigestValue;
-    return pnpFor(site, headers);
-  }
+  const as = (upn: string): Promise<SPFI> => pnpAsDemoUser(site, upn);
 
   it('the seeded demo: the default groups keep 3, 4, 5 and no site user has a group\'s id', async () => {
     const { users, groups } = await ids();
