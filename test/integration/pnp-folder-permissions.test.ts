@@ -14,6 +14,7 @@ import '@pnp/sp/security/index.js';
 import '@pnp/sp/site-users/index.js';
 import '@pnp/sp/site-groups/index.js';
 import '@pnp/sp/sharing/index.js';
+import '@pnp/sp/views/index.js';
 import { SharingRole } from '@pnp/sp/sharing/index.js';
 import { useTestServer } from '../helpers/server.ts';
 import { failure, pnpFor } from '../helpers/pnp.ts';
@@ -87,6 +88,10 @@ describe('PnPjs folders with unique permissions against spemu', () => {
     assert.deepEqual(inClosed.Row.map((r: any) => r.FileLeafRef).sort(), ['ForBob', 'bob.txt'], 'RenderListDataAsStream of the closed folder: only what was given back');
     const filtered = await bobList.items.select('FileLeafRef').filter(`startswith(FileLeafRef, 'd') or startswith(FileLeafRef, 'o')`)();
     assert.deepEqual(filtered.map((i: any) => i.FileLeafRef).sort(), ['Open', 'open.txt'], 'with a $filter of its own');
+
+    // The default view (the root folder: Closed, Open, root.txt) rendered, a row each.
+    const rows = async (client: SPFI) => ((await client.web.lists.getByTitle('Board library').defaultView.renderAsHtml()).match(/<td>/g) ?? []).length;
+    assert.deepEqual([await rows(sp), await rows(bob)], [6, 4], 'renderAsHtml: two columns a row, the closed folder\'s row for Alice only');
 
     // A folder's listings.
     assert.deepEqual((await bob.web.getFolderByServerRelativePath(`${root}/Open`).files()).map((f) => f.Name), ['open.txt']);
