@@ -93,6 +93,14 @@ describe('PnPjs folders with unique permissions against spemu', () => {
     const rows = async (client: SPFI) => ((await client.web.lists.getByTitle('Board library').defaultView.renderAsHtml()).match(/<td>/g) ?? []).length;
     assert.deepEqual([await rows(sp), await rows(bob)], [6, 4], 'renderAsHtml: two columns a row, the closed folder\'s row for Alice only');
 
+    // Each item's RoleAssignments, expanded on a page: what is inside the closed folder has its assignments.
+    const alice = await sp.web.currentUser();
+    // (Selecting no document column: where each item is must still be read.)
+    const expanded = await list.items.select('Id', 'RoleAssignments').expand('RoleAssignments')();
+    const holders = new Map(expanded.map((i: any) => [nameOf.get(i.Id)!, i.RoleAssignments.map((a: any) => a.PrincipalId as number).sort()]));
+    assert.deepEqual([holders.get('secret.txt'), holders.get('deep.txt'), holders.get('bob.txt')], [[alice.Id], [alice.Id], [alice.Id, bobRow.Id].sort()]);
+    assert.ok(holders.get('open.txt')!.length >= 3, 'the rest inherit the site\'s groups');
+
     // A folder's listings.
     assert.deepEqual((await bob.web.getFolderByServerRelativePath(`${root}/Open`).files()).map((f) => f.Name), ['open.txt']);
     assert.deepEqual((await bob.web.getFolderByServerRelativePath(root).folders()).map((f) => f.Name).filter((n) => n !== 'Forms'), ['Open']);
