@@ -157,6 +157,12 @@ describe('PnPjs folders with unique permissions against spemu', () => {
       assert.equal(added.code, '-2147024891, System.UnauthorizedAccessException');
       assert.equal((await failure(bob.web.getFolderByServerRelativePath(`${root}/${dir}`).folders.addUsingPath('New folder'))).status, 403, `adding a folder to ${dir}`);
     }
+    // Named from somewhere Bob may write: a path below it, a server-relative URL, the web's folders.
+    const work = bob.web.getFolderByServerRelativePath(`${root}/Work`);
+    assert.equal((await failure(work.files.addUsingPath(`${root}/Reference/new.txt`, 'x'))).status, 403, 'a file by URL from an open folder');
+    assert.equal((await failure(bob.web.getFolderByServerRelativePath(root).files.addUsingPath('Reference/Sub/new.txt', 'x'))).status, 403, 'a file by a path below the root folder');
+    assert.equal((await failure(work.folders.addUsingPath(`${root}/Reference/New folder`))).status, 403, 'a folder by URL from an open folder');
+    assert.equal((await failure(bob.web.folders.addUsingPath(`${root}/Reference/Sub/New folder`))).status, 403, 'a folder through the web\'s folders');
     const deep = bob.web.getFileByServerRelativePath(`${root}/Reference/Sub/deep.txt`);
     assert.equal((await failure(deep.setContent('no'))).status, 403, 'changing a file');
     assert.equal((await failure(deep.listItemAllFields.select('Id')().then((i: any) => bob.web.lists.getByTitle('Read-only library').items.getById(i.Id).update({ Title: 'no' })))).status, 403, 'changing its item');
