@@ -178,6 +178,12 @@ describe('PnPjs folders with unique permissions against spemu', () => {
     assert.equal(await sp.web.getFileByServerRelativePath(`${root}/Reference/Sub/deep.txt`).getText(), 'content of deep.txt', 'unchanged');
     assert.deepEqual((await sp.web.getFolderByServerRelativePath(`${root}/Reference`).files()).map((f) => f.Name), ['guide.txt'], 'nothing added');
     assert.deepEqual((await sp.web.getFolderByServerRelativePath(`${root}/Reference/Sub`).folders()).map((f) => f.Name), []);
+    // A file of its own that Bob may not see, in a folder he may write: not replaced by an add that overwrites.
+    await sp.web.getFolderByServerRelativePath(`${root}/Work`).files.addUsingPath('locked.txt', 'alice only');
+    await sp.web.getFileByServerRelativePath(`${root}/Work/locked.txt`).listItemAllFields.select('Id')()
+      .then((i: any) => list.items.getById(i.Id).breakRoleInheritance(false, false));
+    assert.equal((await failure(work.files.addUsingPath('locked.txt', 'mine', { Overwrite: true }))).status, 403, 'overwriting a file he may not edit');
+    assert.equal(await sp.web.getFileByServerRelativePath(`${root}/Work/locked.txt`).getText(), 'alice only');
     // Elsewhere in the library Bob still writes as a member.
     await bob.web.getFolderByServerRelativePath(`${root}/Work`).files.addUsingPath('mine.txt', 'mine');
     assert.equal(await sp.web.getFileByServerRelativePath(`${root}/Work/mine.txt`).getText(), 'mine');
