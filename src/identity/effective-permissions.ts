@@ -23,8 +23,12 @@ import { USER_INFO_LIST_TEMPLATE } from '../domain/templates.ts';
 export type Securable =
   | { kind: 'web'; web: Web }
   | { kind: 'list'; web: Web; list: List }
-  /** `dir`: the folder the item is in (relative to the list's root), when the caller knows it; else it is read if the list has folder scopes. */
-  | { kind: 'item'; web: Web; list: List; id: number; dir?: string | undefined };
+  /**
+   * `dir`: the folder the item is in (relative to the list's root), and `folders`: the list's
+   * folders with unique permissions (itemScopesOf), when the caller knows them (a loop over a
+   * page of items); else they are read where the list has items with unique permissions.
+   */
+  | { kind: 'item'; web: Web; list: List; id: number; dir?: string | undefined; folders?: readonly FolderScope[] | undefined };
 
 type Reader = Pick<StoreReader, 'roleAssignments' | 'roleDefinitions' | 'siteGroups' | 'sites' | 'lists' | 'fields' | 'items' | 'directory' | 'settings'>;
 
@@ -85,7 +89,7 @@ export async function folderSecurable(store: Pick<StoreReader, 'roleAssignments'
 export async function chainOf(store: Pick<StoreReader, 'sites' | 'roleAssignments' | 'items'>, site: Site, s: Securable): Promise<Securable[]> {
   const chain: Securable[] = [s];
   if (s.kind === 'item') {
-    const { folders } = await itemScopesOf(store, site, s.list);
+    const folders = s.folders ?? (await itemScopesOf(store, site, s.list)).folders;
     if (folders.length > 0) {
       const dir = s.dir ?? (await store.items.get(s.list, [], s.id, [], ['place']))?.place.dir ?? '';
       for (const f of foldersHolding(folders, dir)) chain.push({ kind: 'item', web: s.web, list: s.list, id: f.id });

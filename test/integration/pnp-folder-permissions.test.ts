@@ -14,6 +14,7 @@ import '@pnp/sp/security/index.js';
 import '@pnp/sp/site-users/index.js';
 import '@pnp/sp/site-groups/index.js';
 import '@pnp/sp/sharing/index.js';
+import '@pnp/sp/views/index.js';
 import { SharingRole } from '@pnp/sp/sharing/index.js';
 import { useTestServer } from '../helpers/server.ts';
 import { failure, pnpFor } from '../helpers/pnp.ts';
@@ -88,6 +89,18 @@ describe('PnPjs folders with unique permissions against spemu', () => {
     const filtered = await bobList.items.select('FileLeafRef').filter(`startswith(FileLeafRef, 'd') or startswith(FileLeafRef, 'o')`)();
     assert.deepEqual(filtered.map((i: any) => i.FileLeafRef).sort(), ['Open', 'open.txt'], 'with a $filter of its own');
 
+    // The default view (the root folder: Closed, Open, root.txt) rendered, a row each.
+    const rows = async (client: SPFI) => ((await client.web.lists.getByTitle('Board library').defaultView.renderAsHtml()).match(/<td>/g) ?? []).length;
+    assert.deepEqual([await rows(sp), await rows(bob)], [6, 4], 'renderAsHtml: two columns a row, the closed folder\'s row for Alice only');
+
+    // Each item's RoleAssignments, expanded on a page: what is inside the closed folder has its assignments.
+    const alice = await sp.web.currentUser();
+    // (Selecting no document column: where each item is must still be read.)
+    const expanded = await list.items.select('Id', 'RoleAssignments').expand('RoleAssignments')();
+    const holders = new Map(expanded.map((i: any) => [nameOf.get(i.Id)!, i.RoleAssignments.map((a: any) => a.PrincipalId as number).sort()]));
+    assert.deepEqual([holders.get('secret.txt'), holders.get('deep.txt'), holders.get('bob.txt')], [[alice.Id], [alice.Id], [alice.Id, bobRow.Id].sort()]);
+    assert.ok(holders.get('open.txt')!.length >= 3, 'the rest inherit the site\'s groups');
+
     // A folder's listings.
     assert.deepEqual((await bob.web.getFolderByServerRelativePath(`${root}/Open`).files()).map((f) => f.Name), ['open.txt']);
     assert.deepEqual((await bob.web.getFolderByServerRelativePath(root).folders()).map((f) => f.Name).filter((n) => n !== 'Forms'), ['Open']);
@@ -144,6 +157,12 @@ describe('PnPjs folders with unique permissions against spemu', () => {
       assert.equal(added.code, '-2147024891, System.UnauthorizedAccessException');
       assert.equal((await failure(bob.web.getFolderByServerRelativePath(`${root}/${dir}`).folders.addUsingPath('New folder'))).status, 403, `adding a folder to ${dir}`);
     }
+    // Named from somewhere Bob may write: a path below it, a server-relative URL, the web's folders.
+    const work = bob.web.getFolderByServerRelativePath(`${root}/Work`);
+    assert.equal((await failure(work.files.addUsingPath(`${root}/Reference/new.txt`, 'x'))).status, 403, 'a file by URL from an open folder');
+    assert.equal((await failure(bob.web.getFolderByServerRelativePath(root).files.addUsingPath('Reference/Sub/new.txt', 'x'))).status, 403, 'a file by a path below the root folder');
+    assert.equal((await failure(work.folders.addUsingPath(`${root}/Reference/New folder`))).status, 403, 'a folder by URL from an open folder');
+    assert.equal((await failure(bob.web.folders.addUsingPath(`${root}/Reference/Sub/New folder`))).status, 403, 'a folder through the web\'s folders');
     const deep = bob.web.getFileByServerRelativePath(`${root}/Reference/Sub/deep.txt`);
     assert.equal((await failure(deep.setContent('no'))).status, 403, 'changing a file');
     assert.equal((await failure(deep.listItemAllFields.select('Id')().then((i: any) => bob.web.lists.getByTitle('Read-only library').items.getById(i.Id).update({ Title: 'no' })))).status, 403, 'changing its item');
@@ -159,6 +178,12 @@ describe('PnPjs folders with unique permissions against spemu', () => {
     assert.equal(await sp.web.getFileByServerRelativePath(`${root}/Reference/Sub/deep.txt`).getText(), 'content of deep.txt', 'unchanged');
     assert.deepEqual((await sp.web.getFolderByServerRelativePath(`${root}/Reference`).files()).map((f) => f.Name), ['guide.txt'], 'nothing added');
     assert.deepEqual((await sp.web.getFolderByServerRelativePath(`${root}/Reference/Sub`).folders()).map((f) => f.Name), []);
+    // A file of its own that Bob may not see, in a folder he may write: not replaced by an add that overwrites.
+    await sp.web.getFolderByServerRelativePath(`${root}/Work`).files.addUsingPath('locked.txt', 'alice only');
+    await sp.web.getFileByServerRelativePath(`${root}/Work/locked.txt`).listItemAllFields.select('Id')()
+      .then((i: any) => list.items.getById(i.Id).breakRoleInheritance(false, false));
+    assert.equal((await failure(work.files.addUsingPath('locked.txt', 'mine', { Overwrite: true }))).status, 403, 'overwriting a file he may not edit');
+    assert.equal(await sp.web.getFileByServerRelativePath(`${root}/Work/locked.txt`).getText(), 'alice only');
     // Elsewhere in the library Bob still writes as a member.
     await bob.web.getFolderByServerRelativePath(`${root}/Work`).files.addUsingPath('mine.txt', 'mine');
     assert.equal(await sp.web.getFileByServerRelativePath(`${root}/Work/mine.txt`).getText(), 'mine');

@@ -16,7 +16,7 @@ import type { ApiContext } from './context.ts';
 import { folderEntity, freshEntityId, listEditLink, listEntity, selectProps, webEntity } from './entities.ts';
 import { defaultWireProps, selectableWireProps, type WireProp } from './item-wire.ts';
 import { roleAssignmentEntities } from './types/security.ts';
-import { scopeKey } from '../../../identity/effective-permissions.ts';
+import { itemScopesOf, scopeKey } from '../../../identity/effective-permissions.ts';
 import { attachmentEntity } from './types/attachments.ts';
 import { plannedFor } from '../request-cache.ts';
 
@@ -71,6 +71,10 @@ const SYSTEM_PARTS: Readonly<Record<string, readonly ItemPart[]>> = {
 /** `$expand=AttachmentFiles` reads the item's attachment count (only items with some are looked up). */
 const withAttachmentCount = (parts: ItemPart[] | undefined, attachmentFiles: boolean): ItemPart[] | undefined =>
   parts && attachmentFiles && !parts.includes('attachments') ? [...parts, 'attachments'] : parts;
+
+/** `$expand=RoleAssignments` reads where each item is: its folders may hold its permissions. */
+const withPlace = (parts: ItemPart[] | undefined, roleAssignments: boolean): ItemPart[] | undefined =>
+  parts && roleAssignments && !parts.includes('place') ? [...parts, 'place'] : parts;
 
 /** The item parts `props` read; undefined when one reads what the table does not know. */
 function partsRead(props: WireProp[]): ItemPart[] | undefined {
@@ -210,7 +214,7 @@ async function makeItemPlan(list: List, fields: Field[], ctx: ApiContext): Promi
   }
   const expansionList = [...chosen.values()];
   const load = [...new Set([...fieldsRead(props), ...expansionList.map((e) => e.field)])];
-  return { list, fields, props, expansions: expansionList, parentList: wantParent, parentNested, full: false, load, roleAssignments, attachmentFiles, hasUniqueRoleAssignments, parts: withAttachmentCount(partsRead(props), attachmentFiles) };
+  return { list, fields, props, expansions: expansionList, parentList: wantParent, parentNested, full: false, load, roleAssignments, attachmentFiles, hasUniqueRoleAssignments, parts: withPlace(withAttachmentCount(partsRead(props), attachmentFiles), roleAssignments) };
 }
 
 /** Builds the entities for `items` under `plan`. */
@@ -240,9 +244,13 @@ export async function renderItems(plan: ItemPlan, items: Item[], ctx: ApiContext
   // `$expand=RoleAssignments`: each item's assignments (its own, or what it inherits), read from the one cached scope map.
   const assignments = new Map<number, Entity[]>();
   if (plan.roleAssignments) {
+    // Which items of the list are folders with unique permissions: read once for the page, and each item's folder is on its row.
+    const { folders } = await itemScopesOf(ctx.store, ctx.site, plan.list);
     for (const item of items) {
       const base = `${listEditLink(plan.list)}/Items(${item.id})`;
-      assignments.set(item.id, await roleAssignmentEntities(base, { kind: 'item', web: ctx.web, list: plan.list, id: item.id }, ctx));
+      const dir = !plan.parts || plan.parts.includes('place') ? item.place.dir : undefined;
+      const securable = { kind: 'item' as const, web: ctx.web, list: plan.list, id: item.id, dir, folders };
+      assignments.set(item.id, await roleAssignmentEntities(base, securable, ctx));
     }
   }
   // HasUniqueRoleAssignments: whether the item is a scope of its own, in the one cached scope map.

@@ -41,7 +41,7 @@ export type Resource =
   | { kind: 'itemVersion'; list: List; id: number; versionId: number }
   /** EffectiveBasePermissions(ForUI) of a web, list or item: the caller's permission level. */
   | { kind: 'basePermissions'; name: string; securable?: Securable | undefined }
-  /** The role assignments of a securable object (`base`: its edit link); spemu's lists and items inherit the web's. */
+  /** The role assignments of a securable object (`base`: its edit link): its own, or those of the nearest object above it with unique permissions. */
   | { kind: 'roleAssignments'; base: string; securable: Securable }
   | { kind: 'roleAssignment'; base: string; securable: Securable; principalId: number }
   /** The web's role definitions, or a role assignment's bindings. */

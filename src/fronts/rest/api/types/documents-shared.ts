@@ -1,7 +1,8 @@
 // What the file, folder and attachment types share: addressing arguments, URLs and links,
 // the request's streamed body, and SharePoint's answer to a void action.
 
-import { decodeUrlText, joinPath, placePath, urlInList } from '../../../../domain/documents.ts';
+import { decodeUrlText, joinPath, placePath, splitPath, urlInList } from '../../../../domain/documents.ts';
+import { requireInFolder } from '../authorize-on.ts';
 import { fail } from '../../../../domain/errors.ts';
 import type { Item, List, Web } from '../../../../domain/model.ts';
 import type { PermissionKind } from '../../../../domain/permissions.ts';
@@ -42,6 +43,9 @@ export const pathLink = (kind: 'File' | 'Folder', url: string): string => `Web/G
 export async function target(r: { list: List; dir: string }, url: string, ctx: ApiContext): Promise<{ list: List; path: string }> {
   const found = url.startsWith('/') ? await locate(ctx.web, url, ctx) : { list: r.list, path: joinPath(r.dir, url) };
   if (!found) throw fail.folderNotFound(url);
+  // The resolver checked the collection's folder; a path or URL naming another folder needs that one's.
+  const { dir } = splitPath(found.path);
+  if (found.list.rowId !== r.list.rowId || dir.toLowerCase() !== r.dir.toLowerCase()) await requireInFolder(found.list, dir, 'AddListItems', ctx);
   return found;
 }
 

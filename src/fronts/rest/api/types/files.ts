@@ -3,6 +3,7 @@
 // bytes stream both ways: an upload is the request itself (`body: 'stream'`), a download a
 // stream of the blob.
 
+import { requireOnItem } from '../authorize-on.ts';
 import { viewableChildren } from '../item-visibility.ts';
 import { decodeUrlText, fileEtag, splitPath, webRelativeUrl } from '../../../../domain/documents.ts';
 import { isTemplateFileType, pageTemplate } from '../../../../domain/page-templates.ts';
@@ -99,8 +100,17 @@ const fileOutcome = (list: List, item: Item, ctx: ApiContext): Outcome => single
 async function addFile(r: FilesResource, args: Argument[], ctx: ApiContext, decoded: boolean): Promise<Outcome> {
   const overwrite = booleanArgument(args, 'overwrite');
   const found = await target(r, urlArgument(args, decoded), ctx);
+  if (overwrite) await mayReplace(found, ctx);
   const { item } = await ctx.services.documents.putFile(found.list, found.path, bodyOf(ctx), { overwrite });
   return fileOutcome(found.list, item, ctx);
+}
+
+/** Replacing a file that is there changes it: Edit Items on the file itself (it may have permissions of its own). */
+async function mayReplace(found: { list: List; path: string }, ctx: ApiContext): Promise<void> {
+  if ((await ctx.store.roleAssignments.scopes(ctx.site.id)).size === 0) return;
+  const { dir, name } = splitPath(found.path);
+  const existing = await ctx.store.documents.at(found.list, await ctx.store.fields.of(found.list), dir, name);
+  if (existing && !existing.place.folder) await requireOnItem(found.list, existing, 'EditListItems', ctx);
 }
 
 /**

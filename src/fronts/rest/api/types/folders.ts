@@ -6,6 +6,7 @@
 // lists' root folders (the web's own root folder, `Lists`, `_catalogs`) holds no items: those
 // are `webFolder`s, made from the lists' URLs.
 
+import { requireInFolder } from '../authorize-on.ts';
 import { viewableChildren } from '../item-visibility.ts';
 import { createHash } from 'node:crypto';
 import { joinPath, segments, splitPath } from '../../../../domain/documents.ts';
@@ -271,6 +272,8 @@ async function folderBelowWeb(web: Web, path: string, url: string, ctx: ApiConte
   const full = url.startsWith('/') ? url : webUrl(web, joinPath(path, url));
   const found = await locate(web, full, ctx);
   if (!found || !found.path) throw fail.folderNotFound(full);
+  // The resolver checked the web; the folder it goes in has its own permissions.
+  await requireInFolder(found.list, splitPath(found.path).dir, 'AddListItems', ctx);
   return found;
 }
 

@@ -9,6 +9,7 @@ import type { View } from '../../../../domain/views.ts';
 import { findFieldByNameOrTitle } from '../../../../domain/fields.ts';
 import { camlItemQuery, viewXmlOf } from '../caml-query.ts';
 import type { ApiContext } from '../context.ts';
+import { visibleOnly } from '../item-visibility.ts';
 import { fieldValuesEntity } from '../field-values.ts';
 
 /** The field a computed column shows. */
@@ -25,7 +26,7 @@ export async function renderViewHtml(list: List, view: View, ctx: ApiContext): P
     .filter((f): f is Field => f !== undefined);
   // The view's query (its Where, its OrderBy, its scope) through the compiler `$filter` uses.
   const q = await camlItemQuery(list, fields, viewXmlOf(view.query, view.scope), {}, ctx);
-  const page = await ctx.store.items.query(list, fields, { filter: q.filter, filterText: 'CAML', orderBy: q.orderBy, top: view.rowLimit, lookups: q.lookups });
+  const page = await ctx.store.items.query(list, fields, { filter: await visibleOnly(q.filter, list, ctx), filterText: 'CAML', orderBy: q.orderBy, top: view.rowLimit, lookups: q.lookups });
   const head = columns.map((f) => `<th>${escapeHtml(f.title)}</th>`).join('');
   const rows: string[] = [];
   for (const item of page.items) {
