@@ -10,21 +10,18 @@
 
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { request } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import { openPostgres, openSqlite } from '../../src/store/sql/connect.ts';
 import { SqlStore } from '../../src/store/sql/sql-store.ts';
 import { houseKeep } from '../../src/store/housekeeping.ts';
-import { sharedCluster, testBackend } from '../helpers/postgres.ts';
+import { testBackend } from '../helpers/postgres.ts';
 import { bearerFor } from '../helpers/bearer.ts';
+import { newWorkspace, startSpemu as startProcess, type Workspace } from '../helpers/spemu-process.ts';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SECRET = 'upload-durability-secret-0123456789abcdef';
 const OWNER = 'alice@contoso.onmicrosoft.com';
 const FOLDER = '/sites/dev/Shared Documents/Durable';
@@ -39,39 +36,8 @@ const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 const EMPTY = sha(Buffer.alloc(0));
 const enc = (path: string) => encodeURIComponent(path.replace(/'/g, "''"));
 
-interface Workspace { data: string; db: string | undefined }
-
-async function newWorkspace(): Promise<Workspace> {
-  const dir = mkdtempSync(join(tmpdir(), 'spemu-upload-durability-'));
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  const data = join(dir, 'ws');
-  if (backend === 'sqlite') return { data, db: undefined };
-  const cluster = await sharedCluster();
-  const db = await cluster.createDatabase('spemu_uploads');
-  cleanups.push(() => cluster.dropDatabase(db));
-  return { data, db };
-}
-
-interface Server { child: ChildProcessWithoutNullStreams; url: string; exited: Promise<void> }
-
-/** `spemu --workers 1` (one process: the one killed) on the workspace, once its banner is out. */
-async function startSpemu(ws: Workspace): Promise<Server> {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('SPEMU_')));
-  const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), join(ROOT, 'src/cli/main.ts'), '--workers', '1', '--port', '0',
-    '--log-level', 'warn', '--token-secret', SECRET, '--data', ws.data, ...(ws.db ? ['--db', ws.db] : [])], { env });
-  let output = '';
-  child.stdout.on('data', (d) => { output += String(d); });
-  child.stderr.on('data', (d) => { output += String(d); });
-  const exited = new Promise<void>((done) => child.on('exit', () => done()));
-  cleanups.push(async () => { if (child.exitCode === null && child.signalCode === null) { child.kill('SIGKILL'); await exited; } });
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const banner = /serving tenant 'contoso' at (http:\/\/\S+)/.exec(output);
-    if (banner) return { child, url: banner[1]!, exited };
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`spemu did not start:\n${output}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+/** `spemu` on the workspace, in its own process (the one killed). */
+const startSpemu = (ws: Workspace) => startProcess(ws, ['--token-secret', SECRET], cleanups);
 
 /** The REST calls the test makes, as the owner with a bearer token (no digest needed). */
 function client(url: string, token: string) {
@@ -220,7 +186,7 @@ async function writeInProgress(ws: Workspace): Promise<{ reached(mib: number): P
 
 describe('uploads and kill -9', () => {
   it('every acknowledged upload survives, nothing partial is visible, and housekeeping reclaims what the kill left', { timeout: 180_000 }, async (t) => {
-    const ws = await newWorkspace();
+    const ws = await newWorkspace('spemu-upload-durability', 'spemu_uploads', cleanups);
     const token = await bearerFor(SECRET, OWNER);
     let server = await startSpemu(ws);
     let api = client(server.url, token);

@@ -6,17 +6,13 @@
 
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { sharedCluster, testBackend } from '../helpers/postgres.ts';
+import { testBackend } from '../helpers/postgres.ts';
 import { bearerFor } from '../helpers/bearer.ts';
 import { startReceiver } from '../helpers/webhook-receiver.ts';
+import { cleanEnv, newWorkspace, spemuCommand, startSpemu as startProcess, workspaceArgs, type SpemuProcess, type Workspace } from '../helpers/spemu-process.ts';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SECRET = 'webhook-durability-secret-0123456789abcdef';
 const OWNER = 'alice@contoso.onmicrosoft.com';
 const backend = testBackend();
@@ -24,45 +20,15 @@ const backend = testBackend();
 const cleanups: Array<() => Promise<void> | void> = [];
 after(async () => { for (const cleanup of cleanups.reverse()) await cleanup(); });
 
-interface Workspace { data: string; db: string | undefined }
+type Server = SpemuProcess;
 
-async function newWorkspace(): Promise<Workspace> {
-  const dir = mkdtempSync(join(tmpdir(), 'spemu-webhook-durability-'));
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  const data = join(dir, 'ws');
-  if (backend === 'sqlite') return { data, db: undefined };
-  const cluster = await sharedCluster();
-  const db = await cluster.createDatabase('spemu_webhooks');
-  cleanups.push(() => cluster.dropDatabase(db));
-  return { data, db };
-}
-
-interface Server { child: ChildProcessWithoutNullStreams; url: string; exited: Promise<void> }
-
-/** `spemu --workers 1` on the workspace, once its banner is out. */
-async function startSpemu(ws: Workspace, delay: string): Promise<Server> {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('SPEMU_')));
-  const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), join(ROOT, 'src/cli/main.ts'), '--workers', '1', '--port', '0',
-    '--log-level', 'warn', '--token-secret', SECRET, '--data', ws.data, '--webhook-delay', delay, ...(ws.db ? ['--db', ws.db] : [])], { env });
-  let output = '';
-  child.stdout.on('data', (d) => { output += String(d); });
-  child.stderr.on('data', (d) => { output += String(d); });
-  const exited = new Promise<void>((done) => child.on('exit', () => done()));
-  cleanups.push(async () => { if (child.exitCode === null && child.signalCode === null) { child.kill('SIGKILL'); await exited; } });
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const banner = /serving tenant 'contoso' at (http:\/\/\S+)/.exec(output);
-    if (banner) return { child, url: banner[1]!, exited };
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`spemu did not start:\n${output}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+/** `spemu` on the workspace with this `--webhook-delay`, in its own process (the one killed). */
+const startSpemu = (ws: Workspace, delay: string) => startProcess(ws, ['--token-secret', SECRET, '--webhook-delay', delay], cleanups);
 
 /** `spemu webhooks <args>` on the workspace: its output. */
 async function webhooksCli(ws: Workspace, ...args: string[]): Promise<string> {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('SPEMU_')));
-  const { stdout } = await promisify(execFile)(process.execPath, ['--import', import.meta.resolve('tsx'), join(ROOT, 'src/cli/main.ts'), 'webhooks', ...args,
-    '--data', ws.data, ...(ws.db ? ['--db', ws.db] : [])], { env });
+  const [command, argv] = spemuCommand('webhooks', ...args, ...workspaceArgs(ws));
+  const { stdout } = await promisify(execFile)(command, argv, { env: cleanEnv() });
   return stdout;
 }
 
@@ -75,7 +41,7 @@ describe(`webhook delivery survives kill -9 (${backend})`, () => {
   it('a queued notification is delivered after a restart, once', async () => {
     const receiver = await startReceiver();
     cleanups.push(() => receiver.close());
-    const ws = await newWorkspace();
+    const ws = await newWorkspace('spemu-webhook-durability', 'spemu_webhooks', cleanups);
     const token = await bearerFor(SECRET, OWNER);
     const headers = { Authorization: token, Accept: 'application/json;odata=nometadata', 'Content-Type': 'application/json' };
     const call = async (url: string, body: unknown) => {
