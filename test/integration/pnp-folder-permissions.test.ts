@@ -17,12 +17,12 @@ import '@pnp/sp/sharing/index.js';
 import '@pnp/sp/views/index.js';
 import { SharingRole } from '@pnp/sp/sharing/index.js';
 import { useTestServer } from '../helpers/server.ts';
-import { failure, pnpFor } from '../helpers/pnp.ts';
+import { demoBasic, failure, pnpAsDemoUser, pnpFor } from '../helpers/pnp.ts';
 
 const BOB = 'bob@contoso.onmicrosoft.com';
 const ERIN = 'erin@contoso.onmicrosoft.com';
 const login = (upn: string) => `i:0#.f|membership|${upn}`;
-const basic = (upn: string) => `Basic ${Buffer.from(`${upn}:${upn.split('@')[0]}-demo-pass`).toString('base64')}`;
+const basic = demoBasic;
 const READ = 1073741826;
 const EDIT = 1073741830;
 
@@ -36,12 +36,7 @@ describe('PnPjs folders with unique permissions against spemu', () => {
   });
 
   /** A user's client, with a request digest for writes. */
-  async function as(upn: string): Promise<SPFI> {
-    const r = await fetch(`${site}/_api/contextinfo`, { method: 'POST', headers: { Authorization: basic(upn), Accept: 'application/json;odata=nometadata' } });
-    const headers: Record<string, string> = { Authorization: basic(upn) };
-    if (r.ok) headers['X-RequestDigest'] = ((await r.json()) as { FormDigestValue: string }).FormDigestValue;
-    return pnpFor(site, headers);
-  }
+  const as = (upn: string): Promise<SPFI> => pnpAsDemoUser(site, upn);
 
   /** A library with folders and files as `paths` says (a path ending in / is a folder); its root URL. */
   async function library(title: string, paths: string[]): Promise<string> {
