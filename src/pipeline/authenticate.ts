@@ -27,6 +27,8 @@ import { createChallenge } from './auth-challenge.ts';
 import { createBearerVerifier } from './bearer-tokens.ts';
 import { createPasswordCheck } from './password-check.ts';
 import { createSiteAuthorizer } from './site-principals.ts';
+import { BASIC_PROVEN_MS, BEARER_PROVEN_MS, ProvenIdentities } from './proven-identities.ts';
+import { tokenExpiry } from '../identity/tokens.ts';
 
 // Moved out of this file; still importable from here.
 export { callerKey, type AppCaller, type Identity } from './caller-identity.ts';
@@ -83,6 +85,18 @@ export interface AuthenticatorOptions {
 const NO_WINDOWS_AUTH = 'spemu does not support NTLM or Negotiate (Windows) authentication: sign in with forms authentication'
   + ' (node-sp-auth: { username, password, fba: true }), Basic or a Bearer token.';
 
+/** Until when a proven header is taken again: a bearer token until its own `exp`, capped; Basic a while. */
+function provenUntil(identity: Identity, authorization: string, now: number): number {
+  if (identity.via !== 'bearer') return now + BASIC_PROVEN_MS;
+  let exp: number | undefined;
+  try {
+    exp = tokenExpiry(authorization.trim().replace(/^bearer\s+/i, ''));
+  } catch {
+    return now; // not a JWT we can read the expiry of: not kept
+  }
+  return Math.min(now + BEARER_PROVEN_MS, exp === undefined ? Infinity : exp * 1000);
+}
+
 export function createAuthenticator(options: AuthenticatorOptions): Authenticator {
   const { store, secret } = options;
   const challenge = createChallenge(store, options.basicAuth);
@@ -98,10 +112,27 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
     return (await checkPassword(decoded.slice(0, colon), decoded.slice(colon + 1))) ?? challenge(undefined, origin);
   }
 
-  /** Who the credentials prove, unless it is a disabled account (which signs in by no means). */
+  /** Identities Authorization headers proved, while the store stays as it was (proven-identities.ts). */
+  const proven = new ProvenIdentities();
+
+  /**
+   * Who the credentials prove, unless it is a disabled account (which signs in by no means).
+   * An Authorization header proven before, with nothing in the store changed since, is taken
+   * from `proven`; a cookie or no credentials are checked each time (both are cheap).
+   */
   async function identify(credentials: RequestCredentials): Promise<Identity> {
+    const authorization = credentials.authorization;
+    const key = authorization ? proven.keyOf(authorization, credentials.origin) : undefined;
+    const generation = store.generation();
+    const now = options.clock().getTime();
+    if (key !== undefined) {
+      const known = proven.get(key, generation, now);
+      if (known) return known;
+    }
     const identity = await identifyAnyone(credentials);
     if (identity.user && await isDisabled(store, identity.user.upn)) return challenge(undefined, credentials.origin);
+    // Kept only if nothing changed while it was proven (else it may rest on a user or key just changed).
+    if (key !== undefined && store.generation() === generation) proven.remember(key, identity, generation, now, provenUntil(identity, authorization!, now));
     return identity;
   }
 
