@@ -49,6 +49,8 @@ export interface RequestCredentials {
 export interface Authenticator {
   /** The user the credentials prove; SharePoint's 401 when there are none (and no anonymousUser) or they are bad. */
   identify(credentials: RequestCredentials): Promise<Identity>;
+  /** What identify would answer, when the same Authorization header proved it before and nothing changed since; else undefined. */
+  known(credentials: RequestCredentials): Identity | undefined;
   /** The user on `site`: role and User Information List row (created on first visit); 403 without a role. */
   authorize(site: Site, identity: Identity): Promise<Principal>;
   /** identify, then authorize. */
@@ -115,6 +117,13 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
   /** Identities Authorization headers proved, while the store stays as it was (proven-identities.ts). */
   const proven = new ProvenIdentities();
 
+  /** The identity an Authorization header already proved, at once (no await); undefined: call identify. */
+  function known(credentials: RequestCredentials): Identity | undefined {
+    const authorization = credentials.authorization;
+    if (!authorization) return undefined;
+    return proven.get(proven.keyOf(authorization, credentials.origin), store.generation(), options.clock().getTime());
+  }
+
   /**
    * Who the credentials prove, unless it is a disabled account (which signs in by no means).
    * An Authorization header proven before, with nothing in the store changed since, is taken
@@ -166,6 +175,7 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
 
   return {
     identify,
+    known,
     authorize,
     authenticate: async (site, credentials) => authorize(site, await identify(credentials)),
     checkPassword,

@@ -54,7 +54,28 @@ export function createSiteAuthorizer(store: Store, clock: () => Date): (site: Si
     return { userId, loginName: APP_PRINCIPAL_LOGIN, upn: null, role, via: 'bearer' };
   }
 
+  /**
+   * Principals already worked out, per identity object (proven-identities.ts hands a repeat
+   * request the same one) and site, valid while the store's generation stands: a role, a
+   * site user or an app grant that changes invalidates cached metadata and so moves it.
+   * Never kept: a principal with no site role (its access rests on assignments read per check).
+   */
+  const known = new WeakMap<Identity, Map<string, { generation: number; principal: Principal }>>();
+
   return async (site, identity) => {
+    const generation = store.generation();
+    const hit = known.get(identity)?.get(site.id);
+    if (hit && hit.generation === generation) return hit.principal;
+    const principal = await principalOn(site, identity);
+    if (principal.role !== 'none' && store.generation() === generation && !Number.isNaN(generation)) {
+      let sites = known.get(identity);
+      if (!sites) known.set(identity, (sites = new Map()));
+      sites.set(site.id, { generation, principal: Object.freeze(principal) });
+    }
+    return principal;
+  };
+
+  async function principalOn(site: Site, identity: Identity): Promise<Principal> {
     if (identity.app) return authorizeApp(site, identity.app);
     const held = await siteRoleOf(store.directory, site.id, identity.user.upn);
     // A delegated token acts with the user's permissions, no more than its scopes allow.
@@ -72,5 +93,5 @@ export function createSiteAuthorizer(store: Store, clock: () => Date): (site: Si
     }
     const userId = await siteUserId(site, identity.user, held === 'owner');
     return { userId, loginName: userLogin(identity.user.upn), upn: identity.user.upn, role, via: identity.via };
-  };
+  }
 }

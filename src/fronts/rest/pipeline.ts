@@ -107,7 +107,8 @@ export async function handleApi(req: FastifyRequest, reply: FastifyReply, option
   let response: ApiResponse;
   try {
     // 2. authenticate: who is asking (401 when nobody provably is), before anything about the tenant is revealed.
-    const identity = await options.authenticator.identify({ authorization: request.headers.authorization, cookie: request.headers.cookie, origin: request.origin });
+    const credentials = { authorization: request.headers.authorization, cookie: request.headers.cookie, origin: request.origin };
+    const identity = options.authenticator.known(credentials) ?? await options.authenticator.identify(credentials);
     // 3. respond: everything after authentication, the same function that runs each part of a `$batch`.
     response = await respond(request, { identity, inBatch: false }, options, req.log);
   } catch (e) {
