@@ -23,6 +23,8 @@ export interface ItemQuery {
   filterText?: string | undefined;
   /** The fields whose values to load (default: all). Fewer columns read faster on wide lists. */
   load?: Field[] | undefined;
+  /** The parts of each item to read beyond its id, guid, version, author and editor (as `get`'s); undefined: all. */
+  parts?: readonly ItemPart[] | undefined;
   /** `$expand`ed lookup/user fields by internal name, with their target list: the filter may reach into these. */
   lookups: Map<string, { list: List; fields: Field[] }>;
 }

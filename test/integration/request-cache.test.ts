@@ -78,6 +78,32 @@ describe('per-URL request caches', () => {
     }
   });
 
+  it('a page that reads only the selected columns pages by a sort key it does not select (system or custom) exactly as whole rows do', async () => {
+    const list = "web/lists/getbytitle('Tasks')/items";
+    // Items with equal and distinct Modified, Priority and Due values (ties are broken by Id).
+    for (let i = 0; i < 7; i++) {
+      const added = await withDigest('POST', list, { Title: `paged ${i}`, Priority: 1 + (i % 3), Due: `2026-0${1 + (i % 4)}-01T00:00:00Z` });
+      assert.equal(added.status, 201);
+    }
+    async function walk(url: string): Promise<string[]> {
+      const titles: string[] = [];
+      for (let next: string | undefined = `${api}/${url}`; next;) {
+        const r = await fetch(next, { headers: { Accept: 'application/json;odata=nometadata', Authorization: basic(ALICE) } });
+        assert.equal(r.status, 200, next);
+        const body = await r.json() as { value: Array<{ Title: string }>; 'odata.nextLink'?: string };
+        titles.push(...body.value.map((v) => v.Title));
+        next = body['odata.nextLink'];
+      }
+      return titles;
+    }
+    for (const order of ['Modified desc', 'Created', 'Priority desc', 'Due', 'Priority,Modified desc', 'Id desc']) {
+      const narrow = await walk(`${list}?$select=Title&$orderby=${order}&$top=2`);
+      const whole = (await call('GET', `${list}?$orderby=${order}&$top=500`)).body.value.map((v: { Title: string }) => v.Title);
+      assert.ok(whole.length >= 15, `${whole.length} items`);
+      assert.deepEqual(narrow, whole, `$orderby=${order}`);
+    }
+  });
+
   it('an item read by id answers every system property as the collection does (files, folders, items)', async () => {
     const SYSTEM = ['Id', 'ID', 'GUID', 'UniqueId', 'AuthorId', 'EditorId', 'AuthorStringId', 'EditorStringId', 'owshiddenversion',
       'ServerRedirectedEmbedUri', 'ServerRedirectedEmbedUrl', 'ComplianceAssetId', 'ContentTypeId', 'Created', 'Modified',
@@ -90,9 +116,13 @@ describe('per-URL request caches', () => {
         for (const select of [...SYSTEM.map((p) => [p]), SYSTEM, ['Title', 'Author/Title', 'FileRef'], ['*']]) {
           const expand = select.some((p) => p.startsWith('Author/')) ? '&$expand=Author' : '';
           const one = await call('GET', `web/lists/getbytitle('${list}')/items(${Id})?$select=${select.join(',')}${expand}`);
+          // A page sorted by a system field reads whole rows (types/items.ts `pageColumns`): the reference.
+          const whole = await call('GET', `web/lists/getbytitle('${list}')/items?$filter=Id eq ${Id}&$orderby=Modified&$select=${select.join(',')}${expand}`);
+          // A page in id order reads only what the projection needs, as the read by id does.
           const page = await call('GET', `web/lists/getbytitle('${list}')/items?$filter=Id eq ${Id}&$select=${select.join(',')}${expand}`);
           assert.equal(one.status, 200, `${list} ${Id} ${select.join(',')}`);
-          assert.deepEqual(one.body, page.body.value[0], `${list} item ${Id}, $select=${select.join(',')}`);
+          assert.deepEqual(one.body, whole.body.value[0], `${list} item ${Id}, $select=${select.join(',')}`);
+          assert.deepEqual(page.body.value[0], whole.body.value[0], `${list} page of item ${Id}, $select=${select.join(',')}`);
         }
       }
     }

@@ -113,13 +113,25 @@ export function selectColumns(fields: Field[], parts?: readonly ItemPart[]): str
   return columns;
 }
 
-/** `selectColumns(fields)` as quoted SQL (`"id", "guid", …`), for queries written as one template; kept per fields array. */
-export function columnList(fields: Field[]): string {
-  let list = columnLists.get(fields);
-  if (list === undefined) columnLists.set(fields, list = selectColumns(fields).map((c) => `"${c}"`).join(', '));
+/**
+ * `selectColumns(fields, parts)` as quoted SQL (`"id", "guid", …`), for queries written as one
+ * template; kept per fields array and parts array (both are a plan's, made once per query shape).
+ */
+export function columnList(fields: Field[], parts?: readonly ItemPart[]): string {
+  let byParts = columnLists.get(fields);
+  if (!byParts) columnLists.set(fields, (byParts = new Map()));
+  const key = parts ?? WHOLE_ROW;
+  let list = byParts.get(key);
+  if (list === undefined) {
+    list = selectColumns(fields, parts).map((c) => `"${c}"`).join(', ');
+    // Bounded: a fields array meets a few parts arrays (one per projection), unless plans keep being remade.
+    if (byParts.size >= 64) byParts.clear();
+    byParts.set(key, list);
+  }
   return list;
 }
-const columnLists = new WeakMap<Field[], string>();
+const WHOLE_ROW: readonly ItemPart[] = [];
+const columnLists = new WeakMap<Field[], Map<readonly ItemPart[], string>>();
 
 export function rowToItem(row: Record<string, unknown>, fields: Field[]): Item {
   const values: Record<string, StoredValue> = {};

@@ -59,7 +59,7 @@ export class SqlItems implements ItemRepository {
     // One SQL template rather than Kysely's query builder: this runs per request, and the
     // builder's cost grows with every selected column. The filter's values are bound
     // parameters, so equal filters share one prepared text.
-    const compiled = sql`select ${sql.raw(columnList(query.load ?? fields))} from ${sql.table(list.tableName)}${
+    const compiled = sql`select ${sql.raw(columnList(query.load ?? fields, query.parts))} from ${sql.table(list.tableName)}${
       conditions.length ? sql` where ${sql.join(conditions, sql` and `)}` : sql``} order by ${sql.join(order, sql`, `)} limit ${query.top + 1}`
       .compile(this.s.db);
     const rows = await this.s.rows(compiled.sql, compiled.parameters);
