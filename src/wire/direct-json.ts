@@ -8,7 +8,7 @@
 // meet that (a repeated name, an integer-like one, one that looks like an annotation) are not
 // written here: `write` answers undefined and the tree writer writes the payload.
 
-import { encodeKey, writeJson, type Json } from './json-writer.ts';
+import { encodeKey, jsonString, writeJson, type Json } from './json-writer.ts';
 import type { SerializeContext } from './serializer.ts';
 import { EdmDouble, type Entity, type Payload, type Value } from './values.ts';
 
@@ -110,13 +110,13 @@ export function lightDirect(version: Version, level: Level): DirectWriter {
     requirePlain(e.props, full ? e.deferred : undefined);
     let out = '';
     if (withMetadata) {
-      out += K.type + JSON.stringify(a.typePrefix + e.type);
+      out += K.type + jsonString(a.typePrefix + e.type);
       if (e.id !== undefined) out += `,${K.id}${scalar(e.id)}`;
       if (!e.minimalMetadata) {
         if (e.etag !== undefined) out += `,${K.etag}${scalar(e.etag)}`;
         if (e.editLink !== undefined) out += `,${K.editLink}${scalar(e.editLink)}`;
       }
-      if (full) for (const nav of e.deferred ?? []) out += `,${navKey(nav)}${JSON.stringify(`${e.editLink}/${nav}`)}`;
+      if (full) for (const nav of e.deferred ?? []) out += `,${navKey(nav)}${jsonString(`${e.editLink}/${nav}`)}`;
     }
     for (const [k, v] of e.props) {
       const sep = out === '' ? '' : ',';
@@ -127,7 +127,7 @@ export function lightDirect(version: Version, level: Level): DirectWriter {
   }
 
   const entity = (e: Entity) => `{${entityMembers(e)}}`;
-  const context = (ctx: SerializeContext, name: string) => JSON.stringify(`${ctx.apiUrl}$metadata#${name}${ctx.select !== undefined ? `&$select=${ctx.select}` : ''}`);
+  const context = (ctx: SerializeContext, name: string) => jsonString(`${ctx.apiUrl}$metadata#${name}${ctx.select !== undefined ? `&$select=${ctx.select}` : ''}`);
   /** `{` and the context annotation, with its comma when something follows. */
   const open = (ctx: SerializeContext, name: string, more: boolean) => (withMetadata ? `{${K.context}${context(ctx, name)}${more ? ',' : ''}` : '{');
 
@@ -147,8 +147,8 @@ export function lightDirect(version: Version, level: Level): DirectWriter {
         }
         case 'primitive': {
           const v = payload.value;
-          if (v === null) return withMetadata ? `{${K.context}${JSON.stringify(`${ctx.apiUrl}$metadata#Edm.Null`)},${K.nullValue}true}` : `{${K.nullValue}true}`;
-          const head = withMetadata ? `{${K.context}${JSON.stringify(`${ctx.apiUrl}$metadata#${payload.edmType}`)}` : '{';
+          if (v === null) return withMetadata ? `{${K.context}${jsonString(`${ctx.apiUrl}$metadata#Edm.Null`)},${K.nullValue}true}` : `{${K.nullValue}true}`;
+          const head = withMetadata ? `{${K.context}${jsonString(`${ctx.apiUrl}$metadata#${payload.edmType}`)}` : '{';
           if (isModel(v) && v.kind === 'complex') {
             requirePlain(v.props);
             const body = members(v.props);
@@ -167,7 +167,7 @@ export function lightDirect(version: Version, level: Level): DirectWriter {
 /** `odata=verbose` (verbose.ts's shapes): `{"d":…}`, `__metadata`, `__deferred`, `{"results":[…]}`. */
 export function verboseDirect(): DirectWriter {
   const K = { metadata: key('__metadata'), id: key('id'), uri: key('uri'), etag: key('etag'), type: key('type'), results: key('results'), deferred: key('__deferred'), next: key('__next'), d: key('d') };
-  const STRING_COLLECTION = `${K.metadata}{${K.type}${JSON.stringify('Collection(Edm.String)')}},`;
+  const STRING_COLLECTION = `${K.metadata}{${K.type}${jsonString('Collection(Edm.String)')}},`;
 
   function value(v: Value, apiUrl: string): string {
     if (!isModel(v)) return scalar(v);
@@ -201,11 +201,11 @@ export function verboseDirect(): DirectWriter {
     let metadata = '';
     if (e.id !== undefined) metadata += `${K.id}${scalar(e.id)},`;
     if (!e.minimalMetadata) {
-      if (uri !== undefined) metadata += `${K.uri}${JSON.stringify(uri)},`;
+      if (uri !== undefined) metadata += `${K.uri}${jsonString(uri)},`;
       if (e.etag !== undefined) metadata += `${K.etag}${scalar(e.etag)},`;
     }
     let out = `{${K.metadata}{${metadata}${K.type}${scalar(e.type)}}`;
-    if (uri !== undefined) for (const nav of e.deferred ?? []) out += `,${key(nav)}{${K.deferred}{${K.uri}${JSON.stringify(`${uri}/${nav}`)}}}`;
+    if (uri !== undefined) for (const nav of e.deferred ?? []) out += `,${key(nav)}{${K.deferred}{${K.uri}${jsonString(`${uri}/${nav}`)}}}`;
     for (const [k, v] of e.props) out += `,${key(k)}${value(v, apiUrl)}`;
     return `${out}}`;
   }

@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { REFERENCE_SERIALIZERS, serializerFor } from '../../src/wire/serializer.ts';
 import { lightDirect, verboseDirect, type DirectWriter } from '../../src/wire/direct-json.ts';
+import { jsonString } from '../../src/wire/json-writer.ts';
 import type { Dialect } from '../../src/wire/dialect.ts';
 import { EdmDouble, type Entity, type Payload, type Value } from '../../src/wire/values.ts';
 
@@ -163,4 +164,17 @@ test('generated payloads: the same text in every dialect, most of them written d
     }
   }
   assert.ok(direct > total * DIALECTS.length * 0.9, `${direct} of ${total * DIALECTS.length} written directly`);
+});
+
+test('jsonString quotes a string exactly as JSON.stringify does: escapes, control characters, lone and paired surrogates', () => {
+  const samples = ['', 'abc', 'a"b', 'a\\b', '\u0000', '\u001f', '\u007f', 'é', '\u2028', '\u2029', '😀', '\ud800', 'x\udc00y', 'tab\t', 'nl\n', '</script>'];
+  // Seeded: the same strings every run (ASCII-heavy, and any UTF-16 code unit).
+  let seed = 7;
+  const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  for (let i = 0; i < 20_000; i++) {
+    let s = '';
+    for (let j = Math.floor(next() * 8); j > 0; j--) s += String.fromCharCode(Math.floor(next() * (next() < 0.5 ? 128 : 65536)));
+    samples.push(s);
+  }
+  for (const s of samples) assert.equal(jsonString(s), JSON.stringify(s), JSON.stringify(s));
 });
