@@ -53,7 +53,16 @@ function requirePlain(props: ReadonlyArray<readonly [string, Value]>, deferred?:
   if (!plain) throw NOT_PLAIN;
 }
 
-const key = (name: string) => `${encodeKey(name)}:`;
+/** `"name":` per member name, made once (names repeat in every entity of a response); bounded as encodeKey is. */
+const memberKeys = new Map<string, string>();
+function key(name: string): string {
+  let k = memberKeys.get(name);
+  if (k === undefined) {
+    k = `${encodeKey(name)}:`;
+    if (memberKeys.size < 10_000) memberKeys.set(name, k);
+  }
+  return k;
+}
 const isModel = (v: Value): v is Exclude<Value, null | string | number | boolean | EdmDouble> =>
   v !== null && typeof v === 'object' && !(v instanceof EdmDouble);
 
@@ -73,7 +82,25 @@ export function lightDirect(version: Version, level: Level): DirectWriter {
   const a = LIGHT_ANNOTATIONS[version];
   const withMetadata = level !== 'none';
   const K = { context: key(a.context), type: key(a.type), id: key(a.id), etag: key(a.etag), editLink: key(a.editLink), nextLink: key(a.nextLink), nullValue: key(a.nullValue), value: key('value') };
-  const navKey = (name: string) => key(name + a.navigation);
+  /** `"Name@odata.navigationLinkUrl":` per property name, and each type name's annotation value, made once (bounded). */
+  const navKeys = new Map<string, string>();
+  const navKey = (name: string) => {
+    let k = navKeys.get(name);
+    if (k === undefined) {
+      k = key(name + a.navigation);
+      if (navKeys.size < 10_000) navKeys.set(name, k);
+    }
+    return k;
+  };
+  const typeValues = new Map<string, string>();
+  const typeValue = (type: string) => {
+    let v = typeValues.get(type);
+    if (v === undefined) {
+      v = jsonString(a.typePrefix + type);
+      if (typeValues.size < 10_000) typeValues.set(type, v);
+    }
+    return v;
+  };
 
   function value(v: Value): string {
     if (!isModel(v)) return scalar(v);
@@ -110,7 +137,7 @@ export function lightDirect(version: Version, level: Level): DirectWriter {
     requirePlain(e.props, full ? e.deferred : undefined);
     let out = '';
     if (withMetadata) {
-      out += K.type + jsonString(a.typePrefix + e.type);
+      out += K.type + typeValue(e.type);
       if (e.id !== undefined) out += `,${K.id}${scalar(e.id)}`;
       if (!e.minimalMetadata) {
         if (e.etag !== undefined) out += `,${K.etag}${scalar(e.etag)}`;
