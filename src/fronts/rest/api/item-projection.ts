@@ -264,39 +264,35 @@ export async function renderItems(plan: ItemPlan, items: Item[], ctx: ApiContext
     }
   }
 
+  // What every item of the page shares, made once: its type, where its links start, the expanded properties' names.
+  const type = listItemEntityTypeFullName(plan.list.entityTypeName);
+  const itemsLink = `${listEditLink(plan.list)}/Items(`;
+  const origin = ctx.requestUrl.origin;
+  const expansions = plan.expansions.map((e) => ({
+    e, byId: loaded.get(e.field.internalName)!, name: odataPropertyName(e.field.internalName), multi: FIELD_KINDS[e.field.kind].multi,
+    type: listItemEntityTypeFullName(e.target.list.entityTypeName), known: selectableWireProps(e.target.list, e.target.fields),
+  }));
   return items.map((item) => {
+    const editLink = `${itemsLink}${item.id})`;
     const props: Array<[string, Value]> = [];
-    for (const e of plan.expansions) {
-      const byId = loaded.get(e.field.internalName)!;
-      const name = odataPropertyName(e.field.internalName);
-      const stored = storedValue(e.field, item);
-      const render = (id: number) => { const t = byId.get(id); return t ? expandedEntity(e, t, ctx) : undefined; };
-      const value = FIELD_KINDS[e.field.kind].multi
-        ? storedArray<number>(stored).map(render).filter((x): x is Entity => x !== undefined)
+    for (const x of expansions) {
+      const stored = storedValue(x.e.field, item);
+      const render = (id: number) => { const t = x.byId.get(id); return t ? expandedEntity(x.e, x.type, x.known, t, ctx) : undefined; };
+      const value = x.multi
+        ? storedArray<number>(stored).map(render).filter((v): v is Entity => v !== undefined)
         : stored === null || stored === undefined ? null : render(Number(stored)) ?? null;
-      props.push([name, { kind: 'expanded', navigationLink: `${listEditLink(plan.list)}/Items(${item.id})/${name}`, value }]);
+      props.push([x.name, { kind: 'expanded', navigationLink: `${editLink}/${x.name}`, value }]);
     }
-    if (parent) {
-      props.push(['ParentList', { kind: 'expanded', navigationLink: `${listEditLink(plan.list)}/Items(${item.id})/ParentList`, value: parent }]);
-    }
+    if (parent) props.push(['ParentList', { kind: 'expanded', navigationLink: `${editLink}/ParentList`, value: parent }]);
     if (plan.roleAssignments) {
-      const base = `${listEditLink(plan.list)}/Items(${item.id})`;
-      props.push(['RoleAssignments', { kind: 'expanded', navigationLink: `${base}/RoleAssignments`, value: assignments.get(item.id) ?? [] }]);
+      props.push(['RoleAssignments', { kind: 'expanded', navigationLink: `${editLink}/RoleAssignments`, value: assignments.get(item.id) ?? [] }]);
     }
     if (plan.attachmentFiles) {
-      const link = `${listEditLink(plan.list)}/Items(${item.id})/AttachmentFiles`;
-      props.push(['AttachmentFiles', { kind: 'expanded', navigationLink: link, value: attachments.get(item.id) ?? [] }]);
+      props.push(['AttachmentFiles', { kind: 'expanded', navigationLink: `${editLink}/AttachmentFiles`, value: attachments.get(item.id) ?? [] }]);
     }
-    for (const p of plan.props) props.push([p.name, absolutePhotoLink(p.get(item, ctx.requestUrl.origin), ctx)]);
+    for (const p of plan.props) props.push([p.name, absolutePhotoLink(p.get(item, origin), ctx)]);
     if (scopes) props.push(['HasUniqueRoleAssignments', scopes.has(scopeKey({ kind: 'item', web: ctx.web, list: plan.list, id: item.id }))]);
-    return {
-      type: listItemEntityTypeFullName(plan.list.entityTypeName),
-      id: freshEntityId(),
-      editLink: `${listEditLink(plan.list)}/Items(${item.id})`,
-      etag: `"${item.version}"`,
-      deferred: plan.full ? ITEM_NAVIGATION : undefined,
-      props,
-    };
+    return { type, id: freshEntityId(), editLink, etag: `"${item.version}"`, deferred: plan.full ? ITEM_NAVIGATION : undefined, props };
   });
 }
 
@@ -311,12 +307,12 @@ function absolutePhotoLink(value: Value, ctx: ApiContext): Value {
   return { ...value, props: value.props.map(([k, v]) => [k, absolute(v)]) };
 }
 
-function expandedEntity(e: Expansion, target: Item, ctx: ApiContext): Entity {
-  const known = selectableWireProps(e.target.list, e.target.fields);
+/** An expanded user or lookup target: `type` and `known` are its list's, made once per page (renderItems). */
+function expandedEntity(e: Expansion, type: string, known: Map<string, WireProp>, target: Item, ctx: ApiContext): Entity {
   const props: Array<[string, Value]> = e.names.length
     ? e.names.map((n) => [n, absolutePhotoLink(known.get(n)!.get(target, ctx.requestUrl.origin), ctx)])
     : defaultWireProps(e.target.fields).map((p) => [p.name, absolutePhotoLink(p.get(target), ctx)]);
-  return { type: listItemEntityTypeFullName(e.target.list.entityTypeName), id: freshEntityId(), props, minimalMetadata: true };
+  return { type, id: freshEntityId(), props, minimalMetadata: true };
 }
 
 /** `$select=ParentList/Title` → [['Title']] for the expanded list; undefined: everything. */
