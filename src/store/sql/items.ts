@@ -16,7 +16,8 @@ import { columnList, rowToItem, selectColumns, sortExpression, valuesToColumns }
 import { keysetCondition } from './keyset.ts';
 import { isPrincipalList, listEntry, principalsOf, PRINCIPALS, SqlLists } from './lists.ts';
 import { DEFAULT_GROUP_RANGE } from '../../domain/principal-ids.ts';
-import type { SqlSession } from './session.ts';
+import type { CacheName, SqlSession } from './session.ts';
+import { folderScopesEntry, isUniqueItem } from './folder-scopes.ts';
 import { SqlSites } from './sites.ts';
 import { encodeRecycled } from './snapshots.ts';
 import { SqlVersions } from './versions.ts';
@@ -115,14 +116,14 @@ export class SqlItems implements ItemRepository {
    * User Information List also the cached principals, as a metadata write so that other
    * instances drop them too.
    */
-  private writing<T>(list: List, write: (s: SqlSession) => Promise<T>): Promise<T> {
+  private writing<T>(list: List, write: (s: SqlSession) => Promise<T>, metadata: readonly CacheName[] = []): Promise<T> {
     // A write that changed something (not "no such item", not a lost If-Match) notifies the list's webhooks.
     const fn = async (s: SqlSession) => {
       const result = await write(s);
       if (result !== undefined && result !== 'conflict') notifyListChanged(s, list);
       return result;
     };
-    return isPrincipalList(list) ? this.s.metadataWrite([listEntry(list), ...principalsOf(list)], fn) : this.s.write([listEntry(list)], fn);
+    return isPrincipalList(list) || metadata.length ? this.s.metadataWrite([listEntry(list), ...principalsOf(list), ...metadata], fn) : this.s.write([listEntry(list)], fn);
   }
 
   create(list: List, fields: Field[], write: ItemWrite): Promise<Item> {
@@ -201,15 +202,21 @@ export class SqlItems implements ItemRepository {
     });
   }
 
-  delete(list: List, fields: Field[], id: number, expectedVersion: number | null, now: string) {
+  async delete(list: List, fields: Field[], id: number, expectedVersion: number | null, now: string) {
     void fields;
+    const unique = await this.uniqueOutsideTransaction(list, id);
     return this.writing(list, async (s): Promise<'deleted' | 'conflict' | undefined> => {
       if (!Number.isSafeInteger(id)) return undefined;
       await new SqlLists(s).lock(list);
       let del = s.db.deleteFrom(list.tableName).where('id', '=', id);
       if (expectedVersion !== null) del = del.where('version', '=', expectedVersion);
-      const deleted = await del.returning('blob_id').execute();
+      const deleted = await del.returning(['blob_id', 'fs_obj_type']).execute();
       if (deleted.length === 0) return (await new SqlItems(s).exists(list, id)) ? 'conflict' : undefined;
+      // A folder with unique permissions deleted inside a larger unit of work (a folder recycled
+      // or moved to another list): its list's folder scopes go on every instance.
+      if (unique === undefined && Number(deleted[0]!.fs_obj_type) === 1 && await isUniqueItem(s, list, id)) {
+        await s.metadataWrite([folderScopesEntry(list.rowId)], async () => undefined);
+      }
       // A file's content (and each past version's) is no longer named by this item.
       if (deleted[0]!.blob_id != null) await new SqlBlobs(s, s.options.bytes).release(String(deleted[0]!.blob_id));
       await new SqlVersions(s).dropAll(list, id);
@@ -217,10 +224,11 @@ export class SqlItems implements ItemRepository {
       await s.db.updateTable('lists').set({ item_count: sql`item_count - 1`, last_item_deleted: now })
         .where('row_id', '=', list.rowId).execute();
       return 'deleted';
-    });
+    }, unique ? [folderScopesEntry(list.rowId)] : []);
   }
 
-  recycle(list: List, fields: Field[], id: number, actorId: number, now: string): Promise<string | undefined> {
+  async recycle(list: List, fields: Field[], id: number, actorId: number, now: string): Promise<string | undefined> {
+    const unique = await this.uniqueOutsideTransaction(list, id);
     return this.writing(list, async (s) => {
       const items = new SqlItems(s);
       await new SqlLists(s).lock(list);
@@ -239,7 +247,19 @@ export class SqlItems implements ItemRepository {
         deleted_by: actorId, deleted: now, data: encodeRecycled(item, versions),
       }).execute();
       return recycleId;
-    });
+    }, unique ? [folderScopesEntry(list.rowId)] : []);
+  }
+
+  /**
+   * Whether the item has unique permissions, from the cached scopes, for a delete that opens its
+   * own unit of work: if so (it may be a folder, whose path the list's cached folder scopes
+   * hold), the delete is a metadata write, its counter bumped before the list's row is locked
+   * as every metadata write does. Undefined inside a unit of work: there, the delete asks only
+   * once it knows it removed a folder.
+   */
+  private async uniqueOutsideTransaction(list: List, id: number): Promise<boolean | undefined> {
+    if (this.s.inTransaction) return undefined;
+    return Number.isSafeInteger(id) && isUniqueItem(this.s, list, id);
   }
 
   async reserveId(list: List): Promise<number> {
