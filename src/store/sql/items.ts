@@ -17,7 +17,8 @@ import { keysetCondition } from './keyset.ts';
 import { isPrincipalList, listEntry, principalsOf, PRINCIPALS, SqlLists } from './lists.ts';
 import { DEFAULT_GROUP_RANGE } from '../../domain/principal-ids.ts';
 import type { CacheName, SqlSession } from './session.ts';
-import { folderScopesEntry, isUniqueItem } from './folder-scopes.ts';
+import { FOLDER_SCOPES, folderScopesEntry, isUniqueItem } from './folder-scopes.ts';
+import type { FolderScope } from '../role-assignments.ts';
 import { SqlSites } from './sites.ts';
 import { encodeRecycled } from './snapshots.ts';
 import { SqlVersions } from './versions.ts';
@@ -204,7 +205,7 @@ export class SqlItems implements ItemRepository {
 
   async delete(list: List, fields: Field[], id: number, expectedVersion: number | null, now: string) {
     void fields;
-    const unique = await this.uniqueOutsideTransaction(list, id);
+    const bumpFirst = this.isCachedFolderScope(list, id);
     return this.writing(list, async (s): Promise<'deleted' | 'conflict' | undefined> => {
       if (!Number.isSafeInteger(id)) return undefined;
       await new SqlLists(s).lock(list);
@@ -212,9 +213,9 @@ export class SqlItems implements ItemRepository {
       if (expectedVersion !== null) del = del.where('version', '=', expectedVersion);
       const deleted = await del.returning(['blob_id', 'fs_obj_type']).execute();
       if (deleted.length === 0) return (await new SqlItems(s).exists(list, id)) ? 'conflict' : undefined;
-      // A folder with unique permissions deleted inside a larger unit of work (a folder recycled
-      // or moved to another list): its list's folder scopes go on every instance.
-      if (unique === undefined && Number(deleted[0]!.fs_obj_type) === 1 && await isUniqueItem(s, list, id)) {
+      // A folder with unique permissions the cache did not name (not read since it changed): its
+      // list's folder scopes go on every instance all the same, the counter bumped after the list's row was locked.
+      if (!bumpFirst && Number(deleted[0]!.fs_obj_type) === 1 && await isUniqueItem(s, list, id)) {
         await s.metadataWrite([folderScopesEntry(list.rowId)], async () => undefined);
       }
       // A file's content (and each past version's) is no longer named by this item.
@@ -224,11 +225,11 @@ export class SqlItems implements ItemRepository {
       await s.db.updateTable('lists').set({ item_count: sql`item_count - 1`, last_item_deleted: now })
         .where('row_id', '=', list.rowId).execute();
       return 'deleted';
-    }, unique ? [folderScopesEntry(list.rowId)] : []);
+    }, bumpFirst ? [folderScopesEntry(list.rowId)] : []);
   }
 
   async recycle(list: List, fields: Field[], id: number, actorId: number, now: string): Promise<string | undefined> {
-    const unique = await this.uniqueOutsideTransaction(list, id);
+    const bumpFirst = this.isCachedFolderScope(list, id);
     return this.writing(list, async (s) => {
       const items = new SqlItems(s);
       await new SqlLists(s).lock(list);
@@ -247,19 +248,18 @@ export class SqlItems implements ItemRepository {
         deleted_by: actorId, deleted: now, data: encodeRecycled(item, versions),
       }).execute();
       return recycleId;
-    }, unique ? [folderScopesEntry(list.rowId)] : []);
+    }, bumpFirst ? [folderScopesEntry(list.rowId)] : []);
   }
 
   /**
-   * Whether the item has unique permissions, from the cached scopes, for a delete that opens its
-   * own unit of work: if so (it may be a folder, whose path the list's cached folder scopes
-   * hold), the delete is a metadata write, its counter bumped before the list's row is locked
-   * as every metadata write does. Undefined inside a unit of work: there, the delete asks only
-   * once it knows it removed a folder.
+   * Whether the item is one of the list's folders with unique permissions as the cache holds
+   * them (nothing read): then its delete is a metadata write from the start, its counter bumped
+   * before the list's row is locked, the order every metadata write takes (on PostgreSQL two
+   * writers taking them in opposite orders could deadlock). A delete the cache cannot tell
+   * about finds out once it has removed a folder (delete, above).
    */
-  private async uniqueOutsideTransaction(list: List, id: number): Promise<boolean | undefined> {
-    if (this.s.inTransaction) return undefined;
-    return Number.isSafeInteger(id) && isUniqueItem(this.s, list, id);
+  private isCachedFolderScope(list: List, id: number): boolean {
+    return this.s.options.cache.peek<readonly FolderScope[]>(FOLDER_SCOPES, String(list.rowId))?.some((f) => f.id === id) ?? false;
   }
 
   async reserveId(list: List): Promise<number> {
