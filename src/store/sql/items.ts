@@ -203,7 +203,7 @@ export class SqlItems implements ItemRepository {
     });
   }
 
-  async delete(list: List, fields: Field[], id: number, expectedVersion: number | null, now: string) {
+  delete(list: List, fields: Field[], id: number, expectedVersion: number | null, now: string) {
     void fields;
     const bumpFirst = this.isCachedFolderScope(list, id);
     return this.writing(list, async (s): Promise<'deleted' | 'conflict' | undefined> => {
@@ -228,7 +228,7 @@ export class SqlItems implements ItemRepository {
     }, bumpFirst ? [folderScopesEntry(list.rowId)] : []);
   }
 
-  async recycle(list: List, fields: Field[], id: number, actorId: number, now: string): Promise<string | undefined> {
+  recycle(list: List, fields: Field[], id: number, actorId: number, now: string): Promise<string | undefined> {
     const bumpFirst = this.isCachedFolderScope(list, id);
     return this.writing(list, async (s) => {
       const items = new SqlItems(s);
