@@ -9,12 +9,13 @@
 // A site's unique scopes and their assignments are one cached read; a site with none costs
 // nothing more than before, and no check costs a query per item. A folder's scope governs
 // what is inside it: where a list has items with unique permissions, which of them are folders
-// (and where) is one read of those items (folderScopes), made only for such a list.
+// (and where) is the store's cached entry for that list (folderScopes), dropped on every
+// instance by the writes that can change it (folder-scopes.ts in the SQL store).
 
 import type { List, Principal, Site, Web } from '../domain/model.ts';
 import { EMPTY_PERMISSIONS, ROLE_DEFINITIONS, ROLE_LEVEL, permissionsOfRole, type BasePermissions } from '../domain/permissions.ts';
 import { allRoleDefinitions } from './role-levels.ts';
-import type { RoleAssignmentRow } from '../store/role-assignments.ts';
+import type { FolderScope, RoleAssignmentRow } from '../store/role-assignments.ts';
 import type { StoreReader } from '../store/store.ts';
 import { siteGroupOfRole } from './site-groups.ts';
 import { EVERYONE_LOGIN, groupLogin, SYSTEM_ACCOUNT_ID } from './site-users.ts';
@@ -40,26 +41,20 @@ export function defaultAssignments(site: Site): RoleAssignmentRow[] {
   return (['owner', 'visitor', 'member'] as const).map((role) => ({ principalId: siteGroupOfRole(site, role).id, roleDefinitionId: ROLE_LEVEL[role].id }));
 }
 
-/** A folder of a list with unique permissions: its item's id and its path inside the list (`A/B`). */
-export interface FolderScope {
-  id: number;
-  path: string;
-}
+export type { FolderScope };
 
 /**
  * The list's items with unique permissions, and which of them are folders, with their paths:
- * nothing read where the list has none, one read of those items (by id) where it has. Not kept
- * between requests, since moving or renaming a folder changes its path.
+ * nothing read where the list has none; where it has, the folders are the store's cached entry
+ * for the list (roleAssignments.folderScopes), which folder moves, renames and deletions drop
+ * on every instance.
  */
-export async function itemScopesOf(store: Pick<StoreReader, 'roleAssignments' | 'items'>, site: Site, list: List): Promise<{ ids: number[]; folders: FolderScope[] }> {
+export async function itemScopesOf(store: Pick<StoreReader, 'roleAssignments'>, site: Site, list: List): Promise<{ ids: number[]; folders: readonly FolderScope[] }> {
   const prefix = `item:${list.rowId}:`;
   const ids: number[] = [];
   for (const scope of (await store.roleAssignments.scopes(site.id)).keys()) if (scope.startsWith(prefix)) ids.push(Number(scope.slice(prefix.length)));
   if (ids.length === 0) return { ids, folders: [] };
-  const folders = (await store.items.getMany(list, [], ids, []))
-    .filter((item) => item.place.folder && item.place.name !== null)
-    .map((item) => ({ id: item.id, path: item.place.dir ? `${item.place.dir}/${item.place.name}` : item.place.name! }));
-  return { ids, folders };
+  return { ids, folders: await store.roleAssignments.folderScopes(site.id, list) };
 }
 
 /** Whether `path` (a folder's, relative to the list's root) is `folder` or below it; as SharePoint's URLs, regardless of case. */

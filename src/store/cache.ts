@@ -37,6 +37,14 @@ export class ReadThroughCache {
     return value;
   }
 
+  /**
+   * The cached value of `scope`/`key` if there is one (nothing is loaded): for a write deciding,
+   * before it takes its locks, whether it must be a metadata write (items.ts).
+   */
+  peek<V>(scope: string, key: string): V | undefined {
+    return this.entries.get(scope)?.get(key) as V | undefined;
+  }
+
   /** Drops one entry, or (no key) a whole scope. */
   invalidate(scope: string, key?: string): void {
     this.tick++;

@@ -109,7 +109,7 @@ export interface StoreReader {
   customActions: Pick<CustomActionRepository, 'of'>;
   siteGroups: Pick<SiteGroupRepository, 'of' | 'members' | 'groupsOf'>;
   roleDefinitions: Pick<RoleDefinitionRepository, 'of'>;
-  roleAssignments: Pick<RoleAssignmentRepository, 'scopes'>;
+  roleAssignments: Pick<RoleAssignmentRepository, 'scopes' | 'folderScopes'>;
   subscriptions: Pick<SubscriptionRepository, 'get' | 'ofList' | 'pending'>;
   changes: Pick<ChangeRepository, 'query' | 'latest'>;
   /**

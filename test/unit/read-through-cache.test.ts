@@ -146,4 +146,18 @@ describe('read-through cache', () => {
     assert.equal(await cache.read('s', 'a', db.load('a')), '2');
     assert.equal(await cache.read('t', 'x', async () => 'fresh'), 'fresh');
   });
+
+  it('peek answers only what is kept: nothing before a read, the value after, nothing once invalidated or held', async () => {
+    const cache = new ReadThroughCache();
+    assert.equal(cache.peek('s', 'a'), undefined);
+    await cache.read('s', 'a', async () => 'one');
+    assert.equal(cache.peek('s', 'a'), 'one');
+    cache.invalidate('s', 'a');
+    assert.equal(cache.peek('s', 'a'), undefined);
+    await cache.read('s', 'a', async () => 'two');
+    cache.hold('s', 'a');
+    assert.equal(cache.peek('s', 'a'), undefined);
+    await cache.read('s', 'a', async () => 'three');
+    assert.equal(cache.peek('s', 'a'), undefined, 'nothing is kept while held');
+  });
 });

@@ -13,6 +13,7 @@ import { SqlBlobs } from './blobs.ts';
 import { belowFolder, folderContentTypeId, SqlDocuments } from './documents.ts';
 import { rowToItem, selectColumns } from './item-table.ts';
 import { SqlItems } from './items.ts';
+import { folderScopesEntry } from './folder-scopes.ts';
 import { listEntry } from './lists.ts';
 import type { SqlSession } from './session.ts';
 import { notifyListChanged } from './webhook-outbox.ts';
@@ -22,8 +23,14 @@ interface ListOf { list: List; fields: Field[] }
 export class SqlDocumentMoves {
   constructor(private readonly s: SqlSession) {}
 
+  /**
+   * A metadata write: moving or renaming a folder changes the path of every folder below it, so
+   * the lists' cached folder scopes (folder-scopes.ts) go on every instance. Moves are rare; a
+   * file's move pays the counter's bump too rather than a read to tell it from a folder first.
+   */
   move(source: ListOf, from: string, target: ListOf, to: PlaceTarget, options: TransferOptions): Promise<Item | undefined> {
-    return this.s.write([listEntry(source.list), listEntry(target.list)], async (s) => {
+    const changes = [listEntry(source.list), listEntry(target.list), folderScopesEntry(source.list.rowId), folderScopesEntry(target.list.rowId)];
+    return this.s.metadataWrite(changes, async (s) => {
       const moves = new SqlDocumentMoves(s);
       const begun = await moves.begin(source, from, target, to, options);
       if (!begun) return undefined;

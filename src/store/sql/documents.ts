@@ -20,6 +20,7 @@ import { binaryCollation } from './flavour.ts';
 import { withCalculated } from './calculated.ts';
 import { rowToItem, selectColumns, valuesToColumns } from './item-table.ts';
 import { SqlItems } from './items.ts';
+import { folderScopesEntry } from './folder-scopes.ts';
 import { listEntry } from './lists.ts';
 import type { SqlSession } from './session.ts';
 import { SqlVersions } from './versions.ts';
@@ -173,8 +174,9 @@ export class SqlDocuments implements DocumentRepository {
     return new SqlDocumentMoves(this.s).copy(source, from, target, to, options);
   }
 
+  /** A metadata write: the folder, or one below it, may have unique permissions (the list's cached folder scopes go on every instance). */
   deleteFolder(list: List, fields: Field[], path: string, now: string): Promise<number> {
-    return this.s.write([listEntry(list)], async (s) => {
+    return this.s.metadataWrite([listEntry(list), folderScopesEntry(list.rowId)], async (s) => {
       const here = new SqlDocuments(s);
       await here.lockList(list);
       const { dir, name } = splitPath(path);

@@ -16,7 +16,9 @@ import { columnList, rowToItem, selectColumns, sortExpression, valuesToColumns }
 import { keysetCondition } from './keyset.ts';
 import { isPrincipalList, listEntry, principalsOf, PRINCIPALS, SqlLists } from './lists.ts';
 import { DEFAULT_GROUP_RANGE } from '../../domain/principal-ids.ts';
-import type { SqlSession } from './session.ts';
+import type { CacheName, SqlSession } from './session.ts';
+import { FOLDER_SCOPES, folderScopesEntry, isUniqueItem } from './folder-scopes.ts';
+import type { FolderScope } from '../role-assignments.ts';
 import { SqlSites } from './sites.ts';
 import { encodeRecycled } from './snapshots.ts';
 import { SqlVersions } from './versions.ts';
@@ -115,14 +117,14 @@ export class SqlItems implements ItemRepository {
    * User Information List also the cached principals, as a metadata write so that other
    * instances drop them too.
    */
-  private writing<T>(list: List, write: (s: SqlSession) => Promise<T>): Promise<T> {
+  private writing<T>(list: List, write: (s: SqlSession) => Promise<T>, metadata: readonly CacheName[] = []): Promise<T> {
     // A write that changed something (not "no such item", not a lost If-Match) notifies the list's webhooks.
     const fn = async (s: SqlSession) => {
       const result = await write(s);
       if (result !== undefined && result !== 'conflict') notifyListChanged(s, list);
       return result;
     };
-    return isPrincipalList(list) ? this.s.metadataWrite([listEntry(list), ...principalsOf(list)], fn) : this.s.write([listEntry(list)], fn);
+    return isPrincipalList(list) || metadata.length ? this.s.metadataWrite([listEntry(list), ...principalsOf(list), ...metadata], fn) : this.s.write([listEntry(list)], fn);
   }
 
   create(list: List, fields: Field[], write: ItemWrite): Promise<Item> {
@@ -203,13 +205,19 @@ export class SqlItems implements ItemRepository {
 
   delete(list: List, fields: Field[], id: number, expectedVersion: number | null, now: string) {
     void fields;
+    const bumpFirst = this.isCachedFolderScope(list, id);
     return this.writing(list, async (s): Promise<'deleted' | 'conflict' | undefined> => {
       if (!Number.isSafeInteger(id)) return undefined;
       await new SqlLists(s).lock(list);
       let del = s.db.deleteFrom(list.tableName).where('id', '=', id);
       if (expectedVersion !== null) del = del.where('version', '=', expectedVersion);
-      const deleted = await del.returning('blob_id').execute();
+      const deleted = await del.returning(['blob_id', 'fs_obj_type']).execute();
       if (deleted.length === 0) return (await new SqlItems(s).exists(list, id)) ? 'conflict' : undefined;
+      // A folder with unique permissions the cache did not name (not read since it changed): its
+      // list's folder scopes go on every instance all the same, the counter bumped after the list's row was locked.
+      if (!bumpFirst && Number(deleted[0]!.fs_obj_type) === 1 && await isUniqueItem(s, list, id)) {
+        await s.metadataWrite([folderScopesEntry(list.rowId)], async () => undefined);
+      }
       // A file's content (and each past version's) is no longer named by this item.
       if (deleted[0]!.blob_id != null) await new SqlBlobs(s, s.options.bytes).release(String(deleted[0]!.blob_id));
       await new SqlVersions(s).dropAll(list, id);
@@ -217,10 +225,11 @@ export class SqlItems implements ItemRepository {
       await s.db.updateTable('lists').set({ item_count: sql`item_count - 1`, last_item_deleted: now })
         .where('row_id', '=', list.rowId).execute();
       return 'deleted';
-    });
+    }, bumpFirst ? [folderScopesEntry(list.rowId)] : []);
   }
 
   recycle(list: List, fields: Field[], id: number, actorId: number, now: string): Promise<string | undefined> {
+    const bumpFirst = this.isCachedFolderScope(list, id);
     return this.writing(list, async (s) => {
       const items = new SqlItems(s);
       await new SqlLists(s).lock(list);
@@ -239,7 +248,18 @@ export class SqlItems implements ItemRepository {
         deleted_by: actorId, deleted: now, data: encodeRecycled(item, versions),
       }).execute();
       return recycleId;
-    });
+    }, bumpFirst ? [folderScopesEntry(list.rowId)] : []);
+  }
+
+  /**
+   * Whether the item is one of the list's folders with unique permissions as the cache holds
+   * them (nothing read): then its delete is a metadata write from the start, its counter bumped
+   * before the list's row is locked, the order every metadata write takes (on PostgreSQL two
+   * writers taking them in opposite orders could deadlock). A delete the cache cannot tell
+   * about finds out once it has removed a folder (delete, above).
+   */
+  private isCachedFolderScope(list: List, id: number): boolean {
+    return this.s.options.cache.peek<readonly FolderScope[]>(FOLDER_SCOPES, String(list.rowId))?.some((f) => f.id === id) ?? false;
   }
 
   async reserveId(list: List): Promise<number> {

@@ -13,6 +13,7 @@ import type { ListPatch, ListRepository } from '../lists.ts';
 import { createItemTable, itemTableName } from './item-table.ts';
 import { rowToList, urlKey } from './rows.ts';
 import type { CacheName, SqlSession } from './session.ts';
+import { folderScopesEntry } from './folder-scopes.ts';
 import { SqlBlobs } from './blobs.ts';
 import { SqlVersions } from './versions.ts';
 
@@ -119,7 +120,7 @@ export class SqlLists implements ListRepository {
   }
 
   async delete(list: List): Promise<void> {
-    await this.s.metadataWrite([listEntry(list), ['fields', String(list.rowId)], ['roleAssignments'], ...principalsOf(list)], async (s) => {
+    await this.s.metadataWrite([listEntry(list), ['fields', String(list.rowId)], ['roleAssignments'], folderScopesEntry(list.rowId), ...principalsOf(list)], async (s) => {
       await new SqlLists(s).lock(list);
       await releaseContent(s, list);
       await s.db.deleteFrom('views').where('list_row_id', '=', list.rowId).execute();
