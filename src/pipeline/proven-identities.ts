@@ -17,6 +17,7 @@
 
 import { hash, randomBytes } from 'node:crypto';
 import type { Identity } from './caller-identity.ts';
+import { LapsingEntries } from '../identity/lapsing-entries.ts';
 
 const MAX_ENTRIES = 10_000;
 /** How long a proven Basic credential is taken without a fresh check (as password-check.ts remembers it). */
@@ -28,8 +29,7 @@ interface Proven { identity: Identity; generation: number; until: number }
 
 export class ProvenIdentities {
   readonly #prefix = randomBytes(32).toString('base64');
-  /** Insertion order is age: eviction drops lapsed entries, else the oldest tenth. */
-  readonly #entries = new Map<string, Proven>();
+  readonly #entries = new LapsingEntries<Proven>(MAX_ENTRIES);
 
   /** The key a header sent on an origin is remembered under. */
   keyOf(authorization: string, origin: string | undefined): string {
@@ -38,9 +38,9 @@ export class ProvenIdentities {
 
   /** The identity proven under `key`, if the store has not changed since (`generation`) and it has not lapsed at `now` (ms). */
   get(key: string, generation: number, now: number): Identity | undefined {
-    const entry = this.#entries.get(key);
+    const entry = this.#entries.get(key, now);
     if (!entry) return undefined;
-    if (entry.generation !== generation || entry.until <= now) {
+    if (entry.generation !== generation) {
       this.#entries.delete(key);
       return undefined;
     }
@@ -49,23 +49,11 @@ export class ProvenIdentities {
 
   /** Remembers an identity proven at `generation` (NaN: inside a transaction, not kept) until `until` (ms). */
   remember(key: string, identity: Identity, generation: number, now: number, until: number): void {
-    if (Number.isNaN(generation) || until <= now) return;
-    if (this.#entries.size >= MAX_ENTRIES) this.#evict(now);
-    this.#entries.delete(key);
-    this.#entries.set(key, { identity, generation, until });
+    if (Number.isNaN(generation)) return;
+    this.#entries.set(key, { identity, generation, until }, now);
   }
 
   get size(): number {
     return this.#entries.size;
-  }
-
-  #evict(now: number): void {
-    for (const [key, entry] of this.#entries) if (entry.until <= now) this.#entries.delete(key);
-    if (this.#entries.size < MAX_ENTRIES) return;
-    let drop = Math.ceil(MAX_ENTRIES / 10);
-    for (const key of this.#entries.keys()) {
-      if (drop-- <= 0) break;
-      this.#entries.delete(key);
-    }
   }
 }

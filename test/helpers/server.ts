@@ -3,7 +3,9 @@
 // (postgres.ts), seeded with the demo tenant or a given one. No layer of ours is mocked.
 
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { startServer, type ServerOptions } from '../../src/index.ts';
@@ -43,6 +45,17 @@ export async function testDatabase(): Promise<{ db: string; drop(): Promise<void
   const cluster = await sharedCluster();
   const db = await cluster.createDatabase();
   return { db, drop: () => cluster.dropDatabase(db) };
+}
+
+/**
+ * A database two test servers can share (`shared: true`, as `--workers` runs them): a SQLite
+ * file in a temporary folder on the SQLite leg (an in-memory one cannot be shared), a new
+ * PostgreSQL database on the other; `drop()` removes it.
+ */
+export async function sharedTestDatabase(prefix: string): Promise<{ db: string; drop(): Promise<void> }> {
+  if (testBackend() === 'postgres') return testDatabase();
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  return { db: join(dir, 'shared.db'), drop: async () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 /**

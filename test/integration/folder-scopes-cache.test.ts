@@ -8,15 +8,12 @@
 
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { SPFI } from '@pnp/sp';
 import '@pnp/sp/folders/index.js';
 import '@pnp/sp/files/index.js';
 import '@pnp/sp/security/index.js';
-import { startTestServer, testDatabase, useTestServer, type TestServer } from '../helpers/server.ts';
+import { sharedTestDatabase, startTestServer, useTestServer, type TestServer } from '../helpers/server.ts';
 import { testBackend } from '../helpers/postgres.ts';
 import { demoBasic, pnpFor } from '../helpers/pnp.ts';
 import { installStatementRecorder, statementsOf } from '../../bench/statements.ts';
@@ -61,17 +58,9 @@ describe(`folder scopes are cached and every write that changes them is seen at 
   const sites = () => servers.map((s) => s.site('/sites/dev'));
 
   before(async () => {
-    let db: string;
-    if (backend === 'sqlite') {
-      const dir = mkdtempSync(join(tmpdir(), 'spemu-folder-scopes-'));
-      cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-      db = join(dir, 'shared.db');
-    } else {
-      const database = await testDatabase();
-      cleanups.push(() => database.drop());
-      db = database.db;
-    }
-    const options = { db, shared: true, tokenSecret: randomBytes(32).toString('base64url') };
+    const database = await sharedTestDatabase('spemu-folder-scopes-');
+    cleanups.push(() => database.drop());
+    const options = { db: database.db, shared: true, tokenSecret: randomBytes(32).toString('base64url') };
     for (let i = 0; i < 2; i++) {
       const s = await startTestServer(options);
       servers.push(s);

@@ -6,11 +6,8 @@
 
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startTestServer, testDatabase, type TestServer } from '../helpers/server.ts';
+import { sharedTestDatabase, startTestServer, type TestServer } from '../helpers/server.ts';
 import { testBackend } from '../helpers/postgres.ts';
 import { startReceiver } from '../helpers/webhook-receiver.ts';
 
@@ -24,17 +21,9 @@ describe(`two instances deliver each notification once (${backend})`, () => {
   it('every subscription is notified exactly once per write', async () => {
     const receiver = await startReceiver();
     cleanups.push(() => receiver.close());
-    let db: string;
-    if (backend === 'sqlite') {
-      const dir = mkdtempSync(join(tmpdir(), 'spemu-webhook-instances-'));
-      cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-      db = join(dir, 'shared.db');
-    } else {
-      const database = await testDatabase();
-      cleanups.push(() => database.drop());
-      db = database.db;
-    }
-    const options = { db, shared: true, tokenSecret: randomBytes(32).toString('base64url'), webhookDelay: 300 };
+    const database = await sharedTestDatabase('spemu-webhook-instances-');
+    cleanups.push(() => database.drop());
+    const options = { db: database.db, shared: true, tokenSecret: randomBytes(32).toString('base64url'), webhookDelay: 300 };
     const servers: TestServer[] = [];
     for (let i = 0; i < 2; i++) {
       const s = await startTestServer(options);
