@@ -1,5 +1,5 @@
 // What a `spemu <command>` is: a function from its arguments to an exit code, named (with a
-// one-line summary) in main.ts's table. Flags follow the server's rules: a flag beats its
+// one-line summary) in commands.ts's table. Flags follow the server's rules: a flag beats its
 // SPEMU_<NAME> variable.
 
 import { readFileSync } from 'node:fs';

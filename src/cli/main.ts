@@ -1,13 +1,13 @@
 // The `spemu` command: `spemu [flags]` serves (read flags, start the server, print the
-// banner, stop cleanly); `spemu <command> …` runs one of the maintenance commands below.
+// banner, stop cleanly); `spemu <command> …` runs one of the maintenance commands (commands.ts).
 
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
 import { ConfigError } from '../config.ts';
 import type { TenantFile } from '../tenant/types.ts';
-import type { Command } from './command.ts';
 import { packageVersion } from './command.ts';
+import { COMMANDS, commandList } from './commands.ts';
 import { readCommandLine, USAGE } from './options.ts';
 import { isWorker, runPrimary, runWorker } from './workers.ts';
 import { availableParallelism } from 'node:os';
@@ -15,23 +15,9 @@ import type { RunningServer } from '../index.ts';
 
 const DEMO_TENANT = fileURLToPath(new URL('../../demo/tenant.json', import.meta.url));
 
-/** `spemu <name> …`: a new command is one line here. Each is loaded only when run (the server's modules are not). */
-const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
-  token: { summary: 'print a bearer token for a directory user', load: async () => (await import('./token.ts')).tokenCli },
-  'identity-header': { summary: 'print the IDENTITY_HEADER of the managed-identity endpoint (--managed-identity)', load: async () => (await import('./identity-header.ts')).identityHeaderCli },
-  'rotate-signing-key': { summary: 'make a new key for identity tokens (the old one verifies for a day)', load: async () => (await import('./rotate-signing-key.ts')).rotateSigningKeyCli },
-  migrate: { summary: 'apply pending schema migrations and exit', load: async () => (await import('./migrate.ts')).migrateCommand },
-  export: { summary: 'write the whole workspace to a file (NDJSON; .gz: gzip)', load: async () => (await import('./transfer.ts')).exportCommand },
-  import: { summary: 'load a file written by export into an empty database', load: async () => (await import('./transfer.ts')).importCommand },
-  webhooks: { summary: 'list the webhook notifications waiting, or flush them now (list|flush)', load: async () => (await import('./webhooks.ts')).webhooksCommand },
-  'import-projectdata': { summary: 'load pages exported from Project Online\'s ProjectData feed into a PWA site', load: async () => (await import('./import-projectdata.ts')).importProjectDataCommand },
-};
-
-const commandList = () => Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(28)}${c.summary}`).join('\n');
-
 async function serve(argv: string[]): Promise<number> {
   const request = readCommandLine(argv, process.env);
-  if (request.help) { console.log(`${USAGE}\n\nCommands (spemu <command> --help for each):\n${commandList()}`); return 0; }
+  if (request.help) { console.log(USAGE); return 0; }
   if (request.version) { console.log(packageVersion()); return 0; }
   const options = { ...request.options };
   if (options.seed === undefined) options.seedIfEmpty = DEMO_TENANT;

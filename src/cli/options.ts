@@ -3,9 +3,10 @@
 
 import { parseArgs } from 'node:util';
 import { ConfigError, type ServerOptions } from '../config.ts';
+import { commandList } from './commands.ts';
 
 export const USAGE = `Usage: spemu [flags]
-       spemu <command> [arguments]   (token, migrate, export, import, webhooks: listed below)
+       spemu <command> [arguments]   (the commands are listed at the end)
 
 Serves a SharePoint-compatible /_api on http://<host>:<port> (https:// with --https).
 
@@ -66,7 +67,10 @@ Flags (each also an environment variable SPEMU_<NAME>, e.g. SPEMU_PORT=9000):
                                 \`spemu identity-header\` prints IDENTITY_HEADER
   --help, --version
 
-With no --seed and an empty database, the demo tenant is loaded.`;
+With no --seed and an empty database, the demo tenant is loaded.
+
+Commands (spemu <command> --help for each):
+${commandList()}`;
 
 const FLAGS = {
   host: { type: 'string' }, port: { type: 'string' }, data: { type: 'string' }, db: { type: 'string' },

@@ -1,7 +1,7 @@
 // Authorization: Bearer with an Entra-shaped RS256 token of spemu's identity front
-// (identity/entra-tokens.ts checks signature and lifetime; entra-bearer.ts what its issuer and
-// audience must say for this request's origin). Delegated tokens name a directory user, capped by
-// their scopes; app-only tokens name a registered app with the roles they carry.
+// (identity/entra-tokens.ts checks signature and lifetime; entra-issuer-audience.ts what its
+// issuer and audience must say for this request's origin). Delegated tokens name a directory user,
+// capped by their scopes; app-only tokens name a registered app with the roles they carry.
 
 import type { Store } from '../store/store.ts';
 import { TokenError } from '../identity/tokens.ts';
@@ -10,7 +10,7 @@ import type { SigningKeys } from '../identity/signing-keys.ts';
 import type { VerifiedTokens } from '../identity/verified-tokens.ts';
 import { findAppCaller } from '../identity/app-callers.ts';
 import { scopeCap } from '../identity/delegated-scopes.ts';
-import { entraChecks } from './entra-bearer.ts';
+import { entraChecks } from './entra-issuer-audience.ts';
 import type { Challenge, Identity } from './caller-identity.ts';
 
 export interface EntraBearerOptions {

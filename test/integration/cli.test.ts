@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import { startServer } from '../../src/index.ts';
 import { openPostgres } from '../../src/store/sql/connect.ts';
+import { COMMANDS } from '../../src/cli/commands.ts';
 import { migrationNames } from '../../src/store/transfer/schema.ts';
 import { minimalTenant } from '../helpers/server.ts';
 import { sharedCluster, testBackend } from '../helpers/postgres.ts';
@@ -60,7 +61,18 @@ describe(`spemu commands (${backend})`, () => {
   it('--help lists the commands; an unknown one is refused with the list', async () => {
     const help = await spemu(['--help']);
     assert.equal(help.code, 0);
-    for (const name of ['token', 'migrate', 'export', 'import']) assert.match(help.stdout, new RegExp(`^  ${name}\\s+\\S`, 'm'));
+    assert.match(help.stdout, /^ {7}spemu <command> \[arguments\] {3}\(the commands are listed at the end\)$/m);
+    const [, list] = help.stdout.split('\nCommands (spemu <command> --help for each):\n');
+    assert.ok(list, 'a Commands section at the end of --help');
+    const listed = list.trimEnd().split('\n').map((line) => /^  (\S+)\s+\S/.exec(line)?.[1]);
+    // The commands named here independently of the table, then the table main.ts dispatches from:
+    // a command that runs must be in --help, and every one in --help must run (its own --help).
+    for (const name of ['token', 'identity-header', 'rotate-signing-key', 'migrate', 'export', 'import', 'webhooks', 'import-projectdata']) assert.ok(listed.includes(name), `--help names ${name}`);
+    assert.deepEqual(listed, Object.keys(COMMANDS));
+    for (const [name, own] of await Promise.all(listed.map(async (name) => [name!, await spemu([name!, '--help'])] as const))) {
+      assert.equal(own.code, 0, `spemu ${name} --help: ${own.stderr}`);
+      assert.match(own.stdout, new RegExp(`^Usage: spemu ${name}( |$)`, 'm'));
+    }
     const wrong = await spemu(['exprot', 'x']);
     assert.equal(wrong.code, 1);
     assert.match(wrong.stderr, /Unknown command 'exprot'.*\n.*export/s);

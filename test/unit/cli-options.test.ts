@@ -2,7 +2,8 @@
 
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { readCommandLine } from '../../src/cli/options.ts';
+import { readCommandLine, USAGE } from '../../src/cli/options.ts';
+import { COMMANDS } from '../../src/cli/commands.ts';
 import { ConfigError, resolveOptions } from '../../src/config.ts';
 
 describe('spemu flags', () => {
@@ -44,6 +45,15 @@ describe('spemu flags', () => {
     assert.equal(readCommandLine([], { SPEMU_CHANGE_LOG_DAYS: '30' }).options.changeLogDays, 30);
     assert.equal(resolveOptions({}).changeLogDays, 60);
     assert.throws(() => resolveOptions({ changeLogDays: 0 }), (e: unknown) => e instanceof ConfigError && /--change-log-days must be a whole number/.test(e.message));
+  });
+
+  it('the usage ends with every command spemu dispatches, each with its summary, also when a flag is refused', () => {
+    const [, list] = USAGE.split('\nCommands (spemu <command> --help for each):\n');
+    assert.ok(list, 'a Commands section at the end');
+    const listed = list.split('\n').map((line) => /^  (\S+)\s+(\S.*)$/.exec(line));
+    assert.deepEqual(listed.map((m) => m?.[1]), Object.keys(COMMANDS));
+    assert.deepEqual(listed.map((m) => m?.[2]), Object.values(COMMANDS).map((c) => c.summary));
+    assert.throws(() => readCommandLine(['--prot', '1'], {}), (e: unknown) => e instanceof ConfigError && e.message.endsWith(list));
   });
 
   it('refuses unknown flags and malformed numbers with a usage message', () => {
