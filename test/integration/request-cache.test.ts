@@ -78,6 +78,35 @@ describe('per-URL request caches', () => {
     }
   });
 
+  it('the route a URL resolved to, kept once served, is checked again for every caller and follows renames and broken inheritance', async () => {
+    const DAVE = 'dave@contoso.onmicrosoft.com';
+    assert.equal((await withDigest('POST', 'web/lists', { Title: 'Routed', BaseTemplate: 100 })).status, 201);
+    assert.equal((await withDigest('POST', "web/lists/getbytitle('Routed')/items", { Title: 'one' })).status, 201);
+    const urls = ["web/lists/getbytitle('Routed')/items(1)?$select=Title", "web/lists/getbytitle('Routed')/items?$select=Title", "web/lists/getbytitle('Routed')?$select=Title"];
+    // Served to Alice (the route is kept), then to Dave, a visitor who may read: the same answers.
+    for (const url of urls) {
+      assert.equal((await call('GET', url)).status, 200, url);
+      assert.equal((await call('GET', url, { user: DAVE })).status, 200, url);
+    }
+    // The list stops inheriting (copying no assignment): Alice, its owner, still reads; Dave, from the
+    // very route Alice's request kept again, is refused every time.
+    assert.equal((await withDigest('POST', "web/lists/getbytitle('Routed')/breakroleinheritance(copyRoleAssignments=false,clearSubscopes=false)")).status, 200);
+    for (const round of [1, 2]) {
+      for (const url of urls) {
+        assert.equal((await call('GET', url)).status, 200, `${url}, round ${round}`);
+        assert.equal((await call('GET', url, { user: DAVE })).status, 403, `${url}, round ${round}`);
+      }
+    }
+    // Renamed: the old title's route is gone (404), the new one answers.
+    assert.equal((await withDigest('POST', "web/lists/getbytitle('Routed')", { Title: 'Rerouted' }, { 'X-HTTP-Method': 'MERGE', 'IF-MATCH': '*' })).status, 204);
+    const old = await call('GET', urls[0]!);
+    assert.equal(old.status, 404);
+    assert.equal((await call('GET', "web/lists/getbytitle('Rerouted')/items(1)?$select=Title")).body.Title, 'one');
+    // An item gone since its route was kept: the handler reads the data, so 404.
+    assert.equal((await withDigest('DELETE', "web/lists/getbytitle('Rerouted')/items(1)", undefined, { 'IF-MATCH': '*' })).status, 200);
+    assert.equal((await call('GET', "web/lists/getbytitle('Rerouted')/items(1)?$select=Title")).status, 404);
+  });
+
   it('a page that reads only the selected columns pages by a sort key it does not select (system or custom) exactly as whole rows do', async () => {
     const list = "web/lists/getbytitle('Tasks')/items";
     // Items with equal and distinct Modified, Priority and Due values (ties are broken by Id).

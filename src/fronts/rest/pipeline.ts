@@ -6,12 +6,12 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { errors } from '../../wire/errors.ts';
 import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
-import { resolve, type Verb } from './api/resolve.ts';
+import { replay, resolve, type Route, type Verb } from './api/resolve.ts';
 import type { BodyKind } from './api/resource.ts';
 import type { Outcome } from './api/outcome.ts';
 import type { ApiContext } from './api/context.ts';
 import { parseApiPath, type PathSegment } from '../../odata/path.ts';
-import { cachedDialect, parsedRequest, plannedFor } from './request-cache.ts';
+import { cachedDialect, keepPlanned, knownPlanned, parsedRequest, plannedFor } from './request-cache.ts';
 import { ODataSyntaxError } from '../../odata/errors.ts';
 import { CONTENT_TYPES, errorDialect, type Dialect } from '../../wire/dialect.ts';
 import { serializerFor } from '../../wire/serializer.ts';
@@ -32,6 +32,7 @@ import { conditionsFromHeaders } from '../../services/conditions.ts';
 import { contentRange } from '../../pipeline/range.ts';
 import { Services } from '../../services/services.ts';
 import { webAt } from '../../services/document-paths.ts';
+import type { Principal, Site, Web } from '../../domain/model.ts';
 
 const VERBS: ReadonlySet<string> = new Set(['GET', 'POST', 'MERGE', 'PATCH', 'PUT', 'DELETE']);
 
@@ -141,6 +142,20 @@ async function serve(request: ApiRequest, caller: Caller, options: FrontDeps, lo
   const negotiated = cachedDialect(accept, odataVersion);
   const dialect: Dialect = negotiated ?? errorDialect(accept, odataVersion);
   try {
+    // replay: a plain GET whose path only addresses, served before under the same metadata, skips
+    // dispatch, parse and resolution (resolve.ts `Route`, kept in request-cache.ts); who asks is
+    // authorized and checked again, and the handler reads the data, as on the first request.
+    const generation = options.store.generation();
+    const routeKey = negotiated && !caller.inBatch && request.method === 'GET' && request.headers['x-http-method'] === undefined
+      ? `route ${request.origin} ${request.url}` : undefined;
+    const known = routeKey === undefined ? undefined : knownPlanned<KnownRoute>(options.store, routeKey);
+    if (known) {
+      const principal = await options.authenticator.authorize(known.site, caller.identity);
+      const ctx = contextFor(request, options, known, principal);
+      const outcome = await (await replay(known.route, ctx)).run(ctx);
+      return outcomeResponse(outcome, requestId, dialect, { apiUrl: ctx.apiUrl, select: known.query.selectText });
+    }
+
     const pathname = request.url.split('?')[0]!;
     const split = splitApiUrl(pathname);
     const batch = !caller.inBatch && /^\$batch\/?$/i.test(split?.apiPath ?? '');
@@ -194,15 +209,9 @@ async function serve(request: ApiRequest, caller: Caller, options: FrontDeps, lo
     }
 
     // resolve: walk the path to the handler that answers (navigation runs now; the body is not read yet).
-    const now = () => isoSeconds(options.clock().getTime());
-    const ctx: ApiContext = {
-      store: options.store, services: new Services(options.store, { userId: principal.userId, now }, { maxFileSize: options.settings.maxFileSize }, options.settings.webhooks),
-      conditions: conditionsFromHeaders(request.headers), site, web, principal, query, settings: options.settings, body: undefined, verboseBody: false,
-      now, requestUrl,
-      formDigest: () => ({ value: options.authenticator.issueDigest(site, principal), timeoutSeconds: options.authenticator.digestTimeoutSeconds }),
-      apiUrl: `${requestUrl.origin}${urlPrefix(web.serverRelativeUrl)}/_api/`,
-    };
+    const ctx = contextFor(request, options, { site, web, query, requestUrl }, principal);
     const plan = await resolve(segments as PathSegment[], verb, ctx);
+    if (routeKey !== undefined && plan.route) keepPlanned(options.store, routeKey, generation, { site, web, query, requestUrl, route: plan.route } satisfies KnownRoute);
 
     // deserialize, execute: the body as the handler declares it (JSON, raw bytes, none), then the handler.
     const outcome = await plan.run({ ...ctx, ...(await readBody(plan.body, request, options.settings.maxFileSize)) });
@@ -213,6 +222,23 @@ async function serve(request: ApiRequest, caller: Caller, options: FrontDeps, lo
     // error: SharePoint's error body in the client's dialect; never a stack trace.
     return errorResponse(e, requestId, dialect, log, request.url);
   }
+}
+
+/** What a request addressed, as a route kept for its URL holds it. */
+interface Addressed { site: Site; web: Web; query: ApiContext['query']; requestUrl: URL }
+/** A GET's route, with what dispatch and parse found for its URL. */
+interface KnownRoute extends Addressed { route: Route }
+
+/** The context a handler runs with: the request's own parts, what it addressed, and who acts. */
+function contextFor(request: ApiRequest, options: FrontDeps, { site, web, query, requestUrl }: Addressed, principal: Principal): ApiContext {
+  const now = () => isoSeconds(options.clock().getTime());
+  return {
+    store: options.store, services: new Services(options.store, { userId: principal.userId, now }, { maxFileSize: options.settings.maxFileSize }, options.settings.webhooks),
+    conditions: conditionsFromHeaders(request.headers), site, web, principal, query, settings: options.settings, body: undefined, verboseBody: false,
+    now, requestUrl,
+    formDigest: () => ({ value: options.authenticator.issueDigest(site, principal), timeoutSeconds: options.authenticator.digestTimeoutSeconds }),
+    apiUrl: `${requestUrl.origin}${urlPrefix(web.serverRelativeUrl)}/_api/`,
+  };
 }
 
 /** Stage "serialize": an outcome as the response sent (a Readable stays a Readable: piped, not buffered). */

@@ -7,8 +7,9 @@
 //   the OData query options and aliases, the request URL object. Nothing in it depends on
 //   data, so it is never invalidated; it is bounded (LRU) since URLs are the client's.
 // - dialects: the dialect an `Accept` and `OData-Version` pair negotiate (pure, bounded).
-// - planned: what a URL resolves to that depends on metadata — the web a site path names and
-//   an item projection's plan — stamped with the store's generation (store.ts) and used only
+// - planned: what a URL resolves to that depends on metadata — the web a site path names, an
+//   item projection's plan, and a GET's route (the resource its path addresses and the checks
+//   on the way: resolve.ts `Route`) — stamped with the store's generation (store.ts) and used only
 //   while that has not moved, i.e. until any cached metadata is invalidated (a write here, or
 //   another instance's change seen by `sync`). Never an authorization outcome: the
 //   permission check runs on every request, for the user who sends it.
@@ -110,6 +111,23 @@ export async function plannedFor<T>(store: { generation(): number }, key: string
   // Kept only if nothing was invalidated while it was made (else it may mix old and new metadata).
   if (!Number.isNaN(generation) && store.generation() === generation) plans.set(key, { generation, value });
   return value;
+}
+
+/**
+ * What `key` was kept as under the store's current metadata (keepPlanned), or undefined: for a
+ * plan that can only be known once a request has been served (a route: pipeline.ts).
+ */
+export function knownPlanned<T>(store: { generation(): number }, key: string): T | undefined {
+  const hit = planned.get(store)?.get(key);
+  return hit && hit.generation === store.generation() ? hit.value as T : undefined;
+}
+
+/** Keeps `value` for `key`, made under metadata at `generation`: only if that still stands (as plannedFor). */
+export function keepPlanned(store: { generation(): number }, key: string, generation: number, value: unknown): void {
+  if (key.length > CACHED_URL_LENGTH || Number.isNaN(generation) || store.generation() !== generation) return;
+  let plans = planned.get(store);
+  if (!plans) planned.set(store, (plans = new Lru<Planned>(1_000)));
+  plans.set(key, { generation, value });
 }
 
 /** Freezes a parsed request's plain data (objects and arrays; a URL and Maps are left as they are). */

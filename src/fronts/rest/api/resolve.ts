@@ -27,6 +27,35 @@ const NOT_YET: ReadonlySet<string> = new Set([
 
 export type Verb = 'GET' | 'POST' | 'MERGE' | 'PATCH' | 'PUT' | 'DELETE';
 
+/**
+ * Steps that only address: each reads cached metadata (the web, its lists) or nothing, never a
+ * row and nothing about the caller. `root:<segment>`, `<kind>/<navigation or function>`, and
+ * `<kind>()` for a key. A GET whose every step is one of these can be replayed (Route).
+ */
+const ADDRESSING: ReadonlySet<string> = new Set([
+  'root:web', 'root:lists', 'root:site',
+  'web/lists', 'lists/getbytitle', 'lists/getbyid', 'lists()',
+  'list/items', 'list/fields', 'items()', 'items/getbyid',
+]);
+
+/**
+ * What a GET made only of addressing steps resolved to: the resource, its `get` handler, and
+ * the permission checks the walk made, in order. It depends on the URL and the metadata only,
+ * so the REST front keeps it per URL while the store generation stands (request-cache.ts) and
+ * replays it for any caller: the checks run again, for that caller, every time.
+ */
+export interface Route {
+  resource: Resource;
+  checks: ReadonlyArray<readonly [Resource, PermissionKind]>;
+  get: (resource: Resource, ctx: ApiContext) => Promise<Outcome>;
+}
+
+/** A route resolved before, for this request's caller: its checks, then its handler. */
+export async function replay(route: Route, ctx: ApiContext): Promise<Plan> {
+  for (const [resource, permission] of route.checks) await authorizeAt(resource, permission, ctx);
+  return { body: 'none', run: (withBody) => route.get(route.resource, withBody) };
+}
+
 type AnyType = ResourceType<Resource>;
 const typeOf = (r: Resource) => RESOURCE_TYPES[r.kind] as AnyType;
 
@@ -57,6 +86,8 @@ async function root(segment: PathSegment, ctx: ApiContext): Promise<Resource> {
 export interface Plan {
   body: BodyKind;
   run(ctx: ApiContext): Promise<Outcome>;
+  /** Set on a GET made only of addressing steps: the same answer for the same URL and metadata (replay). */
+  route?: Route | undefined;
 }
 
 /**
@@ -65,25 +96,36 @@ export interface Plan {
  * verb's handler on the resource found. The body is not read yet; nothing here uses it.
  */
 export async function resolve(segments: PathSegment[], verb: Verb, ctx: ApiContext): Promise<Plan> {
+  // Whether every step so far only addressed (ADDRESSING), and the checks made on the way.
+  let addressing = verb === 'GET';
+  const checks: Array<readonly [Resource, PermissionKind]> = [];
+  const authorize = (resource: Resource, permission: PermissionKind) => {
+    checks.push([resource, permission]);
+    return authorizeAt(resource, permission, ctx);
+  };
   // `SP.MoveCopyUtil.CopyFileByPath(…)`, `SP.Web.GetDocumentLibraries(@v)`, `SP.Site.Exists` are
   // static methods: read as the class, then the method.
   const util = /^(sp\.movecopyutil|sp\.web|sp\.site)\.(.+)$/.exec(segments[0]?.lname ?? '');
   if (util) {
+    addressing = false;
     const name = segments[0]!.name.slice(util[1]!.length + 1);
     segments = [{ ...segments[0]!, name: 'SP.MoveCopyUtil', lname: util[1]!, args: undefined }, { ...segments[0]!, name, lname: util[2]! }, ...segments.slice(1)];
   }
   const [first, ...rest] = segments;
   if (!first) throw errors.resourceNotFound();
+  addressing &&= ADDRESSING.has(`root:${first.lname}`);
   let resource = await root(first, ctx);
   for (let i = 0; i < rest.length; i++) {
     const segment = rest[i]!;
     const type = typeOf(resource);
     const nav = type.navigation?.[segment.lname];
     if (nav) {
+      addressing &&= ADDRESSING.has(`${resource.kind}/${segment.lname}`);
       resource = await nav(resource, ctx);
       if (segment.args !== undefined) {
         const key = typeOf(resource).key;
         if (!key || segment.args.length === 0) throw errors.resourceNotFound();
+        addressing &&= ADDRESSING.has(`${resource.kind}()`);
         resource = await key(resource, segment.args, ctx);
       }
       continue;
@@ -93,7 +135,7 @@ export async function resolve(segments: PathSegment[], verb: Verb, ctx: ApiConte
     // `deleteObject()` (gd-sprest, CSOM habits): what DELETE does to the resource, as a POSTed method.
     if (!method && segment.lname === 'deleteobject' && type.delete) {
       if (!last || verb !== 'POST') throw errors.methodNotAllowed(verb);
-      const deletion = await verbPlan(resource, 'DELETE', ctx);
+      const deletion = await verbPlan(resource, 'DELETE', authorize);
       return {
         body: deletion.body,
         async run(withBody) {
@@ -107,7 +149,8 @@ export async function resolve(segments: PathSegment[], verb: Verb, ctx: ApiConte
     // attachment recycle() does so, and passes against SharePoint Online).
     if (method.kind === 'action' && (!last || (verb !== 'POST' && verb !== 'DELETE'))) throw errors.methodNotAllowed(verb);
     // authorize: the permission the method declares, on the object it acts on, before it runs.
-    await authorizeAt(resource, method.permission ?? 'Open', ctx);
+    await authorize(resource, method.permission ?? 'Open');
+    addressing &&= method.kind === 'function' && ADDRESSING.has(`${resource.kind}/${segment.lname}`);
     const args = segment.args ?? [];
     if (method.kind === 'action') {
       // An action ends the path and takes the body: it runs once the body is read.
@@ -116,7 +159,7 @@ export async function resolve(segments: PathSegment[], verb: Verb, ctx: ApiConte
         body: method.body ?? 'json',
         async run(withBody) {
           const result = await method.invoke(target, args, withBody);
-          return 'status' in result ? result : (await verbPlan(result, verb, withBody)).run(withBody);
+          return 'status' in result ? result : (await verbPlan(result, verb, (r, p) => authorizeAt(r, p, withBody))).run(withBody);
         },
       };
     }
@@ -127,13 +170,16 @@ export async function resolve(segments: PathSegment[], verb: Verb, ctx: ApiConte
     }
     resource = result;
   }
-  return verbPlan(resource, verb, ctx);
+  const plan = await verbPlan(resource, verb, authorize);
+  const get = typeOf(resource).get;
+  if (addressing && get) plan.route = { resource, checks, get };
+  return plan;
 }
 
 const VERB_HANDLERS: Record<Verb, VerbHandlerName> = { GET: 'get', POST: 'create', MERGE: 'update', PATCH: 'update', PUT: 'update', DELETE: 'delete' };
 const DEFAULT_BODIES: Record<VerbHandlerName, BodyKind> = { get: 'none', create: 'json', update: 'json', delete: 'none' };
 
-async function verbPlan(resource: Resource, verb: Verb, ctx: ApiContext): Promise<Plan> {
+async function verbPlan(resource: Resource, verb: Verb, authorize: (resource: Resource, permission: PermissionKind) => Promise<void>): Promise<Plan> {
   const type = typeOf(resource);
   const name = VERB_HANDLERS[verb];
   const handler = type[name];
@@ -141,7 +187,7 @@ async function verbPlan(resource: Resource, verb: Verb, ctx: ApiContext): Promis
   // authorize: the permission the verb's handler declares (a write that declares none is refused).
   const permission = type.permissions?.[name] ?? (name === 'get' ? 'Open' : undefined);
   if (!permission) throw fail.accessDenied();
-  await authorizeAt(resource, permission, ctx);
+  await authorize(resource, permission);
   return { body: type.bodies?.[name] ?? DEFAULT_BODIES[name], run: (withBody) => handler(resource, withBody) };
 }
 
