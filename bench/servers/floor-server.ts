@@ -7,7 +7,10 @@
 //   node --import tsx bench/servers/floor-server.ts <spemu.db>   → READY <url>
 
 import Database from 'better-sqlite3';
-import Fastify from 'fastify';
+import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
+import { hash, randomBytes, randomUUID } from 'node:crypto';
+import { standardHeaders } from '../../src/wire/headers.ts';
+import { CONTENT_TYPES } from '../../src/wire/dialect.ts';
 
 const file = process.argv[2];
 if (!file) throw new Error('usage: floor-server.ts <spemu.db>');
@@ -43,6 +46,43 @@ app.get('/item/:id', (request, reply) => {
     Title: row.title,
   }));
 });
+// The same answers shaped as SharePoint's must be (issue #13's floors, "SharePoint-shaped"): a
+// bearer token taken from memory by a keyed hash of the header (as spemu remembers a proven one;
+// none → 401), a fresh request id, the headers SharePoint sends on every response (spemu's own
+// template, wire/headers.ts) and the item's ETag. Still no parsing, no permission check, no
+// projection: the least any faithful server on this stack does for these two requests.
+const prefix = randomBytes(32).toString('base64');
+const proven = new Map<string, true>();
+function sharePointShaped(request: FastifyRequest, reply: FastifyReply): boolean {
+  const authorization = request.headers.authorization;
+  if (!authorization) { reply.code(401).send(); return false; }
+  const key = hash('sha256', `${prefix}\n${request.headers.host}\n${authorization}`, 'base64url');
+  if (!proven.has(key)) proven.set(key, true);
+  reply.headers({ ...standardHeaders(randomUUID(), 'minimal'), 'Content-Type': CONTENT_TYPES.minimal });
+  return true;
+}
+app.get('/sp/item/:id', (request, reply) => {
+  if (!sharePointShaped(request, reply)) return reply;
+  const row = item.get(Number((request.params as { id: string }).id)) as { id: number; guid: string; version: number; title: string; author_id: number; editor_id: number } | undefined;
+  if (!row) return reply.code(404).send();
+  reply.header('ETag', `"${row.version}"`);
+  return reply.send(JSON.stringify({
+    'odata.metadata': `http://${request.headers.host}/sites/dev/_api/$metadata#SP.ListData.TasksListItems/@Element&$select=Title,Author/ID,Author/Title,Author/LastName,Editor/ID,Editor/Title,Editor/LastName`,
+    'odata.type': 'SP.Data.TasksListItem', 'odata.id': randomUUID(), 'odata.etag': `"${row.version}"`, 'odata.editLink': `${link}${row.id})`,
+    'Author@odata.navigationLinkUrl': `${link}${row.id})/Author`, Author: { ...person(row.author_id), 'odata.id': randomUUID() },
+    'Editor@odata.navigationLinkUrl': `${link}${row.id})/Editor`, Editor: { ...person(row.editor_id), 'odata.id': randomUUID() },
+    Title: row.title,
+  }));
+});
+const web = db.prepare('select id, title from webs where id = ?').get(webOf.web_id) as { id: string; title: string };
+app.get('/sp/web', (request, reply) => {
+  if (!sharePointShaped(request, reply)) return reply;
+  const url = `http://${request.headers.host}/sites/dev`;
+  return reply.send(JSON.stringify({
+    'odata.metadata': `${url}/_api/$metadata#SP.Web/@Element&$select=Title`, 'odata.type': 'SP.Web', 'odata.id': `${url}/_api/Web`, 'odata.editLink': 'Web', Title: web.title,
+  }));
+});
+
 const address = await app.listen({ host: '127.0.0.1', port: 0 });
 console.log(`READY ${address}`);
 
