@@ -49,7 +49,8 @@ app.get('/item/:id', (request, reply) => {
 // The same answers shaped as SharePoint's must be (issue #13's floors, "SharePoint-shaped"): a
 // bearer token taken from memory by a keyed hash of the header (as spemu remembers a proven one;
 // none → 401), a fresh request id, the headers SharePoint sends on every response (spemu's own
-// template, wire/headers.ts) and the item's ETag. Still no parsing, no permission check, no
+// template, wire/headers.ts) and the item's ETag, written the cheapest way node takes them (one
+// flat list to writeHead, fastify's reply handed over). Still no parsing, no permission check, no
 // projection: the least any faithful server on this stack does for these two requests.
 const prefix = randomBytes(32).toString('base64');
 const proven = new Map<string, true>();
@@ -58,27 +59,36 @@ function sharePointShaped(request: FastifyRequest, reply: FastifyReply): boolean
   if (!authorization) { reply.code(401).send(); return false; }
   const key = hash('sha256', `${prefix}\n${request.headers.host}\n${authorization}`, 'base64url');
   if (!proven.has(key)) proven.set(key, true);
-  reply.headers({ ...standardHeaders(randomUUID(), 'minimal'), 'Content-Type': CONTENT_TYPES.minimal });
   return true;
+}
+function answer(reply: FastifyReply, body: string, etag?: string): FastifyReply {
+  reply.hijack();
+  const flat: string[] = [];
+  const headers = standardHeaders(randomUUID(), 'minimal');
+  for (const name in headers) flat.push(name, headers[name]!);
+  flat.push('Content-Type', CONTENT_TYPES.minimal, 'Content-Length', String(Buffer.byteLength(body)));
+  if (etag) flat.push('ETag', etag);
+  reply.raw.writeHead(200, flat);
+  reply.raw.end(body);
+  return reply;
 }
 app.get('/sp/item/:id', (request, reply) => {
   if (!sharePointShaped(request, reply)) return reply;
   const row = item.get(Number((request.params as { id: string }).id)) as { id: number; guid: string; version: number; title: string; author_id: number; editor_id: number } | undefined;
   if (!row) return reply.code(404).send();
-  reply.header('ETag', `"${row.version}"`);
-  return reply.send(JSON.stringify({
+  return answer(reply, JSON.stringify({
     'odata.metadata': `http://${request.headers.host}/sites/dev/_api/$metadata#SP.ListData.TasksListItems/@Element&$select=Title,Author/ID,Author/Title,Author/LastName,Editor/ID,Editor/Title,Editor/LastName`,
     'odata.type': 'SP.Data.TasksListItem', 'odata.id': randomUUID(), 'odata.etag': `"${row.version}"`, 'odata.editLink': `${link}${row.id})`,
     'Author@odata.navigationLinkUrl': `${link}${row.id})/Author`, Author: { ...person(row.author_id), 'odata.id': randomUUID() },
     'Editor@odata.navigationLinkUrl': `${link}${row.id})/Editor`, Editor: { ...person(row.editor_id), 'odata.id': randomUUID() },
     Title: row.title,
-  }));
+  }), `"${row.version}"`);
 });
 const web = db.prepare('select id, title from webs where id = ?').get(webOf.web_id) as { id: string; title: string };
 app.get('/sp/web', (request, reply) => {
   if (!sharePointShaped(request, reply)) return reply;
   const url = `http://${request.headers.host}/sites/dev`;
-  return reply.send(JSON.stringify({
+  return answer(reply, JSON.stringify({
     'odata.metadata': `${url}/_api/$metadata#SP.Web/@Element&$select=Title`, 'odata.type': 'SP.Web', 'odata.id': `${url}/_api/Web`, 'odata.editLink': 'Web', Title: web.title,
   }));
 });
