@@ -47,10 +47,11 @@ export interface RequestCredentials {
 }
 
 export interface Authenticator {
-  /** The user the credentials prove; SharePoint's 401 when there are none (and no anonymousUser) or they are bad. */
-  identify(credentials: RequestCredentials): Promise<Identity>;
-  /** What identify would answer, when the same Authorization header proved it before and nothing changed since; else undefined. */
-  known(credentials: RequestCredentials): Identity | undefined;
+  /**
+   * The user the credentials prove; SharePoint's 401 when there are none (and no anonymousUser) or
+   * they are bad. Answered at once (not a promise) for an Authorization header proven before.
+   */
+  identify(credentials: RequestCredentials): Identity | Promise<Identity>;
   /** The user on `site`: role and User Information List row (created on first visit); 403 without a role. */
   authorize(site: Site, identity: Identity): Promise<Principal>;
   /** identify, then authorize. */
@@ -117,31 +118,27 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
   /** Identities Authorization headers proved, while the store stays as it was (proven-identities.ts). */
   const proven = new ProvenIdentities();
 
-  /** The identity an Authorization header already proved, at once (no await); undefined: call identify. */
-  function known(credentials: RequestCredentials): Identity | undefined {
-    const authorization = credentials.authorization;
-    if (!authorization) return undefined;
-    return proven.get(proven.keyOf(authorization, credentials.origin), store.generation(), options.clock().getTime());
-  }
-
   /**
    * Who the credentials prove, unless it is a disabled account (which signs in by no means).
-   * An Authorization header proven before, with nothing in the store changed since, is taken
-   * from `proven`; a cookie or no credentials are checked each time (both are cheap).
+   * An Authorization header proven before, with nothing in the store changed since, is answered
+   * at once from `proven` (no promise to wait for); a cookie or no credentials are checked each
+   * time (both are cheap).
    */
-  async function identify(credentials: RequestCredentials): Promise<Identity> {
+  function identify(credentials: RequestCredentials): Identity | Promise<Identity> {
     const authorization = credentials.authorization;
     const key = authorization ? proven.keyOf(authorization, credentials.origin) : undefined;
     const generation = store.generation();
     const now = options.clock().getTime();
-    if (key !== undefined) {
-      const known = proven.get(key, generation, now);
-      if (known) return known;
-    }
+    const known = key === undefined ? undefined : proven.get(key, generation, now);
+    return known ?? prove(credentials, key, generation, now);
+  }
+
+  /** identify's work for credentials not proven before; kept only if nothing changed while it was done. */
+  async function prove(credentials: RequestCredentials, key: string | undefined, generation: number, now: number): Promise<Identity> {
     const identity = await identifyAnyone(credentials);
     if (identity.user && await isDisabled(store, identity.user.upn)) return challenge(undefined, credentials.origin);
-    // Kept only if nothing changed while it was proven (else it may rest on a user or key just changed).
-    if (key !== undefined && store.generation() === generation) proven.remember(key, identity, generation, now, provenUntil(identity, authorization!, now));
+    // Not kept if the store moved meanwhile: it may rest on a user or key just changed.
+    if (key !== undefined && store.generation() === generation) proven.remember(key, identity, generation, now, provenUntil(identity, credentials.authorization!, now));
     return identity;
   }
 
@@ -175,7 +172,6 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
 
   return {
     identify,
-    known,
     authorize,
     authenticate: async (site, credentials) => authorize(site, await identify(credentials)),
     checkPassword,

@@ -108,8 +108,7 @@ export async function handleApi(req: FastifyRequest, reply: FastifyReply, option
   let response: ApiResponse;
   try {
     // 2. authenticate: who is asking (401 when nobody provably is), before anything about the tenant is revealed.
-    const credentials = { authorization: request.headers.authorization, cookie: request.headers.cookie, origin: request.origin };
-    const identity = options.authenticator.known(credentials) ?? await options.authenticator.identify(credentials);
+    const identity = await options.authenticator.identify({ authorization: request.headers.authorization, cookie: request.headers.cookie, origin: request.origin });
     // 3. respond: everything after authentication, the same function that runs each part of a `$batch`.
     response = await respond(request, { identity, inBatch: false }, options, req.log);
   } catch (e) {
