@@ -14,6 +14,8 @@ import { applyForeignChanges, SqlSession } from './session.ts';
 import { DiskBytes } from '../blob-disk.ts';
 import { ChunkBytes } from './blob-chunks.ts';
 
+const SETTLED: Promise<void> = Promise.resolve();
+
 export interface SqlStoreOptions {
   /**
    * Other instances write to the same database (PostgreSQL with several servers): call
@@ -72,6 +74,10 @@ export class SessionStore {
 export class SqlStore extends SessionStore {
   /** The metadata counter as of the last sync (shared mode). */
   private knownVersion: number | undefined;
+  /** The counter read waiting to be sent, shared by every request since the last one left (PostgreSQL). */
+  private nextRead: Promise<void> | undefined;
+  /** The counter read sent last (PostgreSQL): the next waits for it. */
+  private readOut: Promise<void> = SETTLED;
   /** The change probe's answer as of the last sync (shared mode). */
   private probeSeen: unknown;
   private readonly changeProbe: string | undefined;
@@ -88,10 +94,31 @@ export class SqlStore extends SessionStore {
   /**
    * Drops what other instances changed since the last call (shared mode): one cheap read of
    * the metadata counter, and when it moved, the entries recorded under the new values.
+   *
+   * On PostgreSQL that read is a round trip, and requests that arrive together share one
+   * (`sharedCounterRead`); SQLite answers its probe from shared memory, each caller its own.
    */
-  override async sync(): Promise<void> {
-    const { shared, cache } = this.session.options;
-    if (!shared) return;
+  override sync(): Promise<void> {
+    if (!this.session.options.shared) return SETTLED;
+    return this.session.flavour === 'postgres' ? this.sharedCounterRead() : this.readCounter();
+  }
+
+  /**
+   * One counter read for every request that asks from now until it is sent. It is sent once the
+   * event loop has taken in what this turn brought (setImmediate) and no earlier read is still
+   * out, so it always leaves after every request it answers arrived: a write acknowledged to
+   * anyone before such a request was sent is committed before the read, hence seen. One read is
+   * out at a time, so the counter and the entries it drops are applied in order.
+   */
+  private sharedCounterRead(): Promise<void> {
+    return this.nextRead ??= Promise.all([this.readOut.catch(() => undefined), new Promise((next) => setImmediate(next))]).then(() => {
+      this.nextRead = undefined;
+      return (this.readOut = this.readCounter());
+    });
+  }
+
+  private async readCounter(): Promise<void> {
+    const { cache } = this.session.options;
     if (this.changeProbe) {
       const [probe] = await this.session.rows(this.changeProbe, []);
       const seen = probe ? Object.values(probe)[0] : undefined;
