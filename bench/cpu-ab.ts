@@ -5,7 +5,9 @@
 // the floor (floor-server.ts) run beside them. wrk -t1 -c32, every target once per round in
 // alternating order; prints medians (docs/benchmarks.md, "Performance (#13), fourth step").
 //
-//   npx tsx bench/cpu-ab.ts <root of the other build> [rounds=3] [seconds=5]
+//   npx tsx bench/cpu-ab.ts <root of the other build> [rounds=3] [seconds=5] [--db postgres]
+//   (--db postgres: both builds also on a database each of a throw-away PostgreSQL cluster,
+//   endpoint 1 with Bearer; the ratio column then also holds PostgreSQL ÷ SQLite of each build)
 //   (the other build: e.g. `git archive <commit> | tar -x -C /tmp/before`, node_modules linked in)
 
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
@@ -16,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { runWrk } from './wrk.ts';
 import { startServerChild, stopChild } from './processes.ts';
 import { median } from './load.ts';
+import { openDatabases, type Databases } from './postgres.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const USER = 'alice@contoso.onmicrosoft.com';
@@ -32,10 +35,11 @@ function cpuMicros(pid: number): number {
 
 interface Spemu { url: string; child: ChildProcess; data: string; token: string }
 
-async function startSpemu(root: string): Promise<Spemu> {
+async function startSpemu(root: string, db?: string): Promise<Spemu> {
   const data = mkdtempSync(join(tmpdir(), 'spemu-ab-'));
   const cli = join(root, 'src/cli/main.ts');
-  const child = spawn(process.execPath, ['--import', 'tsx', cli, '--workers', '1', '--port', '0', '--data', data, '--log-level', 'warn'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', cli, '--workers', '1', '--port', '0', '--data', data, '--log-level', 'warn', ...(db ? ['--db', db] : [])],
+    { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
   const url = await new Promise<string>((resolve, reject) => {
     let output = '';
     const read = (d: Buffer) => { output += String(d); const m = /serving tenant '\S+' at (http:\/\/\S+)/.exec(output); if (m) resolve(m[1]!); };
@@ -48,12 +52,19 @@ async function startSpemu(root: string): Promise<Spemu> {
 }
 
 async function main(): Promise<void> {
-  const [other, roundsText = '3', secondsText = '5'] = process.argv.slice(2);
-  if (!other) throw new Error('usage: npx tsx bench/cpu-ab.ts <root of the other build> [rounds] [seconds]');
+  const args = process.argv.slice(2);
+  const dbFlag = args.indexOf('--db');
+  const postgres = dbFlag >= 0 && args[dbFlag + 1] === 'postgres';
+  if (dbFlag >= 0) args.splice(dbFlag, 2);
+  const [other, roundsText = '3', secondsText = '5'] = args;
+  if (!other) throw new Error('usage: npx tsx bench/cpu-ab.ts <root of the other build> [rounds] [seconds] [--db postgres]');
   const rounds = Number(roundsText);
   const seconds = Number(secondsText);
   const hello = await startServerChild(join(ROOT, 'bench/servers/hello-server.ts'), [], { timeoutMs: 30_000 });
   const builds = { this: await startSpemu(ROOT), other: await startSpemu(other) };
+  const databases: Databases | undefined = postgres ? await openDatabases(undefined) : undefined;
+  const onPostgres: Record<string, Spemu> = {};
+  if (databases) for (const [build, root] of [['this', ROOT], ['other', other]] as const) onPostgres[build] = await startSpemu(root, await databases.createDatabase(`spemu_ab_${build}`));
   const floor = await startServerChild(join(ROOT, 'bench/servers/floor-server.ts'), [join(builds.this.data, 'spemu.db')], { timeoutMs: 30_000 });
   try {
     const targets = [
@@ -64,7 +75,10 @@ async function main(): Promise<void> {
         { name: `${build}: endpoint 1, Bearer`, url: `${s.url}${ITEM_PATH}`, pid: s.child.pid!, headers: { Authorization: `Bearer ${s.token}` } },
         { name: `${build}: web?$select=Title, Bearer`, url: `${s.url}/sites/dev/_api/web?$select=Title`, pid: s.child.pid!, headers: { Authorization: `Bearer ${s.token}` } },
       ]),
+      ...Object.entries(onPostgres).map(([build, s]) => (
+        { name: `${build}: endpoint 1, Bearer, PostgreSQL`, url: `${s.url}${ITEM_PATH}`, pid: s.child.pid!, headers: { Authorization: `Bearer ${s.token}` } })),
     ];
+    const pgRatios: Record<string, number[]> = { this: [], other: [] };
     const load = (t: (typeof targets)[number], durationSeconds: number) => runWrk({ url: t.url, connections: 32, durationSeconds, headers: { Accept: 'application/json', ...t.headers } });
     for (const t of targets) await load(t, 2);
     const figures = new Map<string, { micros: number[]; ratios: number[] }>(targets.map((t) => [t.name, { micros: [], ratios: [] }]));
@@ -77,14 +91,17 @@ async function main(): Promise<void> {
         perSecond.set(t.name, run.requestsPerSecond);
       }
       for (const t of targets) figures.get(t.name)!.ratios.push(perSecond.get(t.name)! / perSecond.get('node:http hello')!);
+      for (const build of Object.keys(onPostgres)) pgRatios[build]!.push(perSecond.get(`${build}: endpoint 1, Bearer, PostgreSQL`)! / perSecond.get(`${build}: endpoint 1, Bearer`)!);
       console.log(`round ${round}: ${[...perSecond].map(([n, v]) => `${n} ${Math.round(v)}`).join(', ')}`);
     }
     console.log('\n| target | µs CPU per request (median) | ÷ hello req/s (median) |\n|---|---|---|');
     for (const [name, f] of figures) console.log(`| ${name} | ${median(f.micros).toFixed(0)} | ${median(f.ratios).toFixed(2)} |`);
+    for (const [build, ratios] of Object.entries(pgRatios)) if (ratios.length) console.log(`${build}: endpoint 1 Bearer, PostgreSQL ÷ SQLite (median of rounds) ${median(ratios).toFixed(2)} (${ratios.map((r) => r.toFixed(2)).join(', ')})`);
   } finally {
-    for (const s of Object.values(builds)) { s.child.kill('SIGTERM'); await new Promise((r) => s.child.once('exit', r)); rmSync(s.data, { recursive: true, force: true }); }
+    for (const s of [...Object.values(builds), ...Object.values(onPostgres)]) { s.child.kill('SIGTERM'); await new Promise((r) => s.child.once('exit', r)); rmSync(s.data, { recursive: true, force: true }); }
     await stopChild(hello.process);
     await stopChild(floor.process);
+    await databases?.close();
   }
 }
 
