@@ -20,6 +20,7 @@ import type { StoreReader } from '../store/store.ts';
 import { siteGroupOfRole } from './site-groups.ts';
 import { EVERYONE_LOGIN, groupLogin, SYSTEM_ACCOUNT_ID } from './site-users.ts';
 import { USER_INFO_LIST_TEMPLATE } from '../domain/templates.ts';
+import { itemScopeKey, listScopeKey, uniqueItemIds, webScopeKey } from '../domain/scope-keys.ts';
 
 export type Securable =
   | { kind: 'web'; web: Web }
@@ -34,7 +35,7 @@ export type Securable =
 type Reader = Pick<StoreReader, 'roleAssignments' | 'roleDefinitions' | 'siteGroups' | 'sites' | 'lists' | 'fields' | 'items' | 'directory' | 'settings'>;
 
 export const scopeKey = (s: Securable): string =>
-  s.kind === 'web' ? `web:${s.web.id}` : s.kind === 'list' ? `list:${s.list.rowId}` : `item:${s.list.rowId}:${s.id}`;
+  s.kind === 'web' ? webScopeKey(s.web.id) : s.kind === 'list' ? listScopeKey(s.list.rowId) : itemScopeKey(s.list.rowId, s.id);
 
 /** The root web's implicit assignments: the default groups with their levels (Owners Full Control, Visitors Read, Members Edit). */
 export function defaultAssignments(site: Site): RoleAssignmentRow[] {
@@ -50,9 +51,7 @@ export type { FolderScope };
  * on every instance.
  */
 export async function itemScopesOf(store: Pick<StoreReader, 'roleAssignments'>, site: Site, list: List): Promise<{ ids: number[]; folders: readonly FolderScope[] }> {
-  const prefix = `item:${list.rowId}:`;
-  const ids: number[] = [];
-  for (const scope of (await store.roleAssignments.scopes(site.id)).keys()) if (scope.startsWith(prefix)) ids.push(Number(scope.slice(prefix.length)));
+  const ids = uniqueItemIds(await store.roleAssignments.scopes(site.id), list.rowId);
   if (ids.length === 0) return { ids, folders: [] };
   return { ids, folders: await store.roleAssignments.folderScopes(site.id, list) };
 }
@@ -219,7 +218,7 @@ export async function itemVisibility(store: Reader, site: Site, principal: Princ
   // Who the principal counts as is the same for every scope: worked out once.
   const ids = await principalIds(store, site, principal);
   const visible = new Map<number, boolean>();
-  for (const id of unique) visible.set(id, kind(await maskOf(store, site, principal, scopes.get(`item:${list.rowId}:${id}`) ?? [], ids)));
+  for (const id of unique) visible.set(id, kind(await maskOf(store, site, principal, scopes.get(itemScopeKey(list.rowId, id)) ?? [], ids)));
   return {
     inherited: kind(await effectivePermissions(store, site, principal, { kind: 'list', web, list })),
     visibleIds: unique.filter((id) => visible.get(id)),

@@ -2,13 +2,12 @@
 // (issue #14): what a new team site has on, getById (null when off), add (refused when on,
 // unless forced), remove (refused when off, forced or not), kept per web; unknown ids refused.
 
-import { describe, it, before } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { SPFI } from '@pnp/sp';
 import '@pnp/sp/features/index.js';
 import '@pnp/sp/sites/index.js';
-import { useTestServer } from '../helpers/server.ts';
 import { failure, pnpFor } from '../helpers/pnp.ts';
+import { usePnpSite } from '../helpers/pnp-site.ts';
 import '../helpers/pnp-feature-types.ts';
 
 const FOLLOWING_CONTENT = 'a7a2793e-67cd-4dc1-9fd0-43f61581207a';
@@ -16,16 +15,10 @@ const TEAM_COLLAB = '00bfea71-4ea5-48d4-a4ad-7ea5c011abe5';
 const LISTS_EXPERIENCE = 'e3540c7d-6bea-403c-a224-1a12eafee4c4';
 
 describe('PnPjs features against spemu', () => {
-  const spemu = useTestServer();
-  let sp: SPFI;
-  let site: string;
-  before(() => {
-    site = spemu.server.site('/sites/dev');
-    sp = pnpFor(site);
-  });
+  const spemu = usePnpSite();
 
   it('a web feature: off by default, added, added again only with force, removed, then refused', async () => {
-    const web = sp.web.features;
+    const web = spemu.sp.web.features;
     assert.ok((await web()).some((f) => f.DefinitionId === TEAM_COLLAB), 'a team site has its lists feature on');
     assert.equal((await web.getById(FOLLOWING_CONTENT)() as any)['odata.null'], true, 'off: SharePoint\'s null');
     const added = await web.add(FOLLOWING_CONTENT);
@@ -45,12 +38,12 @@ describe('PnPjs features against spemu', () => {
   });
 
   it('a site collection feature, kept apart from each web\'s', async () => {
-    await sp.site.features.add(LISTS_EXPERIENCE);
-    assert.equal((await sp.site.features.getById(LISTS_EXPERIENCE)()).DefinitionId, LISTS_EXPERIENCE);
-    await sp.web.webs.add('Feature sub', 'feature-sub');
-    const sub = pnpFor(`${site}/feature-sub`);
+    await spemu.sp.site.features.add(LISTS_EXPERIENCE);
+    assert.equal((await spemu.sp.site.features.getById(LISTS_EXPERIENCE)()).DefinitionId, LISTS_EXPERIENCE);
+    await spemu.sp.web.webs.add('Feature sub', 'feature-sub');
+    const sub = pnpFor(`${spemu.site}/feature-sub`);
     assert.ok((await sub.web.features()).some((f) => f.DefinitionId === TEAM_COLLAB), 'a new subweb has the defaults');
     assert.equal((await sub.site.features.getById(LISTS_EXPERIENCE)()).DefinitionId, LISTS_EXPERIENCE, 'the site collection\'s, from any web');
-    await sp.site.features.remove(LISTS_EXPERIENCE);
+    await spemu.sp.site.features.remove(LISTS_EXPERIENCE);
   });
 });

@@ -4,14 +4,13 @@
 // check-in publishes, and past versions keep their VersionIds (512 × major + minor). With content
 // approval too, drafts wait as drafts (3), Publish submits (2) and Approve gives the major number.
 
-import { describe, it, before } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { SPFI } from '@pnp/sp';
 import '@pnp/sp/files/index.js';
 import '@pnp/sp/folders/index.js';
 import { CheckinType } from '@pnp/sp/files/index.js';
-import { useTestServer } from '../helpers/server.ts';
-import { failure, pnpFor } from '../helpers/pnp.ts';
+import { failure } from '../helpers/pnp.ts';
+import { usePnpSite } from '../helpers/pnp-site.ts';
 import '../helpers/pnp-file-types.ts';
 
 const LIB = '/sites/dev/Shared Documents';
@@ -19,26 +18,19 @@ const ASSETS = '/sites/dev/SiteAssets';
 const SP_EXCEPTION = '-2146232832, Microsoft.SharePoint.SPException';
 
 describe('PnPjs: minor versions in a library against spemu', () => {
-  const spemu = useTestServer();
-  let sp: SPFI;
-  let site: string;
+  const spemu = usePnpSite();
 
-  before(() => {
-    site = spemu.server.site('/sites/dev');
-    sp = pnpFor(site);
-  });
-
-  const add = (folder: string, name: string, content: string) => sp.web.getFolderByServerRelativePath(folder).files.addUsingPath(name, content, { Overwrite: true });
-  const label = async (url: string) => (await sp.web.getFileByServerRelativePath(url)()).UIVersionLabel;
-  const history = async (url: string) => (await sp.web.getFileByServerRelativePath(url).versions()).map((v) => [v.VersionLabel, v.ID]).sort((a, b) => Number(a[1]) - Number(b[1]));
+  const add = (folder: string, name: string, content: string) => spemu.sp.web.getFolderByServerRelativePath(folder).files.addUsingPath(name, content, { Overwrite: true });
+  const label = async (url: string) => (await spemu.sp.web.getFileByServerRelativePath(url)()).UIVersionLabel;
+  const history = async (url: string) => (await spemu.sp.web.getFileByServerRelativePath(url).versions()).map((v) => [v.VersionLabel, v.ID]).sort((a, b) => Number(a[1]) - Number(b[1]));
   /** A past version's bytes at its `_vti_history` URL, plain fetch. */
-  const pastBytes = async (id: number, path: string) => (await fetch(`${site}/_vti_history/${id}/${path}`)).text();
+  const pastBytes = async (id: number, path: string) => (await fetch(`${spemu.site}/_vti_history/${id}/${path}`)).text();
 
   it('only a library may have minor versions; turning them on turns versioning on', async () => {
-    const refused = await failure(sp.web.lists.getByTitle('Tasks').update({ EnableMinorVersions: true }));
+    const refused = await failure(spemu.sp.web.lists.getByTitle('Tasks').update({ EnableMinorVersions: true }));
     assert.deepEqual([refused.status, refused.code, refused.message], [400, SP_EXCEPTION, 'The list does not support minor versioning.']);
-    assert.equal((await sp.web.lists.getByTitle('Tasks').select('EnableMinorVersions')()).EnableMinorVersions, false);
-    const docs = sp.web.lists.getByTitle('Documents');
+    assert.equal((await spemu.sp.web.lists.getByTitle('Tasks').select('EnableMinorVersions')()).EnableMinorVersions, false);
+    const docs = spemu.sp.web.lists.getByTitle('Documents');
     await docs.update({ EnableVersioning: false });
     await docs.update({ EnableMinorVersions: true });
     const settings = await docs.select('EnableMinorVersions', 'EnableVersioning')();
@@ -47,7 +39,7 @@ describe('PnPjs: minor versions in a library against spemu', () => {
 
   it('drafts, Publish, UnPublish, and past versions with their VersionIds and bytes', async () => {
     const url = `${LIB}/plan.txt`;
-    const file = sp.web.getFileByServerRelativePath(url);
+    const file = spemu.sp.web.getFileByServerRelativePath(url);
     const added = await add(LIB, 'plan.txt', 'draft one');
     assert.deepEqual([added.UIVersionLabel, added.MajorVersion, added.MinorVersion, added.UIVersion], ['0.1', 0, 1, 1], 'a new file is the draft 0.1');
     await file.setContent('draft two');
@@ -76,13 +68,13 @@ describe('PnPjs: minor versions in a library against spemu', () => {
     assert.deepEqual((await history(url)).map(([l]) => l), ['0.1', '0.2', '1.0', '1.1', '2.0'], 'the major version stays in the history');
 
     // The list item's versions name them alike.
-    const itemVersions = await sp.web.lists.getByTitle('Documents').items.getById((await file.getItem<{ Id: number }>('Id')).Id).versions();
+    const itemVersions = await spemu.sp.web.lists.getByTitle('Documents').items.getById((await file.getItem<{ Id: number }>('Id')).Id).versions();
     assert.deepEqual(itemVersions.map((v) => [v.VersionLabel, v.VersionId]).slice(0, 3), [['2.1', 1025], ['2.0', 1024], ['1.1', 513]]);
   });
 
   it('a major check-in publishes a draft; a minor one keeps its number', async () => {
     const url = `${LIB}/checked.txt`;
-    const file = sp.web.getFileByServerRelativePath(url);
+    const file = spemu.sp.web.getFileByServerRelativePath(url);
     await add(LIB, 'checked.txt', 'a');
     await file.checkout();
     await file.setContent('b');
@@ -93,13 +85,13 @@ describe('PnPjs: minor versions in a library against spemu', () => {
     await file.checkin('ready', CheckinType.Major);
     const after = await file();
     assert.deepEqual([after.UIVersionLabel, after.CheckInComment, after.CheckOutType], ['1.0', 'ready', 2]);
-    const badType = await failure(sp.web.getFileByServerRelativePath(url).checkin('x', 7 as CheckinType));
+    const badType = await failure(spemu.sp.web.getFileByServerRelativePath(url).checkin('x', 7 as CheckinType));
     assert.equal(badType.status, 400);
   });
 
   it('versions by label and id: restore, delete, recycle and get a draft', async () => {
     const url = `${LIB}/labels.txt`;
-    const file = sp.web.getFileByServerRelativePath(url);
+    const file = spemu.sp.web.getFileByServerRelativePath(url);
     await add(LIB, 'labels.txt', 'v0.1');
     await file.setContent('v0.2');
     await file.publish('');
@@ -114,10 +106,10 @@ describe('PnPjs: minor versions in a library against spemu', () => {
   });
 
   it('with content approval too: drafts are drafts (3), Publish submits (2), Approve gives the major number', async () => {
-    const assets = sp.web.lists.getByTitle('Site Assets');
+    const assets = spemu.sp.web.lists.getByTitle('Site Assets');
     await assets.update({ EnableMinorVersions: true, EnableModeration: true });
     const url = `${ASSETS}/page.txt`;
-    const file = sp.web.getFileByServerRelativePath(url);
+    const file = spemu.sp.web.getFileByServerRelativePath(url);
     const status = async () => (await file.getItem<{ OData__ModerationStatus: number; OData__ModerationComments: string | null }>(
       'OData__ModerationStatus', 'OData__ModerationComments'));
     await add(ASSETS, 'page.txt', 'text');
@@ -138,11 +130,11 @@ describe('PnPjs: minor versions in a library against spemu', () => {
   });
 
   it('versioning off turns minor versions off; the next change is a major version again', async () => {
-    const docs = sp.web.lists.getByTitle('Documents');
+    const docs = spemu.sp.web.lists.getByTitle('Documents');
     await docs.update({ EnableVersioning: false });
     assert.equal((await docs.select('EnableMinorVersions')()).EnableMinorVersions, false);
     await docs.update({ EnableVersioning: true });
-    const file = sp.web.getFileByServerRelativePath(`${LIB}/plan.txt`);
+    const file = spemu.sp.web.getFileByServerRelativePath(`${LIB}/plan.txt`);
     assert.equal(await label(`${LIB}/plan.txt`), '2.1');
     await file.setContent('major again');
     assert.equal(await label(`${LIB}/plan.txt`), '3.0');

@@ -5,7 +5,7 @@
 // Requests act as the owner (Alice) unless a user's credentials are given; Bob is a member,
 // Erin holds no role on the site.
 
-import { describe, it, before } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { SPFI } from '@pnp/sp';
 import '@pnp/sp/folders/index.js';
@@ -16,8 +16,8 @@ import '@pnp/sp/site-groups/index.js';
 import '@pnp/sp/sharing/index.js';
 import '@pnp/sp/views/index.js';
 import { SharingRole } from '@pnp/sp/sharing/index.js';
-import { useTestServer } from '../helpers/server.ts';
-import { demoBasic, failure, pnpAsDemoUser, pnpFor } from '../helpers/pnp.ts';
+import { demoBasic, failure, pnpAsDemoUser } from '../helpers/pnp.ts';
+import { usePnpSite } from '../helpers/pnp-site.ts';
 
 const BOB = 'bob@contoso.onmicrosoft.com';
 const ERIN = 'erin@contoso.onmicrosoft.com';
@@ -27,24 +27,18 @@ const READ = 1073741826;
 const EDIT = 1073741830;
 
 describe('PnPjs folders with unique permissions against spemu', () => {
-  const spemu = useTestServer();
-  let sp: SPFI;
-  let site: string;
-  before(() => {
-    site = spemu.server.site('/sites/dev');
-    sp = pnpFor(site);
-  });
+  const spemu = usePnpSite();
 
   /** A user's client, with a request digest for writes. */
-  const as = (upn: string): Promise<SPFI> => pnpAsDemoUser(site, upn);
+  const as = (upn: string): Promise<SPFI> => pnpAsDemoUser(spemu.site, upn);
 
   /** A library with folders and files as `paths` says (a path ending in / is a folder); its root URL. */
   async function library(title: string, paths: string[]): Promise<string> {
-    const { list } = await sp.web.lists.ensure(title, '', 101);
+    const { list } = await spemu.sp.web.lists.ensure(title, '', 101);
     const root = (await list.rootFolder.select('ServerRelativeUrl')()).ServerRelativeUrl;
     for (const path of paths) {
       const slash = path.replace(/\/$/, '').lastIndexOf('/');
-      const parent = sp.web.getFolderByServerRelativePath(slash < 0 ? root : `${root}/${path.slice(0, slash)}`);
+      const parent = spemu.sp.web.getFolderByServerRelativePath(slash < 0 ? root : `${root}/${path.slice(0, slash)}`);
       const name = path.replace(/\/$/, '').slice(slash + 1);
       if (path.endsWith('/')) await parent.folders.addUsingPath(name);
       else await parent.files.addUsingPath(name, `content of ${name}`);
@@ -52,24 +46,24 @@ describe('PnPjs folders with unique permissions against spemu', () => {
     return root;
   }
 
-  const folderItemId = async (url: string) => ((await sp.web.getFolderByServerRelativePath(url).listItemAllFields.select('Id')()) as { Id: number }).Id;
+  const folderItemId = async (url: string) => ((await spemu.sp.web.getFolderByServerRelativePath(url).listItemAllFields.select('Id')()) as { Id: number }).Id;
   const names = async (client: SPFI, title: string) =>
     (await client.web.lists.getByTitle(title).items.select('FileLeafRef')()).map((i: any) => i.FileLeafRef as string).sort();
 
   it('a folder only Alice may see: hidden from a member with everything in it, in every listing, alone, at its URL and in getChanges', async () => {
     const root = await library('Board library', ['Closed/', 'Closed/secret.txt', 'Closed/Inner/', 'Closed/Inner/deep.txt', 'Closed/ForBob/', 'Closed/ForBob/bob.txt', 'Open/', 'Open/open.txt', 'root.txt']);
-    const list = sp.web.lists.getByTitle('Board library');
+    const list = spemu.sp.web.lists.getByTitle('Board library');
     const start = (await list.select('CurrentChangeToken')() as any).CurrentChangeToken;
     await list.items.getById(await folderItemId(`${root}/Closed`)).breakRoleInheritance(false, false);
     // A folder inside the closed one given back to Bob: what is in it he sees, though not its parent.
     const forBob = list.items.getById(await folderItemId(`${root}/Closed/ForBob`));
     await forBob.breakRoleInheritance(false, false);
-    const bobRow = await sp.web.ensureUser(login(BOB));
+    const bobRow = await spemu.sp.web.ensureUser(login(BOB));
     await forBob.roleAssignments.add(bobRow.Id, READ);
-    await sp.web.getFileByServerRelativePath(`${root}/Closed/Inner/deep.txt`).setContent('changed');
-    await sp.web.getFileByServerRelativePath(`${root}/Open/open.txt`).setContent('changed');
+    await spemu.sp.web.getFileByServerRelativePath(`${root}/Closed/Inner/deep.txt`).setContent('changed');
+    await spemu.sp.web.getFileByServerRelativePath(`${root}/Open/open.txt`).setContent('changed');
 
-    assert.deepEqual(await names(sp, 'Board library'), ['Closed', 'ForBob', 'Inner', 'Open', 'bob.txt', 'deep.txt', 'open.txt', 'root.txt', 'secret.txt']);
+    assert.deepEqual(await names(spemu.sp, 'Board library'), ['Closed', 'ForBob', 'Inner', 'Open', 'bob.txt', 'deep.txt', 'open.txt', 'root.txt', 'secret.txt']);
     const bob = await as(BOB);
     const expected = ['ForBob', 'Open', 'bob.txt', 'open.txt', 'root.txt'];
     assert.deepEqual(await names(bob, 'Board library'), expected, 'items: the closed folder and all below it left out, but the folder given to Bob');
@@ -86,10 +80,10 @@ describe('PnPjs folders with unique permissions against spemu', () => {
 
     // The default view (the root folder: Closed, Open, root.txt) rendered, a row each.
     const rows = async (client: SPFI) => ((await client.web.lists.getByTitle('Board library').defaultView.renderAsHtml()).match(/<td>/g) ?? []).length;
-    assert.deepEqual([await rows(sp), await rows(bob)], [6, 4], 'renderAsHtml: two columns a row, the closed folder\'s row for Alice only');
+    assert.deepEqual([await rows(spemu.sp), await rows(bob)], [6, 4], 'renderAsHtml: two columns a row, the closed folder\'s row for Alice only');
 
     // Each item's RoleAssignments, expanded on a page: what is inside the closed folder has its assignments.
-    const alice = await sp.web.currentUser();
+    const alice = await spemu.sp.web.currentUser();
     // (Selecting no document column: where each item is must still be read.)
     const expanded = await list.items.select('Id', 'RoleAssignments').expand('RoleAssignments')();
     const holders = new Map(expanded.map((i: any) => [nameOf.get(i.Id)!, i.RoleAssignments.map((a: any) => a.PrincipalId as number).sort()]));
@@ -103,44 +97,44 @@ describe('PnPjs folders with unique permissions against spemu', () => {
     assert.equal((await failure(bob.web.getFolderByServerRelativePath(`${root}/Closed`).files())).status, 403, 'the closed folder\'s files');
     assert.equal((await failure(bob.web.getFolderByServerRelativePath(`${root}/Closed/Inner`).files())).status, 403, 'a folder inside inherits the closed one');
     assert.deepEqual((await bob.web.getFolderByServerRelativePath(`${root}/Closed/ForBob`).files()).map((f) => f.Name), ['bob.txt']);
-    assert.deepEqual((await sp.web.getFolderByServerRelativePath(`${root}/Closed`).files()).map((f) => f.Name), ['secret.txt'], 'Alice sees it');
+    assert.deepEqual((await spemu.sp.web.getFolderByServerRelativePath(`${root}/Closed`).files()).map((f) => f.Name), ['secret.txt'], 'Alice sees it');
 
     // Alone, at its URL, through download.aspx.
     for (const path of ['Closed/secret.txt', 'Closed/Inner/deep.txt']) {
       assert.equal((await failure(bob.web.getFileByServerRelativePath(`${root}/${path}`).getText())).status, 403, path);
-      assert.equal((await fetch(`${new URL(site).origin}${encodeURI(`${root}/${path}`)}`, { headers: { Authorization: basic(BOB) } })).status, 403, `${path} at its URL`);
-      const download = `${site}/_layouts/15/download.aspx?SourceUrl=${encodeURIComponent(`${root}/${path}`)}`;
+      assert.equal((await fetch(`${new URL(spemu.site).origin}${encodeURI(`${root}/${path}`)}`, { headers: { Authorization: basic(BOB) } })).status, 403, `${path} at its URL`);
+      const download = `${spemu.site}/_layouts/15/download.aspx?SourceUrl=${encodeURIComponent(`${root}/${path}`)}`;
       assert.equal((await fetch(download, { headers: { Authorization: basic(BOB) } })).status, 403, `${path} through download.aspx`);
     }
     assert.equal((await failure(bobList.items.getById(await folderItemId(`${root}/Closed`))())).status, 403, 'the folder\'s item');
     assert.equal(await bob.web.getFileByServerRelativePath(`${root}/Closed/ForBob/bob.txt`).getText(), 'content of bob.txt');
-    assert.equal((await fetch(`${new URL(site).origin}${encodeURI(`${root}/Closed/ForBob/bob.txt`)}`, { headers: { Authorization: basic(BOB) } })).status, 200);
-    assert.equal(await sp.web.getFileByServerRelativePath(`${root}/Closed/secret.txt`).getText(), 'content of secret.txt');
+    assert.equal((await fetch(`${new URL(spemu.site).origin}${encodeURI(`${root}/Closed/ForBob/bob.txt`)}`, { headers: { Authorization: basic(BOB) } })).status, 200);
+    assert.equal(await spemu.sp.web.getFileByServerRelativePath(`${root}/Closed/secret.txt`).getText(), 'content of secret.txt');
     assert.equal((await failure(bob.web.getFileByServerRelativePath(`${root}/Closed/secret.txt`).copyByPath(`${root}/Open/stolen.txt`, false))).status, 403, 'nor copied out');
-    const util = await fetch(`${site}/_api/SP.MoveCopyUtil.CopyFileByPath()`, {
-      method: 'POST', headers: { Authorization: basic(BOB), 'X-RequestDigest': ((await (await fetch(`${site}/_api/contextinfo`, { method: 'POST', headers: { Authorization: basic(BOB), Accept: 'application/json;odata=nometadata' } })).json()) as any).FormDigestValue, Accept: 'application/json;odata=nometadata', 'Content-Type': 'application/json' },
+    const util = await fetch(`${spemu.site}/_api/SP.MoveCopyUtil.CopyFileByPath()`, {
+      method: 'POST', headers: { Authorization: basic(BOB), 'X-RequestDigest': ((await (await fetch(`${spemu.site}/_api/contextinfo`, { method: 'POST', headers: { Authorization: basic(BOB), Accept: 'application/json;odata=nometadata' } })).json()) as any).FormDigestValue, Accept: 'application/json;odata=nometadata', 'Content-Type': 'application/json' },
       body: JSON.stringify({ srcPath: { DecodedUrl: `${root}/Closed/secret.txt` }, destPath: { DecodedUrl: `${root}/Open/stolen.txt` } }),
     });
     assert.equal(util.status, 403, 'nor through SP.MoveCopyUtil');
-    assert.deepEqual((await sp.web.getFolderByServerRelativePath(`${root}/Open`).files()).map((f) => f.Name), ['open.txt']);
+    assert.deepEqual((await spemu.sp.web.getFolderByServerRelativePath(`${root}/Open`).files()).map((f) => f.Name), ['open.txt']);
 
     // getChanges leaves out the changes of what Bob may not see.
-    const deepId = ((await sp.web.getFileByServerRelativePath(`${root}/Closed/Inner/deep.txt`).listItemAllFields.select('Id')()) as { Id: number }).Id;
-    const openId = ((await sp.web.getFileByServerRelativePath(`${root}/Open/open.txt`).listItemAllFields.select('Id')()) as { Id: number }).Id;
+    const deepId = ((await spemu.sp.web.getFileByServerRelativePath(`${root}/Closed/Inner/deep.txt`).listItemAllFields.select('Id')()) as { Id: number }).Id;
+    const openId = ((await spemu.sp.web.getFileByServerRelativePath(`${root}/Open/open.txt`).listItemAllFields.select('Id')()) as { Id: number }).Id;
     const changed = async (client: SPFI) => (await client.web.lists.getByTitle('Board library').getChanges({ ChangeTokenStart: start, Item: true, Update: true }) as Array<{ ItemId: number }>).map((c) => c.ItemId);
-    assert.ok((await changed(sp)).includes(deepId), 'Alice sees the change inside the closed folder');
+    assert.ok((await changed(spemu.sp)).includes(deepId), 'Alice sees the change inside the closed folder');
     const bobChanges = await changed(bob);
     assert.ok(bobChanges.includes(openId) && !bobChanges.includes(deepId), `Bob sees only the open file's change: ${JSON.stringify(bobChanges)}`);
   });
 
   it('a folder Bob may only read: files in it and in its subfolders read, adding, changing and deleting refused', async () => {
     const root = await library('Read-only library', ['Reference/', 'Reference/guide.txt', 'Reference/Sub/', 'Reference/Sub/deep.txt', 'Work/']);
-    const list = sp.web.lists.getByTitle('Read-only library');
+    const list = spemu.sp.web.lists.getByTitle('Read-only library');
     const folder = list.items.getById(await folderItemId(`${root}/Reference`));
     await folder.breakRoleInheritance(true, false);
-    const members = await sp.web.associatedMemberGroup();
+    const members = await spemu.sp.web.associatedMemberGroup();
     await folder.roleAssignments.remove(members.Id, EDIT);
-    const bobRow = await sp.web.ensureUser(login(BOB));
+    const bobRow = await spemu.sp.web.ensureUser(login(BOB));
     await folder.roleAssignments.add(bobRow.Id, READ);
 
     const bob = await as(BOB);
@@ -170,23 +164,23 @@ describe('PnPjs folders with unique permissions against spemu', () => {
     assert.equal((await failure(deep.moveByPath(`${root}/Work/deep.txt`, false))).status, 403, 'moved out of it');
     await deep.copyByPath(`${root}/Work/deep copy.txt`, false);
     assert.equal(await bob.web.getFileByServerRelativePath(`${root}/Work/deep copy.txt`).getText(), 'content of deep.txt', 'but copied out of it, as reading it is allowed');
-    assert.equal(await sp.web.getFileByServerRelativePath(`${root}/Reference/Sub/deep.txt`).getText(), 'content of deep.txt', 'unchanged');
-    assert.deepEqual((await sp.web.getFolderByServerRelativePath(`${root}/Reference`).files()).map((f) => f.Name), ['guide.txt'], 'nothing added');
-    assert.deepEqual((await sp.web.getFolderByServerRelativePath(`${root}/Reference/Sub`).folders()).map((f) => f.Name), []);
+    assert.equal(await spemu.sp.web.getFileByServerRelativePath(`${root}/Reference/Sub/deep.txt`).getText(), 'content of deep.txt', 'unchanged');
+    assert.deepEqual((await spemu.sp.web.getFolderByServerRelativePath(`${root}/Reference`).files()).map((f) => f.Name), ['guide.txt'], 'nothing added');
+    assert.deepEqual((await spemu.sp.web.getFolderByServerRelativePath(`${root}/Reference/Sub`).folders()).map((f) => f.Name), []);
     // A file of its own that Bob may not see, in a folder he may write: not replaced by an add that overwrites.
-    await sp.web.getFolderByServerRelativePath(`${root}/Work`).files.addUsingPath('locked.txt', 'alice only');
-    await sp.web.getFileByServerRelativePath(`${root}/Work/locked.txt`).listItemAllFields.select('Id')()
+    await spemu.sp.web.getFolderByServerRelativePath(`${root}/Work`).files.addUsingPath('locked.txt', 'alice only');
+    await spemu.sp.web.getFileByServerRelativePath(`${root}/Work/locked.txt`).listItemAllFields.select('Id')()
       .then((i: any) => list.items.getById(i.Id).breakRoleInheritance(false, false));
     assert.equal((await failure(work.files.addUsingPath('locked.txt', 'mine', { Overwrite: true }))).status, 403, 'overwriting a file he may not edit');
-    assert.equal(await sp.web.getFileByServerRelativePath(`${root}/Work/locked.txt`).getText(), 'alice only');
+    assert.equal(await spemu.sp.web.getFileByServerRelativePath(`${root}/Work/locked.txt`).getText(), 'alice only');
     // Elsewhere in the library Bob still writes as a member.
     await bob.web.getFolderByServerRelativePath(`${root}/Work`).files.addUsingPath('mine.txt', 'mine');
-    assert.equal(await sp.web.getFileByServerRelativePath(`${root}/Work/mine.txt`).getText(), 'mine');
+    assert.equal(await spemu.sp.web.getFileByServerRelativePath(`${root}/Work/mine.txt`).getText(), 'mine');
   });
 
   it('a folder shared with a user who sees nothing else of the list: its files and subfolders, and nothing more', async () => {
     const root = await library('Shared folder library', ['Team/', 'Team/plan.txt', 'Team/Drafts/', 'Team/Drafts/draft.txt', 'Other/', 'Other/other.txt', 'top.txt']);
-    const result = await sp.web.getFolderByServerRelativePath(`${root}/Team`).shareWith(login(ERIN), SharingRole.View);
+    const result = await spemu.sp.web.getFolderByServerRelativePath(`${root}/Team`).shareWith(login(ERIN), SharingRole.View);
     assert.equal(result.ErrorMessage, null);
 
     const erin = await as(ERIN);
@@ -195,11 +189,11 @@ describe('PnPjs folders with unique permissions against spemu', () => {
     assert.deepEqual((await erin.web.getFolderByServerRelativePath(`${root}/Team`).files()).map((f) => f.Name), ['plan.txt']);
     assert.deepEqual((await erin.web.getFolderByServerRelativePath(`${root}/Team`).folders()).map((f) => f.Name), ['Drafts']);
     assert.equal(await erin.web.getFileByServerRelativePath(`${root}/Team/Drafts/draft.txt`).getText(), 'content of draft.txt');
-    assert.equal((await fetch(`${site}/_layouts/15/download.aspx?SourceUrl=${encodeURIComponent(`${root}/Team/plan.txt`)}`, { headers: { Authorization: basic(ERIN) } })).status, 200);
+    assert.equal((await fetch(`${spemu.site}/_layouts/15/download.aspx?SourceUrl=${encodeURIComponent(`${root}/Team/plan.txt`)}`, { headers: { Authorization: basic(ERIN) } })).status, 200);
     assert.equal((await failure(erin.web.getFileByServerRelativePath(`${root}/Other/other.txt`).getText())).status, 403);
     assert.equal((await failure(erin.web.getFolderByServerRelativePath(`${root}/Team`).files.addUsingPath('x.txt', 'x'))).status, 403, 'View is read only');
 
-    await sp.web.getFolderByServerRelativePath(`${root}/Team`).unshare();
+    await spemu.sp.web.getFolderByServerRelativePath(`${root}/Team`).unshare();
     assert.deepEqual(await failure(erin.web.getFileByServerRelativePath(`${root}/Team/plan.txt`).getText()).then((f) => f.status), 403, 'unshared');
   });
 });

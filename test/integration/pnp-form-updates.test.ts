@@ -4,23 +4,15 @@
 // Created, Modified), bNewDocumentUpdate keeping the version, a folder made by path; a field
 // that fails answers HasException and nothing at all is written. The verbose wire shape.
 
-import { describe, it, before } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { SPFI } from '@pnp/sp';
-import { useTestServer } from '../helpers/server.ts';
-import { pnpFor } from '../helpers/pnp.ts';
+import { usePnpSite } from '../helpers/pnp-site.ts';
 
 describe('PnPjs form updates against spemu', () => {
-  const spemu = useTestServer();
-  let sp: SPFI;
-  let site: string;
-  before(() => {
-    site = spemu.server.site('/sites/dev');
-    sp = pnpFor(site);
-  });
+  const spemu = usePnpSite();
 
   async function formList(title: string) {
-    const { list } = await sp.web.lists.ensure(title, '', 100);
+    const { list } = await spemu.sp.web.lists.ensure(title, '', 100);
     await list.fields.addNumber('Cost');
     await list.fields.addDateTime('Due');
     await list.fields.addBoolean('Done');
@@ -80,13 +72,13 @@ describe('PnPjs form updates against spemu', () => {
     const byForm = await list.items.getById(Number(idResult.FieldValue)).select('Title', 'Status')();
     assert.deepEqual([byForm.Title, byForm.Status], ['by form', 'Open']);
 
-    const { list: docs } = await sp.web.lists.ensure('Form library', '', 101);
+    const { list: docs } = await spemu.sp.web.lists.ensure('Form library', '', 101);
     const folder = await docs.addValidateUpdateItemUsingPath([{ FieldName: 'Title', FieldValue: 'A folder' }], '/sites/dev/Form library', false, undefined, { leafName: 'Made by form', objectType: 1 });
     assert.equal(folder.at(-1)!.FieldName, 'Id');
     const made = await docs.items.getById(Number(folder.at(-1)!.FieldValue)).select('FileLeafRef', 'FSObjType', 'Title')();
     assert.deepEqual([made.FileLeafRef, made.FSObjType, made.Title], ['Made by form', '1', 'A folder'], 'FSObjType is text, as SharePoint writes it');
 
-    const r = await fetch(`${site}/_api/web/lists/getbytitle('Form C')/items(${idResult.FieldValue})/ValidateUpdateListItem`, {
+    const r = await fetch(`${spemu.site}/_api/web/lists/getbytitle('Form C')/items(${idResult.FieldValue})/ValidateUpdateListItem`, {
       method: 'POST', headers: { Accept: 'application/json;odata=verbose', 'Content-Type': 'application/json;odata=verbose' },
       body: JSON.stringify({ formValues: [{ FieldName: 'Title', FieldValue: 'verbose' }], bNewDocumentUpdate: false }),
     });
@@ -95,7 +87,7 @@ describe('PnPjs form updates against spemu', () => {
     assert.deepEqual(body.d.ValidateUpdateListItem.results[0], {
       __metadata: { type: 'SP.ListItemFormUpdateValue' }, ErrorCode: 0, ErrorMessage: null, FieldName: 'Title', FieldValue: 'verbose', HasException: false, ItemId: Number(idResult.FieldValue),
     });
-    const bad = await fetch(`${site}/_api/web/lists/getbytitle('Form C')/items(${idResult.FieldValue})/ValidateUpdateListItem`, {
+    const bad = await fetch(`${spemu.site}/_api/web/lists/getbytitle('Form C')/items(${idResult.FieldValue})/ValidateUpdateListItem`, {
       method: 'POST', headers: { Accept: 'application/json', 'Content-Type': 'application/json' }, body: JSON.stringify({ formValues: 'nope' }),
     });
     assert.equal(bad.status, 400);

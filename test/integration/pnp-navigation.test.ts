@@ -3,37 +3,30 @@
 // kept per web; the navigation service's MenuState and MenuNodeKey answered from the quick
 // launch; and the refusals.
 
-import { describe, it, before } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { SPFI } from '@pnp/sp';
 import '@pnp/sp/navigation/index.js';
-import { useTestServer } from '../helpers/server.ts';
 import { failure, pnpFor } from '../helpers/pnp.ts';
+import { usePnpSite } from '../helpers/pnp-site.ts';
 import '../helpers/pnp-navigation-types.ts';
 
 describe('PnPjs navigation against spemu', () => {
-  const spemu = useTestServer();
-  let sp: SPFI;
-  let site: string;
-  before(() => {
-    site = spemu.server.site('/sites/dev');
-    sp = pnpFor(site);
-  });
+  const spemu = usePnpSite();
 
   it('a web starts with Home, Documents, Pages and Site contents in its quick launch; the top bar is empty', async () => {
-    const quick = await sp.web.navigation.quicklaunch();
+    const quick = await spemu.sp.web.navigation.quicklaunch();
     assert.deepEqual(quick.map((n) => [n.Title, n.Url]), [
       ['Home', '/sites/dev'], ['Documents', '/sites/dev/Shared Documents/Forms/AllItems.aspx'], ['Pages', '/sites/dev/SitePages'],
       ['Site contents', '/sites/dev/_layouts/15/viewlsts.aspx'],
     ]);
-    assert.deepEqual(await sp.web.navigation.topNavigationBar(), []);
-    await sp.web.webs.add('Nav sub', 'nav-sub');
-    const sub = pnpFor(`${site}/nav-sub`);
+    assert.deepEqual(await spemu.sp.web.navigation.topNavigationBar(), []);
+    await spemu.sp.web.webs.add('Nav sub', 'nav-sub');
+    const sub = pnpFor(`${spemu.site}/nav-sub`);
     assert.equal((await sub.web.navigation.quicklaunch())[0]!.Url, '/sites/dev/nav-sub', 'a new subweb has its own');
   });
 
   it('nodes are added, read, updated, nested, moved and deleted', async () => {
-    const top = sp.web.navigation.topNavigationBar;
+    const top = spemu.sp.web.navigation.topNavigationBar;
     const a = await top.add('Alpha', '/sites/dev/SitePages/a.aspx');
     const b = await top.add('Beta', 'https://example.com/beta', false);
     assert.deepEqual([b.Title, b.IsExternal, b.IsVisible], ['Beta', true, false]);
@@ -54,16 +47,16 @@ describe('PnPjs navigation against spemu', () => {
   });
 
   it('the navigation service: MenuState from the root or a node, MenuNodeKey by URL', async () => {
-    const state = await sp.navigation.getMenuState(undefined, 3);
+    const state = await spemu.sp.navigation.getMenuState(undefined, 3);
     assert.equal(state.StartingNodeKey, '1025');
     assert.deepEqual(state.Nodes.map((n) => n.Title), ['Home', 'Documents', 'Pages', 'Site contents']);
     const pages = state.Nodes[2]!;
-    await sp.web.navigation.quicklaunch.getById(Number(pages.Key)).children.add('Wiki', '/sites/dev/SitePages/Wiki.aspx');
-    const below = await sp.navigation.getMenuState(pages.Key);
+    await spemu.sp.web.navigation.quicklaunch.getById(Number(pages.Key)).children.add('Wiki', '/sites/dev/SitePages/Wiki.aspx');
+    const below = await spemu.sp.navigation.getMenuState(pages.Key);
     assert.equal(below.StartingNodeKey, pages.Key);
     assert.deepEqual(below.Nodes.map((n) => n.Title), ['Wiki']);
-    assert.equal(await sp.navigation.getMenuNodeKey('/sites/dev/SitePages'), pages.Key);
-    assert.equal(await sp.navigation.getMenuNodeKey(pages.SimpleUrl, 'CurrentNavSiteMapProviderNoEncode'), pages.Key);
-    await assert.rejects(sp.navigation.getMenuNodeKey('/some/page/not/there.aspx'));
+    assert.equal(await spemu.sp.navigation.getMenuNodeKey('/sites/dev/SitePages'), pages.Key);
+    assert.equal(await spemu.sp.navigation.getMenuNodeKey(pages.SimpleUrl, 'CurrentNavSiteMapProviderNoEncode'), pages.Key);
+    await assert.rejects(spemu.sp.navigation.getMenuNodeKey('/some/page/not/there.aspx'));
   });
 });

@@ -5,15 +5,15 @@
 // still sees the list (left out of its listing, not only refused one by one); reset brings
 // inheritance back. Requests act as the owner (Alice) unless a user's credentials are given.
 
-import { describe, it, before } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { SPFI } from '@pnp/sp';
 import '@pnp/sp/security/index.js';
 import '@pnp/sp/site-users/index.js';
 import '@pnp/sp/site-groups/index.js';
 import { PermissionKind } from '@pnp/sp/security/index.js';
-import { useTestServer } from '../helpers/server.ts';
-import { demoBasic, failure, pnpAsDemoUser, pnpFor } from '../helpers/pnp.ts';
+import { demoBasic, failure, pnpAsDemoUser } from '../helpers/pnp.ts';
+import { usePnpSite } from '../helpers/pnp-site.ts';
 
 const BOB = 'bob@contoso.onmicrosoft.com';
 const ERIN = 'erin@contoso.onmicrosoft.com';
@@ -22,19 +22,13 @@ const READ = 1073741826;
 const CONTRIBUTE = 1073741827;
 
 describe('PnPjs unique permissions against spemu', () => {
-  const spemu = useTestServer();
-  let sp: SPFI;
-  let site: string;
-  before(() => {
-    site = spemu.server.site('/sites/dev');
-    sp = pnpFor(site);
-  });
+  const spemu = usePnpSite();
 
   /** A user's client, with a request digest for writes. */
-  const as = (upn: string): Promise<SPFI> => pnpAsDemoUser(site, upn);
+  const as = (upn: string): Promise<SPFI> => pnpAsDemoUser(spemu.site, upn);
 
   it('a list that stops inheriting: the members shut out, a user with no site role let in; reset brings the site\'s permissions back', async () => {
-    const { list } = await sp.web.lists.ensure('Private list', '', 100);
+    const { list } = await spemu.sp.web.lists.ensure('Private list', '', 100);
     await list.items.add({ Title: 'secret' });
     const bob = await as(BOB);
     assert.equal((await bob.web.lists.getByTitle('Private list').items()).length, 1, 'inherited: a member reads');
@@ -42,12 +36,12 @@ describe('PnPjs unique permissions against spemu', () => {
     await list.breakRoleInheritance(false, false);
     assert.equal((await list.select('HasUniqueRoleAssignments')() as any).HasUniqueRoleAssignments, true);
     const assignments = await list.roleAssignments.expand('Member', 'RoleDefinitionBindings')();
-    const alice = await sp.web.currentUser();
+    const alice = await spemu.sp.web.currentUser();
     assert.deepEqual(assignments.map((a: any) => [a.PrincipalId, a.RoleDefinitionBindings.map((d: any) => d.Name)]), [[alice.Id, ['Full Control']]], 'without copying: the caller keeps Full Control');
     assert.equal((await failure(bob.web.lists.getByTitle('Private list').items())).status, 403, 'the member is shut out');
     assert.ok((await bob.web.lists.getByTitle('Tasks').items()).length >= 0, 'but still reads the lists that inherit');
 
-    const erinRow = await sp.web.ensureUser(`i:0#.f|membership|${ERIN}`);
+    const erinRow = await spemu.sp.web.ensureUser(`i:0#.f|membership|${ERIN}`);
     await list.roleAssignments.add(erinRow.Id, CONTRIBUTE);
     const erin = await as(ERIN);
     await erin.web.lists.getByTitle('Private list').items.add({ Title: 'by erin' });
@@ -64,11 +58,11 @@ describe('PnPjs unique permissions against spemu', () => {
   });
 
   it('an item hidden from a member who still sees the list: left out of the listing, refused alone; copying keeps the others\' access', async () => {
-    const { list } = await sp.web.lists.ensure('Mixed list', '', 100);
+    const { list } = await spemu.sp.web.lists.ensure('Mixed list', '', 100);
     const open = await list.items.add({ Title: 'open' });
     const closed = await list.items.add({ Title: 'closed' });
     await list.items.getById(closed.Id).breakRoleInheritance(true, false);
-    const membersGroup = await sp.web.associatedMemberGroup();
+    const membersGroup = await spemu.sp.web.associatedMemberGroup();
     await list.items.getById(closed.Id).roleAssignments.remove(membersGroup.Id, 1073741830);
     const bob = await as(BOB);
     const seen = await bob.web.lists.getByTitle('Mixed list').items.select('Title')();
@@ -84,7 +78,7 @@ describe('PnPjs unique permissions against spemu', () => {
   });
 
   it('refusals: assignments on an object that inherits, unknown principals and levels; only owners change permissions', async () => {
-    const { list } = await sp.web.lists.ensure('Inheriting list', '', 100);
+    const { list } = await spemu.sp.web.lists.ensure('Inheriting list', '', 100);
     assert.equal((await failure(list.roleAssignments.add(3, READ))).status, 400);
     await list.breakRoleInheritance(true, false);
     assert.equal((await failure(list.roleAssignments.add(987654, READ))).status, 404);

@@ -18,8 +18,8 @@ import '@pnp/sp/sharing/index.js';
 import { SharingLinkKind, SharingRole } from '@pnp/sp/sharing/index.js';
 import '../helpers/pnp-file-types.ts';
 import '../helpers/pnp-sharing-types.ts';
-import { useTestServer } from '../helpers/server.ts';
-import { demoBasic, demoDigest, failure, pnpAsDemoUser, pnpFor } from '../helpers/pnp.ts';
+import { demoBasic, demoDigest, failure, pnpAsDemoUser } from '../helpers/pnp.ts';
+import { usePnpSite } from '../helpers/pnp-site.ts';
 
 const BOB = 'bob@contoso.onmicrosoft.com';
 const DAVE = 'dave@contoso.onmicrosoft.com';
@@ -28,28 +28,22 @@ const basic = demoBasic;
 const login = (upn: string) => `i:0#.f|membership|${upn}`;
 
 describe('PnPjs sharing against spemu', () => {
-  const spemu = useTestServer();
-  let sp: SPFI;
-  let site: string;
-  before(() => {
-    site = spemu.server.site('/sites/dev');
-    sp = pnpFor(site);
-  });
+  const spemu = usePnpSite();
 
-  const digest = async (upn: string): Promise<string> => (await demoDigest(site, upn))!;
-  const as = (upn: string): Promise<SPFI> => pnpAsDemoUser(site, upn);
+  const digest = async (upn: string): Promise<string> => (await demoDigest(spemu.site, upn))!;
+  const as = (upn: string): Promise<SPFI> => pnpAsDemoUser(spemu.site, upn);
 
   it('a folder: shared with Everyone except external users, every user of the tenant reads it', async () => {
-    const { list } = await sp.web.lists.ensure('Shared library', '', 101);
+    const { list } = await spemu.sp.web.lists.ensure('Shared library', '', 101);
     const folderInfo = await list.rootFolder.folders.addUsingPath('Team folder');
-    const folder = sp.web.getFolderByServerRelativePath(folderInfo.ServerRelativeUrl);
+    const folder = spemu.sp.web.getFolderByServerRelativePath(folderInfo.ServerRelativeUrl);
     const { Id: itemId } = await folder.listItemAllFields.select('Id')();
     await list.breakRoleInheritance(false, false);
     const dave = await as(DAVE);
     const daveItem = dave.web.lists.getByTitle('Shared library').items.getById(itemId);
     assert.equal((await failure(daveItem())).status, 403);
 
-    const everyone = await sp.web.ensureUser('everyone except external users');
+    const everyone = await spemu.sp.web.ensureUser('everyone except external users');
     assert.match(everyone.LoginName, /^c:0-\.f\|rolemanager\|spo-grid-all-users\//);
     const result = await folder.shareWith(everyone.LoginName, SharingRole.Edit);
     assert.equal(result.ErrorMessage, null);
@@ -73,11 +67,11 @@ describe('PnPjs sharing against spemu', () => {
   });
 
   it('an item: shareWith gives a user with no access read access, unshare takes it back', async () => {
-    const { list } = await sp.web.lists.ensure('Shared items', '', 100);
+    const { list } = await spemu.sp.web.lists.ensure('Shared items', '', 100);
     const { Id: id } = await list.items.add({ Title: 'for erin' });
     await list.breakRoleInheritance(false, false);
     // Erin holds no role on the site; a row of its users lets her sign in to what is shared with her.
-    await sp.web.ensureUser(login(ERIN));
+    await spemu.sp.web.ensureUser(login(ERIN));
     const erin = await as(ERIN);
     const erinItem = erin.web.lists.getByTitle('Shared items').items.getById(id);
     assert.equal((await failure(erinItem())).status, 403, 'nothing shared with her yet');
@@ -112,19 +106,19 @@ describe('PnPjs sharing against spemu', () => {
   });
 
   it('a file: links per kind, listed by getSharingInformation, removed by deleteSharingLinkByKind and unshareLink', async () => {
-    const { list } = await sp.web.lists.ensure('Link library', '', 101);
+    const { list } = await spemu.sp.web.lists.ensure('Link library', '', 101);
     await list.rootFolder.files.addUsingPath('report.docx', 'some bytes');
     const file = list.rootFolder.files.getByUrl('report.docx');
 
     const org = await file.getShareLink(SharingLinkKind.OrganizationView);
     assert.equal(org.sharingLinkInfo.LinkKind, SharingLinkKind.OrganizationView);
-    assert.match(org.sharingLinkInfo.Url, new RegExp(`^${new URL(site).origin}/:w:/s/dev/E[\\w-]{21}$`));
+    assert.match(org.sharingLinkInfo.Url, new RegExp(`^${new URL(spemu.site).origin}/:w:/s/dev/E[\\w-]{21}$`));
     assert.equal(org.sharingLinkInfo.IsActive, true);
     assert.equal(org.sharingLinkInfo.AllowsAnonymousAccess, false);
     const follow = (auth: string) => fetch(org.sharingLinkInfo.Url, { redirect: 'manual', headers: { Authorization: auth } });
     const followed = await follow(basic(DAVE));
     assert.equal(followed.status, 302, 'a link leads to the file once signed in');
-    assert.equal(followed.headers.get('location'), `${new URL(site).origin}/sites/dev/Link%20library/report.docx`);
+    assert.equal(followed.headers.get('location'), `${new URL(spemu.site).origin}/sites/dev/Link%20library/report.docx`);
     assert.equal((await follow(`Basic ${Buffer.from(`${DAVE}:wrong`).toString('base64')}`)).status, 401, 'signed in or nothing');
     const again = await file.getShareLink(SharingLinkKind.OrganizationView);
     assert.equal(again.sharingLinkInfo.ShareId, org.sharingLinkInfo.ShareId, 'one link per kind');
@@ -157,7 +151,7 @@ describe('PnPjs sharing against spemu', () => {
   });
 
   it('only those who may manage permissions share; a member still reads the sharing information', async () => {
-    const { list } = await sp.web.lists.ensure('Member list', '', 100);
+    const { list } = await spemu.sp.web.lists.ensure('Member list', '', 100);
     const { Id: id } = await list.items.add({ Title: 'theirs' });
     const bob = await as(BOB);
     const item = bob.web.lists.getByTitle('Member list').items.getById(id);
@@ -171,11 +165,11 @@ describe('PnPjs sharing against spemu', () => {
   });
 
   it('on the wire: SP.SharingResult and SP.ShareLinkResponse in verbose and nometadata; SP.Web.ShareObject by URL', async () => {
-    const { list } = await sp.web.lists.ensure('Wire library', '', 101);
+    const { list } = await spemu.sp.web.lists.ensure('Wire library', '', 101);
     await list.rootFolder.files.addUsingPath('notes.txt', 'text');
     const { Id: id } = await list.rootFolder.files.getByUrl('notes.txt').listItemAllFields.select('Id')();
     const alice = 'alice@contoso.onmicrosoft.com';
-    const post = async (path: string, body: unknown, accept: string) => fetch(`${site}/_api/${path}`, {
+    const post = async (path: string, body: unknown, accept: string) => fetch(`${spemu.site}/_api/${path}`, {
       method: 'POST', body: JSON.stringify(body),
       headers: { Authorization: basic(alice), 'X-RequestDigest': await digest(alice), Accept: accept, 'Content-Type': 'application/json' },
     });
@@ -187,7 +181,7 @@ describe('PnPjs sharing against spemu', () => {
     assert.match(v.d.ShareLink.sharingLinkInfo.Url, /\/:t:\/s\/dev\/E/);
 
     const share = await post(`SP.Web.ShareObject?$expand=UsersWithAccessRequests,GroupsSharedWith`, {
-      url: `${new URL(site).origin}/sites/dev/Wire library/notes.txt`, peoplePickerInput: JSON.stringify([{ Key: login(ERIN) }]),
+      url: `${new URL(spemu.site).origin}/sites/dev/Wire library/notes.txt`, peoplePickerInput: JSON.stringify([{ Key: login(ERIN) }]),
       roleValue: 'role: 1073741827', groupId: 0, propagateAcl: false, sendEmail: false, includeAnonymousLinkInEmail: false, emailSubject: '', emailBody: '', useSimplifiedRoles: true,
     }, 'application/json;odata=verbose');
     assert.equal(share.status, 200);
@@ -208,7 +202,7 @@ describe('PnPjs sharing against spemu', () => {
     const badRole = await post(`${items}/shareObject`, { peoplePickerInput: JSON.stringify([{ Key: login(DAVE) }]), roleValue: 'role:42' }, 'application/json;odata=nometadata');
     assert.equal(badRole.status, 404);
 
-    const unshared = await post('web/unshareObject', { url: `${site}/Wire library/notes.txt` }, 'application/json;odata=nometadata');
+    const unshared = await post('web/unshareObject', { url: `${spemu.site}/Wire library/notes.txt` }, 'application/json;odata=nometadata');
     assert.equal(unshared.status, 200);
     assert.equal(((await unshared.json()) as any).StatusCode, 0);
     assert.equal((await list.items.getById(id).getSharingInformation()).hasUniquePermissions, false);
@@ -223,12 +217,12 @@ describe('PnPjs sharing against spemu', () => {
     // before anything is sent: `_api/web/roledefinitions` is made a relative URL): the web's
     // aclinv.aspx URL and Read.
     const web = await post(`SP.Web.ShareObject?$expand=UsersWithAccessRequests,GroupsSharedWith`, {
-      url: `${site}/_layouts/15/aclinv.aspx?forSharing=1&mbypass=1`, peoplePickerInput: JSON.stringify([{ Key: login(ERIN) }]), roleValue: 'role: 1073741826',
+      url: `${spemu.site}/_layouts/15/aclinv.aspx?forSharing=1&mbypass=1`, peoplePickerInput: JSON.stringify([{ Key: login(ERIN) }]), roleValue: 'role: 1073741826',
       includeAnonymousLinkInEmail: false, propagateAcl: false, useSimplifiedRoles: true, group: null,
     }, 'application/json;odata=nometadata');
     assert.equal(((await web.json()) as any).ErrorMessage, null);
     assert.ok((await erin.web.lists.getByTitle('Wire library').items()).length >= 1, 'the web is shared with her: its lists too');
-    const root = await sp.web.roleAssignments.expand('Member')();
+    const root = await spemu.sp.web.roleAssignments.expand('Member')();
     assert.ok(root.some((a: any) => a.Member.LoginName === login(ERIN)));
   });
 });

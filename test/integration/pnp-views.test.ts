@@ -4,25 +4,18 @@
 // as HTML (their Where run as CAML) and deleted; each change is read back on a second path. The wire: SP.View's shape
 // and the refusals (the default view stays, row limits, unknown columns, bad CAML).
 
-import { describe, it, before } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { SPFI } from '@pnp/sp';
 import '@pnp/sp/views/index.js';
-import { useTestServer } from '../helpers/server.ts';
-import { failure, pnpFor } from '../helpers/pnp.ts';
+import { failure } from '../helpers/pnp.ts';
+import { usePnpSite } from '../helpers/pnp-site.ts';
 import '../helpers/pnp-view-types.ts';
 
 describe('PnPjs views against spemu', () => {
-  const spemu = useTestServer();
-  let sp: SPFI;
-  let site: string;
-  before(() => {
-    site = spemu.server.site('/sites/dev');
-    sp = pnpFor(site);
-  });
+  const spemu = usePnpSite();
 
   it('a new list has its default view; a library has All Documents', async () => {
-    const { list } = await sp.web.lists.ensure('Views A', 'views', 100);
+    const { list } = await spemu.sp.web.lists.ensure('Views A', 'views', 100);
     const views = await list.views();
     assert.deepEqual(views.map((v) => [v.Title, v.DefaultView, v.RowLimit, v.Paged]), [['All Items', true, 30, true]]);
     assert.equal(views[0]!.ServerRelativeUrl, '/sites/dev/Lists/Views A/AllItems.aspx');
@@ -31,13 +24,13 @@ describe('PnPjs views against spemu', () => {
     assert.equal((await list.getView(views[0]!.Id)()).Title, 'All Items');
     assert.equal((await list.views.getByTitle('all items')()).Id, views[0]!.Id);
     assert.deepEqual((await list.defaultView.fields()).Items, ['LinkTitle']);
-    const docs = await sp.web.lists.getByTitle('Documents').defaultView();
+    const docs = await spemu.sp.web.lists.getByTitle('Documents').defaultView();
     assert.deepEqual([docs.Title, docs.ServerRelativeUrl], ['All Documents', '/sites/dev/Shared Documents/Forms/AllItems.aspx']);
-    assert.deepEqual((await sp.web.lists.getByTitle('Documents').defaultView.fields()).Items, ['DocIcon', 'LinkFilename', 'Modified', 'Editor']);
+    assert.deepEqual((await spemu.sp.web.lists.getByTitle('Documents').defaultView.fields()).Items, ['DocIcon', 'LinkFilename', 'Modified', 'Editor']);
   });
 
   it('add, update, SetViewXml and the view fields; another default; delete', async () => {
-    const { list } = await sp.web.lists.ensure('Views B', 'views', 100);
+    const { list } = await spemu.sp.web.lists.ensure('Views B', 'views', 100);
     const added = await list.views.add('Open ones', false, { RowLimit: 50 });
     assert.deepEqual([added.Title, added.RowLimit, added.DefaultView, added.PersonalView], ['Open ones', 50, false, false]);
     assert.deepEqual((await list.views.getById(added.Id).fields()).Items, ['LinkTitle'], 'a new view starts with the default view\'s columns');
@@ -73,7 +66,7 @@ describe('PnPjs views against spemu', () => {
   });
 
   it('renderAsHtml shows the view\'s columns and rows in its order and limit, escaped', async () => {
-    const { list } = await sp.web.lists.ensure('Views C', 'views', 100);
+    const { list } = await spemu.sp.web.lists.ensure('Views C', 'views', 100);
     for (const title of ['beta', 'alpha <b>', 'gamma']) await list.items.add({ Title: title });
     const view = await list.views.add('By title', false);
     await list.views.getById(view.Id).setViewXml('<View><Query><OrderBy><FieldRef Name="Title" Ascending="FALSE"/></OrderBy></Query><ViewFields><FieldRef Name="LinkTitle"/><FieldRef Name="ID"/></ViewFields><RowLimit>2</RowLimit></View>');
@@ -95,7 +88,7 @@ describe('PnPjs views against spemu', () => {
   });
 
   it('refusals: the default view stays; row limits, unknown columns and bad CAML; nothing is written', async () => {
-    const { list } = await sp.web.lists.ensure('Views D', 'views', 100);
+    const { list } = await spemu.sp.web.lists.ensure('Views D', 'views', 100);
     const def = await list.defaultView();
     assert.equal((await failure(list.views.getById(def.Id).delete())).status, 400);
     assert.equal((await failure(list.views.getById(def.Id).update({ DefaultView: false }))).status, 400);
@@ -110,7 +103,7 @@ describe('PnPjs views against spemu', () => {
     assert.deepEqual((await list.defaultView.fields()).Items, ['LinkTitle']);
 
     // The verbose wire shape: SP.View addressed below its list.
-    const r = await fetch(`${site}/_api/web/lists/getbytitle('Views D')/views`, { headers: { Accept: 'application/json;odata=verbose' } });
+    const r = await fetch(`${spemu.site}/_api/web/lists/getbytitle('Views D')/views`, { headers: { Accept: 'application/json;odata=verbose' } });
     const body = await r.json() as any;
     assert.equal(body.d.results[0].__metadata.type, 'SP.View');
     assert.match(body.d.results[0].__metadata.uri, /\/_api\/Web\/Lists\(guid'[0-9a-f-]+'\)\/Views\(guid'[0-9a-f-]+'\)$/);

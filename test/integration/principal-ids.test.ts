@@ -3,14 +3,14 @@
 // ids from one counter). Checked on the demo as seeded, on EnsureUser and group creation, and
 // where it matters: a unique permission given to one visitor is not given to every visitor.
 
-import { describe, it, before } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { SPFI } from '@pnp/sp';
 import '@pnp/sp/security/index.js';
 import '@pnp/sp/site-users/index.js';
 import '@pnp/sp/site-groups/index.js';
-import { useTestServer } from '../helpers/server.ts';
-import { demoBasic, failure, pnpAsDemoUser, pnpFor } from '../helpers/pnp.ts';
+import { demoBasic, failure, pnpAsDemoUser } from '../helpers/pnp.ts';
+import { usePnpSite } from '../helpers/pnp-site.ts';
 
 const DAVE = 'dave@contoso.onmicrosoft.com';
 const ERIN = 'erin@contoso.onmicrosoft.com';
@@ -18,17 +18,11 @@ const basic = demoBasic;
 const CONTRIBUTE = 1073741827;
 
 describe('site users and SharePoint groups share one id space', () => {
-  const spemu = useTestServer();
-  let sp: SPFI;
-  let site: string;
-  before(() => {
-    site = spemu.server.site('/sites/dev');
-    sp = pnpFor(site);
-  });
+  const spemu = usePnpSite();
 
   async function ids(): Promise<{ users: Map<string, number>; groups: Map<number, string> }> {
     const get = async (path: string) => {
-      const r = await fetch(`${site}/_api/web/${path}`, { headers: { Accept: 'application/json;odata=nometadata' } });
+      const r = await fetch(`${spemu.site}/_api/web/${path}`, { headers: { Accept: 'application/json;odata=nometadata' } });
       assert.equal(r.status, 200);
       return ((await r.json()) as { value: Array<Record<string, unknown>> }).value;
     };
@@ -37,7 +31,7 @@ describe('site users and SharePoint groups share one id space', () => {
     return { users, groups };
   }
 
-  const as = (upn: string): Promise<SPFI> => pnpAsDemoUser(site, upn);
+  const as = (upn: string): Promise<SPFI> => pnpAsDemoUser(spemu.site, upn);
 
   it('the seeded demo: the default groups keep 3, 4, 5 and no site user has a group\'s id', async () => {
     const { users, groups } = await ids();
@@ -48,9 +42,9 @@ describe('site users and SharePoint groups share one id space', () => {
   });
 
   it('EnsureUser of a new user and a group made after it: neither takes an id the other kind has', async () => {
-    const erin = await sp.web.ensureUser(`i:0#.f|membership|${ERIN}`);
-    const group = await sp.web.siteGroups.add({ Title: 'Principal ids' });
-    const later = await sp.web.siteGroups.add({ Title: 'Principal ids 2' });
+    const erin = await spemu.sp.web.ensureUser(`i:0#.f|membership|${ERIN}`);
+    const group = await spemu.sp.web.siteGroups.add({ Title: 'Principal ids' });
+    const later = await spemu.sp.web.siteGroups.add({ Title: 'Principal ids 2' });
     const { users, groups } = await ids();
     assert.ok(!groups.has(erin.Id), `Erin took ${erin.Id}, a group's id`);
     for (const g of [group.Id, later.Id]) assert.ok(![...users.values()].includes(g), `group ${g} took a user's id`);
@@ -59,11 +53,11 @@ describe('site users and SharePoint groups share one id space', () => {
   });
 
   it('a unique permission given to Dave (a visitor) is not given to another visitor', async () => {
-    await sp.web.associatedVisitorGroup.users.add(`i:0#.f|membership|${ERIN}`);
-    const { list } = await sp.web.lists.ensure('Dave only', '', 100);
+    await spemu.sp.web.associatedVisitorGroup.users.add(`i:0#.f|membership|${ERIN}`);
+    const { list } = await spemu.sp.web.lists.ensure('Dave only', '', 100);
     const item = await list.items.add({ Title: 'for dave' });
     await list.items.getById(item.Id).breakRoleInheritance(true, false);
-    const daveRow = await sp.web.ensureUser(`i:0#.f|membership|${DAVE}`);
+    const daveRow = await spemu.sp.web.ensureUser(`i:0#.f|membership|${DAVE}`);
     await list.items.getById(item.Id).roleAssignments.add(daveRow.Id, CONTRIBUTE);
     const assignments = await list.items.getById(item.Id).roleAssignments.expand('Member')();
     const member = assignments.find((a: any) => a.PrincipalId === daveRow.Id) as any;

@@ -33,6 +33,19 @@ describe('per-URL request caches', () => {
     return call(method, path, { body, headers: { 'X-RequestDigest': digest, ...headers } });
   }
 
+  /** The titles of every page of `url`, following the next links. */
+  async function walk(url: string): Promise<string[]> {
+    const titles: string[] = [];
+    for (let next: string | undefined = `${api}/${url}`; next;) {
+      const r = await fetch(next, { headers: { Accept: 'application/json;odata=nometadata', Authorization: basic(ALICE) } });
+      assert.equal(r.status, 200, next);
+      const body = await r.json() as { value: Array<{ Title: string }>; 'odata.nextLink'?: string };
+      titles.push(...body.value.map((v) => v.Title));
+      next = body['odata.nextLink'];
+    }
+    return titles;
+  }
+
   it('the same item URL answers by the list\'s fields as they are now: added, then deleted', async () => {
     const url = "web/lists/getbytitle('Tasks')/items(1)?$select=Title,Cached&$expand=Author";
     const unknown = await call('GET', url);
@@ -114,23 +127,56 @@ describe('per-URL request caches', () => {
       const added = await withDigest('POST', list, { Title: `paged ${i}`, Priority: 1 + (i % 3), Due: `2026-0${1 + (i % 4)}-01T00:00:00Z` });
       assert.equal(added.status, 201);
     }
-    async function walk(url: string): Promise<string[]> {
-      const titles: string[] = [];
-      for (let next: string | undefined = `${api}/${url}`; next;) {
-        const r = await fetch(next, { headers: { Accept: 'application/json;odata=nometadata', Authorization: basic(ALICE) } });
-        assert.equal(r.status, 200, next);
-        const body = await r.json() as { value: Array<{ Title: string }>; 'odata.nextLink'?: string };
-        titles.push(...body.value.map((v) => v.Title));
-        next = body['odata.nextLink'];
-      }
-      return titles;
-    }
     for (const order of ['Modified desc', 'Created', 'Priority desc', 'Due', 'Priority,Modified desc', 'Id desc']) {
       const narrow = await walk(`${list}?$select=Title&$orderby=${order}&$top=2`);
       const whole = (await call('GET', `${list}?$orderby=${order}&$top=500`)).body.value.map((v: { Title: string }) => v.Title);
       assert.ok(whole.length >= 15, `${whole.length} items`);
       assert.deepEqual(narrow, whole, `$orderby=${order}`);
     }
+  });
+
+  it('pages sorted by an unselected custom field walk as whole rows do, the same URL again, and after a field is added, renamed or replaced', async () => {
+    const items = "web/lists/getbytitle('Ranked')/items";
+    const field = (name: string) => `web/lists/getbytitle('Ranked')/fields/getbyinternalnameortitle('${name}')`;
+    assert.equal((await withDigest('POST', 'web/lists', { Title: 'Ranked', BaseTemplate: 100 })).status, 201);
+    assert.equal((await withDigest('POST', "web/lists/getbytitle('Ranked')/fields", { Title: 'Rank', FieldTypeKind: 9 })).status, 201);
+    const ranks = [3, 1, 2, 1, 10, 9, 2];
+    for (const [i, Rank] of ranks.entries()) assert.equal((await withDigest('POST', items, { Title: `r${i}`, Rank })).status, 201);
+    async function same(order: string, expected?: string[]) {
+      const whole = (await call('GET', `${items}?$orderby=${order}&$top=500`)).body.value.map((v: { Title: string }) => v.Title);
+      assert.equal(whole.length, ranks.length);
+      if (expected) assert.deepEqual(whole, expected, `whole rows, $orderby=${order}`);
+      // The same narrow URLs twice: the second walk reads by what the first kept.
+      for (const round of [1, 2]) assert.deepEqual(await walk(`${items}?$select=Title&$orderby=${order}&$top=2`), whole, `$orderby=${order}, round ${round}`);
+    }
+    await same('Rank', ['r1', 'r3', 'r2', 'r6', 'r0', 'r5', 'r4']);
+    // Ties are broken by Id, ascending whichever way the key sorts.
+    await same('Rank desc', ['r4', 'r5', 'r0', 'r2', 'r6', 'r1', 'r3']);
+    await same('Rank,Title desc', ['r3', 'r1', 'r6', 'r2', 'r0', 'r5', 'r4']);
+
+    // A field added between requests: unknown before, then sorted by (with the kept key of Rank beside it).
+    const unknown = await call('GET', `${items}?$select=Title&$orderby=Score,Rank&$top=2`);
+    assert.equal(unknown.status, 400);
+    assert.match(unknown.body['odata.error'].message.value, /Score/);
+    assert.equal((await withDigest('POST', "web/lists/getbytitle('Ranked')/fields", { Title: 'Score', FieldTypeKind: 9 })).status, 201);
+    for (const [i, Score] of [1, 1, 0, 0, 1, 0, 1].entries()) {
+      assert.equal((await withDigest('POST', `${items}(${i + 1})`, { Score }, { 'X-HTTP-Method': 'MERGE', 'IF-MATCH': '*' })).status, 204);
+    }
+    await same('Score,Rank', ['r3', 'r2', 'r5', 'r1', 'r6', 'r0', 'r4']);
+
+    // Renamed (its title): still sorted by its internal name, as before.
+    assert.equal((await withDigest('POST', field('Rank'), { Title: 'Position' }, { 'X-HTTP-Method': 'MERGE', 'IF-MATCH': '*' })).status, 204);
+    assert.equal((await call('GET', `${field('Position')}?$select=InternalName`)).body.InternalName, 'Rank');
+    await same('Rank', ['r1', 'r3', 'r2', 'r6', 'r0', 'r5', 'r4']);
+
+    // Replaced under the same internal name by a text field: its new column and text order ('10' before '9').
+    assert.equal((await withDigest('POST', field('Rank'), undefined, { 'X-HTTP-Method': 'DELETE', 'IF-MATCH': '*' })).status, 200);
+    assert.equal((await withDigest('POST', "web/lists/getbytitle('Ranked')/fields", { Title: 'Rank', FieldTypeKind: 2 })).status, 201);
+    for (const [i, rank] of ranks.entries()) {
+      assert.equal((await withDigest('POST', `${items}(${i + 1})`, { Rank: String(rank) }, { 'X-HTTP-Method': 'MERGE', 'IF-MATCH': '*' })).status, 204);
+    }
+    await same('Rank', ['r1', 'r3', 'r4', 'r2', 'r6', 'r0', 'r5']);
+    await same('Score,Rank', ['r3', 'r2', 'r5', 'r1', 'r4', 'r6', 'r0']);
   });
 
   it('an item read by id answers every system property as the collection does (files, folders, items)', async () => {
@@ -145,7 +191,7 @@ describe('per-URL request caches', () => {
         for (const select of [...SYSTEM.map((p) => [p]), SYSTEM, ['Title', 'Author/Title', 'FileRef'], ['*']]) {
           const expand = select.some((p) => p.startsWith('Author/')) ? '&$expand=Author' : '';
           const one = await call('GET', `web/lists/getbytitle('${list}')/items(${Id})?$select=${select.join(',')}${expand}`);
-          // A page sorted by a system field reads whole rows (types/items.ts `pageColumns`): the reference.
+          // A page sorted by a system field reads whole rows (api/page-columns.ts): the reference.
           const whole = await call('GET', `web/lists/getbytitle('${list}')/items?$filter=Id eq ${Id}&$orderby=Modified&$select=${select.join(',')}${expand}`);
           // A page in id order reads only what the projection needs, as the read by id does.
           const page = await call('GET', `web/lists/getbytitle('${list}')/items?$filter=Id eq ${Id}&$select=${select.join(',')}${expand}`);

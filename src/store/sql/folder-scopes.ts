@@ -10,6 +10,7 @@
 // file's place is read with the file.
 
 import type { List } from '../../domain/model.ts';
+import { itemScopeKey } from '../../domain/scope-keys.ts';
 import type { CacheName, SqlSession } from './session.ts';
 import { SqlRoleAssignments } from './role-assignments.ts';
 import { SqlSites } from './sites.ts';
@@ -29,17 +30,9 @@ export function folderScopesOfScope(scope: string): CacheName[] {
   return match ? [folderScopesEntry(Number(match[1]))] : [];
 }
 
-/** The ids of the list's items with unique permissions, from the site's scopes. */
-export function uniqueItemIds(scopes: ReadonlyMap<string, unknown>, listRowId: number): number[] {
-  const prefix = `item:${listRowId}:`;
-  const ids: number[] = [];
-  for (const scope of scopes.keys()) if (scope.startsWith(prefix)) ids.push(Number(scope.slice(prefix.length)));
-  return ids;
-}
-
 /** Whether the list's item `id` has unique permissions (cached reads outside a transaction). */
 export async function isUniqueItem(s: SqlSession, list: List, id: number): Promise<boolean> {
   const web = await new SqlSites(s).web(list.webId);
   if (!web) return false;
-  return (await new SqlRoleAssignments(s).scopes(web.siteId)).has(`item:${list.rowId}:${id}`);
+  return (await new SqlRoleAssignments(s).scopes(web.siteId)).has(itemScopeKey(list.rowId, id));
 }

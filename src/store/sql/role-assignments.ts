@@ -5,7 +5,8 @@
 
 import type { List } from '../../domain/model.ts';
 import type { FolderScope, RoleAssignmentRepository, RoleAssignmentRow } from '../role-assignments.ts';
-import { FOLDER_SCOPES, folderScopesOfScope, uniqueItemIds } from './folder-scopes.ts';
+import { uniqueItemIds } from '../../domain/scope-keys.ts';
+import { FOLDER_SCOPES, folderScopesOfScope } from './folder-scopes.ts';
 import { SqlItems } from './items.ts';
 import type { CacheName, SqlSession } from './session.ts';
 

@@ -13,6 +13,7 @@ import type { ApiContext } from '../context.ts';
 import { listEditLink, selectProps } from '../entities.ts';
 import { readItemValues } from '../item-input.ts';
 import { lookupTarget, planItemProjection, renderItems, type ItemPlan, type LookupTarget } from '../item-projection.ts';
+import { pageColumns } from '../page-columns.ts';
 import { nextLink, pageSize, positionFromSkipToken } from '../paging.ts';
 import { noContent, ok, type Outcome } from '../outcome.ts';
 import type { ResourceType } from '../resource.ts';
@@ -53,18 +54,6 @@ async function filterLookups(ctx: ApiContext, list: List, fields: Field[]): Prom
   return lookups;
 }
 
-/**
- * What a page reads of each row: the plan's fields and item parts (as a read by id does), plus
- * the sort keys. The plan's own arrays when the keys add nothing, so their column list is made
- * once per plan (store/sql/item-table.ts `columnList`), not once per request.
- */
-function pageColumns(plan: ItemPlan, keys: SortKey[]): { load: Field[] | undefined; parts: ItemPlan['parts'] } {
-  if (!plan.load) return { load: undefined, parts: undefined };
-  if (keys.some((k) => k.field.builtIn && k.field.column !== 'title' && k.field.column !== 'id')) return { load: [...new Set([...plan.load, ...keys.map((k) => k.field)])], parts: undefined };
-  const extra = keys.map((k) => k.field).filter((f) => !plan.load!.includes(f));
-  return { load: extra.length ? [...plan.load, ...new Set(extra)] : plan.load, parts: plan.parts };
-}
-
 async function queryItems(r: ItemsResource, ctx: ApiContext): Promise<Outcome> {
   const fields = await ctx.store.fields.of(r.list);
   const plan = await planItemProjection(r.list, fields, ctx);
@@ -73,8 +62,7 @@ async function queryItems(r: ItemsResource, ctx: ApiContext): Promise<Outcome> {
   const top = pageSize(ctx);
   const page = await ctx.store.items.query(r.list, fields, {
     filter: await visibleOnly(ctx.query.filter, r.list, ctx), filterText: ctx.query.filterText, orderBy: keys, top,
-    // Sort keys' values go into the next link's skiptoken, so they are read too: a custom
-    // field's column is added to the plan's; a system one (Modified, FileLeafRef…) reads whole rows.
+    // Sort keys' values go into the next link's skiptoken, so they are read too (page-columns.ts).
     ...pageColumns(plan, keys),
     after: positionFromSkipToken(ctx, keys), backwards: ctx.query.skipToken?.pagedPrev,
     lookups: await filterLookups(ctx, r.list, fields),
