@@ -1,0 +1,274 @@
+// Adversarial tests of the hot path's caches (issue #13) across two instances sharing one
+// database (PostgreSQL on that leg; on the SQLite leg a shared file, as `--workers` run): every
+// write goes through the first instance, with PnPjs as the site owner, after the second has
+// served the same requests (so it holds the proven credentials, the principals, the kept GET
+// routes, the item plans and the metadata as they were); then the very next request through the
+// second must answer by the database as it is now, for the user who sends it. Covered: a role
+// given and taken away (the same Basic and Bearer headers), kept routes of a list renamed,
+// deleted and made again under the same title (another list id), a field renamed, deleted and
+// made again under the same name, one URL asked in turn by users who may and may not see an
+// item, and an old etag after an update made elsewhere. Plain fetch, exact statuses.
+
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import type { SPFI } from '@pnp/sp';
+import '@pnp/sp/site-groups/index.js';
+import '@pnp/sp/site-users/index.js';
+import '@pnp/sp/security/index.js';
+import '@pnp/sp/files/index.js';
+import '@pnp/sp/folders/index.js';
+import { sharedTestDatabase, startTestServer, type TestServer } from '../helpers/server.ts';
+import { testBackend } from '../helpers/postgres.ts';
+import { demoBasic, demoDigest, pnpFor } from '../helpers/pnp.ts';
+import { bearerFor } from '../helpers/bearer.ts';
+
+const backend = testBackend();
+const ALICE = 'alice@contoso.onmicrosoft.com';
+const BOB = 'bob@contoso.onmicrosoft.com';
+const DAVE = 'dave@contoso.onmicrosoft.com';
+const ERIN = 'erin@contoso.onmicrosoft.com';
+const NOMETADATA = 'application/json;odata=nometadata';
+const login = (upn: string) => `i:0#.f|membership|${upn}`;
+/** SharePoint's built-in role definition ids. */
+const READ = 1073741826;
+
+interface Answer { status: number; etag: string | null; body: any }
+
+describe(`caches on two instances sharing a database follow every write made through the other (${backend})`, () => {
+  const cleanups: Array<() => Promise<void> | void> = [];
+  const servers: TestServer[] = [];
+  let secret: string;
+  /** PnPjs as Alice (the owner) through the first instance: every write is made there. */
+  let sp: SPFI;
+  const site = (i: number) => servers[i]!.site('/sites/dev');
+
+  before(async () => {
+    const database = await sharedTestDatabase('spemu-instance-caches-');
+    cleanups.push(() => database.drop());
+    secret = randomBytes(32).toString('base64url');
+    const options = { db: database.db, shared: true, tokenSecret: secret };
+    for (let i = 0; i < 2; i++) {
+      const s = await startTestServer(options);
+      servers.push(s);
+      cleanups.push(() => s.close());
+    }
+    sp = pnpFor(site(0), { Authorization: demoBasic(ALICE), 'X-RequestDigest': (await demoDigest(site(0), ALICE))! });
+  });
+  after(async () => { for (const cleanup of cleanups.reverse()) await cleanup(); });
+
+  /** A request through instance `i` with the given Authorization header. */
+  async function call(i: number, method: string, path: string, authorization: string, options: { body?: unknown; headers?: Record<string, string> } = {}): Promise<Answer> {
+    const r = await fetch(`${site(i)}/_api/${path}`, {
+      method,
+      headers: { Accept: NOMETADATA, 'Content-Type': 'application/json', Authorization: authorization, ...options.headers },
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    });
+    const text = await r.text();
+    let body: unknown = text;
+    try { body = text ? JSON.parse(text) : undefined; } catch { /* not JSON: kept as text */ }
+    return { status: r.status, etag: r.headers.get('etag'), body };
+  }
+  const read = (i: number, path: string, upn = ALICE) => call(i, 'GET', path, demoBasic(upn));
+
+  it('a role given and taken away through one instance applies at once to the same Basic and Bearer headers through the other', async () => {
+    const bearer = await bearerFor(secret, DAVE);
+    // Dave is a visitor: a digest for his Basic writes, from the second instance.
+    const digest = (await demoDigest(site(1), DAVE))!;
+    assert.ok(digest);
+    const headers = [['Basic', demoBasic(DAVE)], ['Bearer', bearer]] as const;
+    const daveReads = async () => Promise.all(headers.map(async ([scheme, h]) => [scheme, (await call(1, 'GET', 'web?$select=Title', h)).status] as const));
+    const daveAdds = async (title: string) => Promise.all(headers.map(async ([scheme, h]) =>
+      [scheme, (await call(1, 'POST', "web/lists/getbytitle('Tasks')/items", h, { body: { Title: `${title} (${scheme})` }, headers: { 'X-RequestDigest': digest } })).status] as const));
+    // The second instance proves both headers and works out Dave's principal, several times.
+    for (let round = 0; round < 3; round++) assert.deepEqual(await daveReads(), [['Basic', 200], ['Bearer', 200]]);
+    assert.deepEqual(await daveAdds('as a visitor'), [['Basic', 403], ['Bearer', 403]]);
+
+    await sp.web.associatedMemberGroup.users.add(login(DAVE));
+    assert.deepEqual(await daveAdds('as a member'), [['Basic', 201], ['Bearer', 201]], 'member through the other instance');
+    await sp.web.associatedMemberGroup.users.removeByLoginName(login(DAVE));
+    assert.deepEqual(await daveAdds('a visitor again'), [['Basic', 403], ['Bearer', 403]], 'a visitor again');
+    assert.deepEqual(await daveReads(), [['Basic', 200], ['Bearer', 200]]);
+
+    await sp.web.associatedVisitorGroup.users.removeByLoginName(login(DAVE));
+    assert.deepEqual(await daveReads(), [['Basic', 403], ['Bearer', 403]], 'no role on the site any more');
+    await sp.web.associatedVisitorGroup.users.add(login(DAVE));
+    assert.deepEqual(await daveReads(), [['Basic', 200], ['Bearer', 200]], 'a visitor again');
+  });
+
+  it('a kept route of a list follows its rename, its deletion and a new list made under the same title', async () => {
+    const item = "web/lists/getbytitle('Kept')/items(1)?$select=Title";
+    const items = "web/lists/getbytitle('Kept')/items?$select=Title";
+    const list = "web/lists/getbytitle('Kept')?$select=Id,Title";
+    const urls = [item, items, list];
+    const first = (await sp.web.lists.add('Kept', '', 100)).Id as string;
+    await sp.web.lists.getById(first).items.add({ Title: 'first' });
+    // Served twice through the second instance, to Alice and to Bob: the routes are kept there.
+    for (let round = 0; round < 2; round++) {
+      for (const upn of [ALICE, BOB]) {
+        assert.equal((await read(1, item, upn)).body.Title, 'first');
+        assert.deepEqual((await read(1, items, upn)).body.value, [{ Title: 'first' }]);
+        assert.equal((await read(1, list, upn)).body.Id, first);
+      }
+    }
+
+    await sp.web.lists.getById(first).update({ Title: 'Kept before' });
+    for (const url of urls) for (const upn of [ALICE, BOB]) assert.equal((await read(1, url, upn)).status, 404, `${url} as ${upn}, after the rename`);
+    assert.equal((await read(1, "web/lists/getbytitle('Kept before')/items(1)?$select=Title")).body.Title, 'first');
+
+    // Another list under the old title: another id, another item 1.
+    const second = (await sp.web.lists.add('Kept', '', 100)).Id as string;
+    assert.notEqual(second, first);
+    await sp.web.lists.getById(second).items.add({ Title: 'second' });
+    for (const upn of [ALICE, BOB]) {
+      assert.equal((await read(1, item, upn)).body.Title, 'second', `the new list's item as ${upn}`);
+      assert.deepEqual((await read(1, items, upn)).body.value, [{ Title: 'second' }]);
+      assert.equal((await read(1, list, upn)).body.Id, second);
+    }
+
+    // Deleted: gone through the second instance, by title and by the id its route was kept under.
+    const byId = `web/lists(guid'${second}')/items(1)?$select=Title`;
+    assert.equal((await read(1, byId)).body.Title, 'second');
+    await sp.web.lists.getById(second).delete();
+    for (const url of [...urls, byId]) for (const upn of [ALICE, BOB]) assert.equal((await read(1, url, upn)).status, 404, `${url} as ${upn}, after the delete`);
+
+    // A third, empty: no item 1, no items.
+    const third = (await sp.web.lists.add('Kept', '', 100)).Id as string;
+    assert.equal((await read(1, item)).status, 404);
+    assert.deepEqual((await read(1, items)).body.value, []);
+    assert.equal((await read(1, list)).body.Id, third);
+  });
+
+  it('$select through one instance follows a field renamed, deleted and made again (another type) through the other', async () => {
+    const { list } = await sp.web.lists.ensure('Shaped', '', 100);
+    await list.fields.addText('Colour');
+    await list.items.add({ Title: 'one', Colour: 'teal' });
+    const one = "web/lists/getbytitle('Shaped')/items(1)?$select=Title,Colour";
+    const page = "web/lists/getbytitle('Shaped')/items?$select=Colour";
+    const missing = "web/lists/getbytitle('Shaped')/items(1)?$select=Title,Size";
+    for (let round = 0; round < 2; round++) {
+      assert.deepEqual((await read(1, one)).body, { Title: 'one', Colour: 'teal' });
+      assert.deepEqual((await read(1, page)).body.value, [{ Colour: 'teal' }]);
+      assert.equal((await read(1, missing)).status, 400);
+    }
+
+    // A field's title changes, its internal name (what $select names) does not.
+    await list.fields.getByInternalNameOrTitle('Colour').update({ Title: 'Hue' });
+    assert.deepEqual((await read(1, one)).body, { Title: 'one', Colour: 'teal' });
+    assert.equal((await read(1, "web/lists/getbytitle('Shaped')/fields/getbyinternalnameortitle('Hue')?$select=InternalName")).body.InternalName, 'Colour');
+
+    // Added through the first instance: selectable through the second at once.
+    await list.fields.addNumber('Size');
+    await list.items.getById(1).update({ Size: 7 });
+    assert.deepEqual((await read(1, missing)).body, { Title: 'one', Size: 7 });
+
+    // Deleted: an unknown name through the second instance.
+    await list.fields.getByInternalNameOrTitle('Colour').delete();
+    for (const url of [one, page]) {
+      const gone = await read(1, url);
+      assert.equal(gone.status, 400, url);
+      assert.match(gone.body['odata.error'].message.value, /Colour/);
+    }
+
+    // Made again under the same name as a number: a new column, empty, written and read through the second instance.
+    await list.fields.addNumber('Colour');
+    assert.deepEqual((await read(1, one)).body, { Title: 'one', Colour: null });
+    const written = await call(1, 'POST', "web/lists/getbytitle('Shaped')/items(1)", demoBasic(ALICE), {
+      body: { Colour: 42 }, headers: { 'X-HTTP-Method': 'MERGE', 'IF-MATCH': '*', 'X-RequestDigest': (await demoDigest(site(1), ALICE))! },
+    });
+    assert.equal(written.status, 204, JSON.stringify(written.body));
+    assert.deepEqual((await read(0, one)).body, { Title: 'one', Colour: 42 });
+    assert.deepEqual((await read(1, one)).body, { Title: 'one', Colour: 42 });
+    assert.deepEqual((await read(1, page)).body.value, [{ Colour: 42 }]);
+  });
+
+  it('one URL asked in turn by several users through one instance answers each by permissions changed through the other', async () => {
+    const { list } = await sp.web.lists.ensure('Guarded', '', 100);
+    for (const title of ['open', 'closed', 'also open']) await list.items.add({ Title: title });
+    const item = "web/lists/getbytitle('Guarded')/items(2)?$select=Title";
+    const items = "web/lists/getbytitle('Guarded')/items?$select=Title&$orderby=Id";
+    const all = ['open', 'closed', 'also open'];
+    const titles = async (i: number, upn: string) => {
+      const answer = await read(i, items, upn);
+      assert.equal(answer.status, 200, `${upn}: ${JSON.stringify(answer.body)}`);
+      return (answer.body.value as Array<{ Title: string }>).map((v) => v.Title);
+    };
+    /**
+     * Who sees what through the second instance, asked in both orders (the route kept for the
+     * first asker, replayed for the next), then through the first (which made the change).
+     */
+    async function sees(expected: Record<string, { item: number; titles?: string[] | 403 }>, when: string): Promise<void> {
+      const users = Object.keys(expected);
+      for (const [i, order] of [[1, users], [1, [...users].reverse()], [0, users]] as const) {
+        for (const upn of order) {
+          assert.equal((await read(i, item, upn)).status, expected[upn]!.item, `${when}: items(2) as ${upn} through instance ${i + 1}`);
+          const want = expected[upn]!.titles;
+          if (want === undefined) continue;
+          if (want === 403) assert.equal((await read(i, items, upn)).status, 403, `${when}: items as ${upn} through instance ${i + 1}`);
+          else assert.deepEqual(await titles(i, upn), want, `${when}: items as ${upn} through instance ${i + 1}`);
+        }
+      }
+    }
+    await sees({ [ALICE]: { item: 200, titles: all }, [BOB]: { item: 200, titles: all }, [DAVE]: { item: 200, titles: all }, [ERIN]: { item: 403, titles: 403 } }, 'inheriting');
+
+    const closed = list.items.getById(2);
+    await closed.breakRoleInheritance(false, false);
+    const hidden = ['open', 'also open'];
+    await sees({ [ALICE]: { item: 200, titles: all }, [BOB]: { item: 403, titles: hidden }, [DAVE]: { item: 403, titles: hidden }, [ERIN]: { item: 403, titles: 403 } }, 'item 2 closed');
+
+    const bob = (await sp.web.ensureUser(login(BOB))).Id as number;
+    await closed.roleAssignments.add(bob, READ);
+    await sees({ [BOB]: { item: 200, titles: all }, [DAVE]: { item: 403, titles: hidden }, [ALICE]: { item: 200, titles: all } }, 'item 2 shared with Bob');
+    await closed.roleAssignments.remove(bob, READ);
+    await sees({ [BOB]: { item: 403, titles: hidden }, [ALICE]: { item: 200, titles: all } }, 'Bob\'s share taken back');
+
+    // Erin, with no role on the site, given Read on the item alone: she reads it (through both instances at once).
+    const erin = (await sp.web.ensureUser(login(ERIN))).Id as number;
+    await closed.roleAssignments.add(erin, READ);
+    await sees({ [ERIN]: { item: 200 }, [BOB]: { item: 403, titles: hidden } }, 'item 2 shared with Erin');
+    await closed.resetRoleInheritance();
+    await sees({ [ERIN]: { item: 403, titles: 403 }, [BOB]: { item: 200, titles: all }, [ALICE]: { item: 200, titles: all } }, 'item 2 inherits again');
+  });
+
+  it('an etag from before an update made through the other instance is refused (412), for items and files', async () => {
+    const path = "web/lists/getbytitle('Tasks')/items";
+    const digests = [(await demoDigest(site(0), ALICE))!, (await demoDigest(site(1), ALICE))!];
+    const merge = (i: number, id: number, etag: string, Title: string) => call(i, 'POST', `${path}(${id})`, demoBasic(ALICE), {
+      body: { Title }, headers: { 'X-HTTP-Method': 'MERGE', 'If-Match': etag, 'X-RequestDigest': digests[i]! },
+    });
+    const created = await call(0, 'POST', path, demoBasic(ALICE), { body: { Title: 'etagged' }, headers: { 'X-RequestDigest': digests[0]! } });
+    assert.equal(created.status, 201);
+    const id = created.body.Id as number;
+    const first = (await read(1, `${path}(${id})?$select=Title`)).etag!;
+    assert.equal(first, created.etag);
+    assert.equal((await read(1, `${path}(${id})?$select=Title`)).etag, first);
+
+    assert.equal((await merge(0, id, first, 'through the first')).status, 204);
+    const second = await read(1, `${path}(${id})?$select=Title`);
+    assert.equal(second.body.Title, 'through the first');
+    assert.notEqual(second.etag, first);
+    assert.equal((await merge(1, id, first, 'stale')).status, 412);
+    assert.equal((await call(1, 'DELETE', `${path}(${id})`, demoBasic(ALICE), { headers: { 'If-Match': first, 'X-RequestDigest': digests[1]! } })).status, 412);
+    assert.equal((await merge(1, id, second.etag!, 'through the second')).status, 204);
+    assert.equal((await merge(0, id, second.etag!, 'stale again')).status, 412);
+    assert.equal((await read(0, `${path}(${id})?$select=Title`)).body.Title, 'through the second');
+
+    // A file: overwritten through the first instance after the second read it, then deleted
+    // through the second with the etag it read before.
+    const root = (await sp.web.lists.getByTitle('Documents').rootFolder.select('ServerRelativeUrl')()).ServerRelativeUrl;
+    await sp.web.getFolderByServerRelativePath(root).files.addUsingPath('etag.txt', 'one', { Overwrite: true });
+    const file = `web/getfilebyserverrelativeurl('${root}/etag.txt')`;
+    const before = await read(1, file);
+    assert.equal(before.status, 200);
+    const old = before.body.ETag as string;
+    await sp.web.getFileByServerRelativePath(`${root}/etag.txt`).setContent('two');
+    const now = await read(1, file);
+    assert.notEqual(now.body.ETag, old);
+    const content = await fetch(`${site(1)}/_api/${file}/$value`, { headers: { Authorization: demoBasic(ALICE) } });
+    assert.equal(await content.text(), 'two');
+    const remove = (etag: string) => call(1, 'DELETE', file, demoBasic(ALICE), { headers: { 'If-Match': etag, 'X-RequestDigest': digests[1]! } });
+    assert.equal((await remove(old)).status, 412);
+    assert.equal((await remove(now.body.ETag as string)).status, 200);
+    assert.equal((await read(0, file)).status, 404);
+  });
+});
