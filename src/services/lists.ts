@@ -9,7 +9,7 @@ import { MODERATION_STATUS, MODERATION_STATUS_FIELD, moderationFields } from '..
 import { builtInFields, CATALOGS, entityTypeNameForUrl, isKnownTemplate, newListLocation, templateFields, USER_INFO_LIST_TEMPLATE } from '../domain/templates.ts';
 import type { Store } from '../store/store.ts';
 import { defaultViewOf } from '../domain/views.ts';
-import { requireCurrent, type Conditions } from './conditions.ts';
+import { expectedVersion, mismatch, requireCurrent, type Conditions } from './conditions.ts';
 import type { Actor } from './actor.ts';
 
 export interface ListInput {
@@ -65,12 +65,17 @@ export class ListService {
     if (title !== undefined && title.toLowerCase() !== list.title.toLowerCase()) {
       if (await this.store.lists.byTitle(list.webId, title)) throw fail.listAlreadyExists();
     }
-    return this.store.transaction(async (tx) => applySettings(tx, list, { ...changes, title }, this.actor.now()));
+    return this.store.transaction(async (tx) => applySettings(tx, list, { ...changes, title }, this.actor.now(), (updated) => requireUnchanged(conditions, list, updated)));
   }
 
   async delete(list: List, conditions: Conditions): Promise<void> {
     requireCurrent(conditions, list.version);
-    await this.store.lists.delete(list);
+    if (expectedVersion(conditions) === null) return this.store.lists.delete(list);
+    // Conditional: the version moved by a write of our own first, checked, then the delete, in one transaction (see requireUnchanged).
+    await this.store.transaction(async (tx) => {
+      requireUnchanged(conditions, list, await tx.lists.update(list, {}, this.actor.now()));
+      await tx.lists.delete(list);
+    });
   }
 
   /** Sends the list to the recycle bin (spemu deletes it: the bin holds items, not lists); its id is the bin entry's. */
@@ -91,6 +96,17 @@ export class ListService {
   }
 }
 
+/**
+ * A conditional list write, checked again inside its transaction: `requireCurrent` above read the
+ * version from the (cached) record, which another request or instance may be replacing at the same
+ * moment. The update moves the version by one under the list's locks (the metadata counter, then
+ * the row), so it is the one after the If-Match's only if nothing else wrote between; otherwise
+ * the throw rolls the write back (as items' `where version = ?` refuses theirs).
+ */
+function requireUnchanged(conditions: Conditions, before: List, updated: List): void {
+  if (expectedVersion(conditions) !== null && updated.version !== before.version + 1) throw mismatch(conditions, updated.version - 1);
+}
+
 function checkTitle(title: string | undefined): string {
   if (title === undefined || title.trim() === '') throw fail.badArgument('The list title must not be empty.');
   if (title.length > 255) throw fail.badArgument('The list title must not be longer than 255 characters.');
@@ -103,7 +119,7 @@ function checkTitle(title: string | undefined): string {
  * turning versioning off turns them off. Content approval is built for files: a list that is
  * no library cannot have it here; turned on, the list gains its fields.
  */
-async function applySettings(tx: Store, list: List, changes: ListChanges, now: string): Promise<List> {
+async function applySettings(tx: Store, list: List, changes: ListChanges, now: string, check?: (updated: List) => void): Promise<List> {
   const library = list.baseType === 1;
   if (changes.enableMinorVersions === true && !library) throw fail.minorVersionsNotSupported();
   const moderationOn = changes.enableModeration === true && !list.enableModeration;
@@ -112,6 +128,7 @@ async function applySettings(tx: Store, list: List, changes: ListChanges, now: s
   if (changes.enableMinorVersions === true) patch.enableVersioning = true;
   if (changes.enableVersioning === false) patch.enableMinorVersions = false;
   const updated = await tx.lists.update(list, patch, now);
+  check?.(updated);
   return moderationOn ? withModerationFields(tx, updated) : updated;
 }
 

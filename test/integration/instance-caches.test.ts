@@ -230,6 +230,32 @@ describe(`caches on two instances sharing a database follow every write made thr
     await sees({ [ERIN]: { item: 403, titles: 403 }, [BOB]: { item: 200, titles: all }, [ALICE]: { item: 200, titles: all } }, 'item 2 inherits again');
   });
 
+  it('a list\'s etag: an old one is refused through the other instance, and of concurrent writes with one etag exactly one wins', async () => {
+    const digests = [(await demoDigest(site(0), ALICE))!, (await demoDigest(site(1), ALICE))!];
+    const id = (await sp.web.lists.add('Versioned', '', 100)).Id as string;
+    const path = `web/lists(guid'${id}')`;
+    const merge = (i: number, etag: string, Description: string) => call(i, 'POST', path, demoBasic(ALICE), {
+      body: { Description }, headers: { 'X-HTTP-Method': 'MERGE', 'If-Match': etag, 'X-RequestDigest': digests[i]! },
+    });
+    const first = (await read(1, `${path}?$select=Description`)).etag!;
+    assert.ok(first);
+    assert.equal((await merge(0, first, 'through the first')).status, 204);
+    const second = await read(1, `${path}?$select=Description`);
+    assert.equal(second.body.Description, 'through the first');
+    assert.notEqual(second.etag, first);
+    assert.equal((await merge(1, first, 'stale')).status, 412);
+    assert.equal((await call(1, 'DELETE', path, demoBasic(ALICE), { headers: { 'If-Match': first, 'X-RequestDigest': digests[1]! } })).status, 412);
+
+    // Sent together through both instances with the etag both hold: one write, the others 412.
+    const current = second.etag!;
+    const statuses = await Promise.all(Array.from({ length: 12 }, async (_, n) => (await merge(n % 2, current, `writer ${n}`)).status));
+    assert.equal(statuses.filter((s) => s === 204).length, 1, statuses.join(','));
+    assert.equal(statuses.filter((s) => s === 412).length, statuses.length - 1, statuses.join(','));
+    const after = await read(0, `${path}?$select=Description`);
+    assert.match(after.body.Description, /^writer \d+$/);
+    assert.equal((await read(1, `${path}?$select=Description`)).etag, after.etag);
+  });
+
   it('an etag from before an update made through the other instance is refused (412), for items and files', async () => {
     const path = "web/lists/getbytitle('Tasks')/items";
     const digests = [(await demoDigest(site(0), ALICE))!, (await demoDigest(site(1), ALICE))!];
