@@ -11,7 +11,8 @@
 
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
+import { createPrivateKey, randomBytes } from 'node:crypto';
+import { SignJWT } from 'jose';
 import type { SPFI } from '@pnp/sp';
 import '@pnp/sp/site-groups/index.js';
 import '@pnp/sp/site-users/index.js';
@@ -22,6 +23,7 @@ import { sharedTestDatabase, startTestServer, type TestServer } from '../helpers
 import { testBackend } from '../helpers/postgres.ts';
 import { demoBasic, demoDigest, pnpFor } from '../helpers/pnp.ts';
 import { bearerFor } from '../helpers/bearer.ts';
+import { appCertificate } from '../helpers/identity.ts';
 
 const backend = testBackend();
 const ALICE = 'alice@contoso.onmicrosoft.com';
@@ -296,5 +298,67 @@ describe(`caches on two instances sharing a database follow every write made thr
     assert.equal((await remove(old)).status, 412);
     assert.equal((await remove(now.body.ETag as string)).status, 200);
     assert.equal((await read(0, file)).status, 404);
+  });
+});
+
+describe(`an app's grant changed by another instance started with a new tenant file applies at once to the same token (${backend})`, () => {
+  // A rolling restart: instances run on one database; one is started again with the tenant
+  // file's apps changed (they are not part of the tenant's hash, so the file is taken). Its app
+  // registrations are a metadata write; an instance still running must act on them at once.
+  const TENANT_ID = '5d1f0c2e-3b4a-4c5d-8e6f-7a8b9c0d1e2f';
+  const ISSUER_ID = '9e9e46c4-6329-4990-a0b8-13b87b3ba56a';
+  const ADDIN = 'ded561d0-05dc-48b8-8c64-9b161392b9e8';
+  const OTHER = 'a0a0a0a0-1111-4222-8333-444455556666';
+  const SP = '00000003-0000-0ff1-ce00-000000000000';
+  const OLIVIA = 'olivia@fabrikam.onmicrosoft.com';
+  const certificate = appCertificate('spemu high-trust issuer');
+  const tenant = (apps: Array<{ clientId: string; permissions: string[] }>) => ({
+    tenant: { name: 'fabrikam', id: TENANT_ID },
+    users: [{ upn: OLIVIA, displayName: 'Olivia Owner', password: 'pw-olivia' }],
+    apps: apps.map((a) => ({ ...a, displayName: `App ${a.clientId.slice(0, 4)}` })),
+    trustedIssuers: [{ issuerId: ISSUER_ID, name: 'High-trust add-ins', certificate: { pem: certificate.cert } }],
+    sites: [{ url: '/sites/test', title: 'Test', owners: [OLIVIA], lists: [{ title: 'Tasks', template: 100 }] }],
+  });
+  const cleanups: Array<() => Promise<void> | void> = [];
+  let db: string;
+  let running: TestServer;
+
+  before(async () => {
+    const database = await sharedTestDatabase('spemu-instance-apps-');
+    cleanups.push(() => database.drop());
+    db = database.db;
+    running = await startTestServer({ db, shared: true, seed: tenant([{ clientId: ADDIN, permissions: ['Sites.FullControl.All'] }]), anonymousUser: undefined });
+    cleanups.push(() => running.close());
+  });
+  after(async () => { for (const cleanup of cleanups.reverse()) await cleanup(); });
+
+  /** Another instance started on the database with the tenant file's apps as given, then stopped again. */
+  async function restartWith(apps: Array<{ clientId: string; permissions: string[] }>): Promise<void> {
+    const other = await startTestServer({ db, shared: true, seed: tenant(apps), anonymousUser: undefined });
+    await other.close();
+  }
+
+  it('a write taken away refuses the next write, and an app removed proves nothing, by the very token the running instance holds', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const token = await new SignJWT({
+      aud: `${SP}/${new URL(running.url).host}@${TENANT_ID}`, iss: `${ISSUER_ID}@${TENANT_ID}`, nameid: `${ADDIN}@${TENANT_ID}`,
+      nbf: now - 60, exp: now + 3600, trustedfordelegation: true,
+    }).setProtectedHeader({ typ: 'JWT', alg: 'RS256', x5t: Buffer.from(certificate.sha1, 'hex').toString('base64') }).sign(createPrivateKey(certificate.key));
+    const send = async (method: string, body?: unknown) => (await fetch(`${running.site('/sites/test')}/_api/web/lists/getbytitle('Tasks')/items`, {
+      method, headers: { Accept: NOMETADATA, 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    })).status;
+    for (let i = 0; i < 3; i++) assert.equal(await send('GET'), 200);
+    assert.equal(await send('POST', { Title: 'with full control' }), 201);
+
+    await restartWith([{ clientId: ADDIN, permissions: ['Sites.Read.All'] }]);
+    assert.equal(await send('POST', { Title: 'read only now' }), 403, 'the write taken away');
+    assert.equal(await send('GET'), 200);
+
+    await restartWith([{ clientId: ADDIN, permissions: ['Sites.ReadWrite.All'] }]);
+    assert.equal(await send('POST', { Title: 'may write again' }), 201, 'the write given back');
+
+    await restartWith([{ clientId: OTHER, permissions: ['Sites.FullControl.All'] }]);
+    assert.equal(await send('GET'), 401, 'the app is no longer registered');
   });
 });
