@@ -3,6 +3,7 @@
 // registered app's own permissions.
 
 import type { Store } from '../store/store.ts';
+import { TENANT_HOSTS_KEY, TENANT_TRUSTED_ISSUERS_KEY } from '../domain/settings.ts';
 import { TokenError } from '../identity/tokens.ts';
 import { highTrustChecks, verifyHighTrustToken } from '../identity/high-trust-tokens.ts';
 import type { VerifiedTokens } from '../identity/verified-tokens.ts';
@@ -23,7 +24,11 @@ export function createHighTrustBearer(options: HighTrustBearerOptions): (token: 
   return async (token, origin) => {
     if (!origin) return challenge(undefined, origin);
     const now = options.clock();
-    const cacheKey = `high-trust\n${origin}\n${token}`;
+    // A verification holds only under the trust it was made with: the trusted issuers (their
+    // certificates) and the tenant's host names, which another instance started with a new tenant
+    // file may have changed (two cached settings reads).
+    const trust = `${await store.settings.get(TENANT_TRUSTED_ISSUERS_KEY) ?? ''}\n${await store.settings.get(TENANT_HOSTS_KEY) ?? ''}`;
+    const cacheKey = `high-trust\n${origin}\n${trust}\n${token}`;
     let clientId = cache.get(cacheKey, now.getTime());
     if (clientId === undefined) {
       try {
