@@ -299,6 +299,27 @@ describe(`caches on two instances sharing a database follow every write made thr
     assert.equal((await remove(now.body.ETag as string)).status, 200);
     assert.equal((await read(0, file)).status, 404);
   });
+
+  // Last: it makes the root web's role assignments explicit, after which a user with no site role
+  // whose only access is an assignment on an item is refused `lists/getbytitle(…)` (the 'Open'
+  // check on the web finds an explicit scope without them, so no Limited Access): the test above
+  // would fail after it, on one instance as on two. An authorization matter, not a cache's.
+  it('a role assignment on the web given and taken away through one instance applies at once through the other', async () => {
+    // Carol's site role comes from a directory group; Erin holds none: what she may do comes from
+    // assignments, read on every request (her principal is never kept).
+    const CONTRIBUTE = 1073741827;
+    const bearer = await bearerFor(secret, ERIN);
+    const erinAdds = async (title: string) => (await call(1, 'POST', 'web/lists/getbytitle(\'Tasks\')/items', bearer, { body: { Title: title } })).status;
+    const erinReads = async () => (await call(1, 'GET', 'web/lists/getbytitle(\'Tasks\')/items?$select=Title&$top=1', bearer)).status;
+    for (let round = 0; round < 2; round++) assert.equal(await erinReads(), 403);
+    const erin = (await sp.web.ensureUser(login(ERIN))).Id as number;
+    await sp.web.roleAssignments.add(erin, CONTRIBUTE);
+    assert.equal(await erinReads(), 200, 'given Contribute on the web');
+    assert.equal(await erinAdds('as a contributor'), 201);
+    await sp.web.roleAssignments.remove(erin, CONTRIBUTE);
+    assert.equal(await erinAdds('no longer'), 403, 'Contribute taken away');
+    assert.equal(await erinReads(), 403);
+  });
 });
 
 describe(`an app's grant changed by another instance started with a new tenant file applies at once to the same token (${backend})`, () => {
