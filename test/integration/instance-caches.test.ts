@@ -232,6 +232,26 @@ describe(`caches on two instances sharing a database follow every write made thr
     await sees({ [ERIN]: { item: 403, titles: 403 }, [BOB]: { item: 200, titles: all }, [ALICE]: { item: 200, titles: all } }, 'item 2 inherits again');
   });
 
+  it('a site user\'s row changed through one instance: the user and every Author expansion through the other show it at once', async () => {
+    const bobDigest = (await demoDigest(site(1), BOB))!;
+    const created = await call(1, 'POST', "web/lists/getbytitle('Tasks')/items", demoBasic(BOB), { body: { Title: 'by Bob' }, headers: { 'X-RequestDigest': bobDigest } });
+    assert.equal(created.status, 201);
+    const expanded = `web/lists/getbytitle('Tasks')/items(${created.body.Id as number})?$select=Title,Author/Title,Editor/Title&$expand=Author,Editor`;
+    const bob = (await sp.web.ensureUser(login(BOB))).Id as number;
+    const user = `web/siteusers/getbyid(${bob})?$select=Title`;
+    const before = (await read(1, user)).body.Title as string;
+    // The principals' rows are cached through the second instance (by Alice's reads and Bob's).
+    for (const upn of [ALICE, BOB, ALICE]) assert.deepEqual((await read(1, expanded, upn)).body, { Title: 'by Bob', Author: { Title: before }, Editor: { Title: before } });
+
+    await sp.web.siteUsers.getById(bob).update({ Title: 'Robert Renamed' });
+    for (const upn of [BOB, ALICE]) {
+      assert.deepEqual((await read(1, expanded, upn)).body, { Title: 'by Bob', Author: { Title: 'Robert Renamed' }, Editor: { Title: 'Robert Renamed' } }, `as ${upn}`);
+      assert.equal((await read(1, user, upn)).body.Title, 'Robert Renamed');
+    }
+    await sp.web.siteUsers.getById(bob).update({ Title: before });
+    assert.equal((await read(1, expanded)).body.Author.Title, before);
+  });
+
   it('a list\'s etag: an old one is refused through the other instance, and of concurrent writes with one etag exactly one wins', async () => {
     const digests = [(await demoDigest(site(0), ALICE))!, (await demoDigest(site(1), ALICE))!];
     const id = (await sp.web.lists.add('Versioned', '', 100)).Id as string;
