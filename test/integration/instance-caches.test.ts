@@ -19,6 +19,7 @@ import '@pnp/sp/site-users/index.js';
 import '@pnp/sp/security/index.js';
 import '@pnp/sp/files/index.js';
 import '@pnp/sp/folders/index.js';
+import { Web } from '@pnp/sp/webs/index.js';
 import { sharedTestDatabase, startTestServer, type TestServer } from '../helpers/server.ts';
 import { testBackend } from '../helpers/postgres.ts';
 import { demoBasic, demoDigest, pnpFor } from '../helpers/pnp.ts';
@@ -139,6 +140,50 @@ describe(`caches on two instances sharing a database follow every write made thr
     assert.equal((await read(1, item)).status, 404);
     assert.deepEqual((await read(1, items)).body.value, []);
     assert.equal((await read(1, list)).body.Id, third);
+  });
+
+  it('a subweb renamed, deleted and made again at its URL through one instance: the other answers by the web as it is now, in a kept route and in a $batch part', async () => {
+    const url = `${site(1)}/sub`;
+    const title = "web?$select=Id,Title";
+    const batchTitle = async (upn: string): Promise<string> => {
+      // A $batch part is dispatched through the kept web of its URL, never a kept route.
+      const boundary = 'batch_instance_caches';
+      const body = [`--${boundary}`, 'Content-Type: application/http', 'Content-Transfer-Encoding: binary', '',
+        `GET ${url}/_api/web?$select=Title HTTP/1.1`, 'Accept: application/json;odata=nometadata', '', '', `--${boundary}--`, ''].join('\r\n');
+      const r = await fetch(`${url}/_api/$batch`, {
+        method: 'POST', body,
+        headers: { Authorization: demoBasic(upn), 'Content-Type': `multipart/mixed; boundary=${boundary}`, 'X-RequestDigest': (await demoDigest(site(1), upn))! },
+      });
+      assert.equal(r.status, 200);
+      const text = await r.text();
+      return /HTTP\/1\.1 404/.test(text) ? '404' : (/"Title":"([^"]*)"/.exec(text)?.[1] ?? text);
+    };
+    const readSub = async (upn = ALICE) => {
+      const r = await fetch(`${url}/_api/${title}`, { headers: { Accept: NOMETADATA, Authorization: demoBasic(upn) } });
+      return { status: r.status, body: r.status === 200 ? await r.json() as { Id: string; Title: string } : undefined };
+    };
+    const first = await sp.web.webs.add('Sub one', 'sub') as unknown as { Id: string };
+    for (let round = 0; round < 2; round++) {
+      for (const upn of [ALICE, BOB]) {
+        assert.deepEqual((await readSub(upn)).body, { Id: first.Id, Title: 'Sub one' });
+        assert.equal(await batchTitle(upn), 'Sub one');
+      }
+    }
+    const sub = Web([sp.web, `${site(0)}/sub`]);
+    await sub.update({ Title: 'Sub renamed' });
+    assert.equal((await readSub(BOB)).body?.Title, 'Sub renamed');
+    assert.equal(await batchTitle(BOB), 'Sub renamed');
+
+    await sub.delete();
+    assert.equal((await readSub()).status, 404);
+    assert.equal((await readSub(BOB)).status, 404);
+
+    const second = await sp.web.webs.add('Sub two', 'sub') as unknown as { Id: string };
+    assert.notEqual(second.Id, first.Id);
+    for (const upn of [BOB, ALICE]) {
+      assert.deepEqual((await readSub(upn)).body, { Id: second.Id, Title: 'Sub two' });
+      assert.equal(await batchTitle(upn), 'Sub two');
+    }
   });
 
   it('$select through one instance follows a field renamed, deleted and made again (another type) through the other', async () => {
