@@ -365,10 +365,7 @@ describe(`caches on two instances sharing a database follow every write made thr
     assert.equal((await read(0, file)).status, 404);
   });
 
-  // Last: it makes the root web's role assignments explicit, after which a user with no site role
-  // whose only access is an assignment on an item is refused `lists/getbytitle(…)` (the 'Open'
-  // check on the web finds an explicit scope without them, so no Limited Access): the test above
-  // would fail after it, on one instance as on two. An authorization matter, not a cache's.
+  // Last: it makes the root web's role assignments explicit (as their first change does).
   it('a role assignment on the web given and taken away through one instance applies at once through the other', async () => {
     // Carol's site role comes from a directory group; Erin holds none: what she may do comes from
     // assignments, read on every request (her principal is never kept).
@@ -384,6 +381,18 @@ describe(`caches on two instances sharing a database follow every write made thr
     await sp.web.roleAssignments.remove(erin, CONTRIBUTE);
     assert.equal(await erinAdds('no longer'), 403, 'Contribute taken away');
     assert.equal(await erinReads(), 403);
+
+    // The web's assignments are explicit now, without her: an item shared with her alone is still
+    // hers to read (Limited Access on the web, as SharePoint gives), through both instances.
+    const { list } = await sp.web.lists.ensure('Shared after', '', 100);
+    await list.items.add({ Title: 'for Erin' });
+    await list.items.getById(1).breakRoleInheritance(false, false);
+    await list.items.getById(1).roleAssignments.add(erin, READ);
+    for (const i of [1, 0]) {
+      const one = await call(i, 'GET', "web/lists/getbytitle('Shared after')/items(1)?$select=Title", bearer);
+      assert.deepEqual([one.status, one.body?.Title], [200, 'for Erin'], `through instance ${i + 1}`);
+      assert.equal((await call(i, 'GET', "web/lists/getbytitle('Tasks')/items?$select=Title&$top=1", bearer)).status, 403);
+    }
   });
 });
 
