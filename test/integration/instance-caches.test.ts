@@ -2,12 +2,20 @@
 // database (PostgreSQL on that leg; on the SQLite leg a shared file, as `--workers` run): every
 // write goes through the first instance, with PnPjs as the site owner, after the second has
 // served the same requests (so it holds the proven credentials, the principals, the kept GET
-// routes, the item plans and the metadata as they were); then the very next request through the
-// second must answer by the database as it is now, for the user who sends it. Covered: a role
-// given and taken away (the same Basic and Bearer headers), kept routes of a list renamed,
-// deleted and made again under the same title (another list id), a field renamed, deleted and
-// made again under the same name, one URL asked in turn by users who may and may not see an
-// item, and an old etag after an update made elsewhere. Plain fetch, exact statuses.
+// routes, the item plans, the kept web of a URL and the metadata as they were); then the very
+// next request through the second must answer by the database as it is now, for the user who
+// sends it. Covered: a role given and taken away (group membership, a web role assignment; the
+// same Basic and Bearer headers); kept routes of a list renamed, deleted and made again under its
+// title (another id); a subweb renamed, deleted and made again at its URL (routes and $batch
+// parts); a field renamed, deleted and made again; a site user's row (cached principals); one URL
+// asked in turn by users who may and may not see an item; old etags of items, files and lists
+// after an update elsewhere, and concurrent list writes with one etag. A second suite: an app's
+// grant or its issuer's trust changed by an instance started with a new tenant file applies at
+// once to the token a running one has proven. Plain fetch, exact statuses.
+//
+// Each case fails when the invalidation it targets is disabled (checked by hand: applying no
+// foreign cache changes; kept routes or plans ignoring the generation; proven identities ignoring
+// it; role assignment or principal writes not recorded for other instances).
 
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
