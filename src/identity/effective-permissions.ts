@@ -181,10 +181,17 @@ export async function effectivePermissions(store: Reader, site: Site, principal:
   // where nothing of theirs applies they have Limited Access, as SharePoint gives them.
   if (!found) {
     if (principal.role !== 'none') return permissionsOfRole(principal.role);
-    return (await hasAnyAssignment(store, site, principal)) ? ROLE_DEFINITIONS.find((d) => d.name === 'Limited Access')!.permissions : EMPTY_PERMISSIONS;
+    return (await hasAnyAssignment(store, site, principal)) ? limitedAccess() : EMPTY_PERMISSIONS;
   }
-  return maskOf(store, site, principal, found.assignments);
+  const mask = await maskOf(store, site, principal, found.assignments);
+  // The same on a web whose assignments are explicit (the root web's are, after their first
+  // change): SharePoint adds Limited Access there when it shares something inside with them.
+  if (principal.role === 'none' && found.securable.kind === 'web' && mask.high === 0 && mask.low === 0
+    && await hasAnyAssignment(store, site, principal)) return limitedAccess();
+  return mask;
 }
+
+const limitedAccess = () => ROLE_DEFINITIONS.find((d) => d.name === 'Limited Access')!.permissions;
 
 /** Whether the principal has any assignment in the site (a user without a site role may still reach what they were given). */
 export async function hasAnyAssignment(store: Reader, site: Site, principal: Principal): Promise<boolean> {
