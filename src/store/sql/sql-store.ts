@@ -117,21 +117,29 @@ export class SqlStore extends SessionStore {
     });
   }
 
+  /**
+   * The probe (SQLite), then the counter when the probe moved, then the entries other instances
+   * changed. The probe's answer is taken as seen only once those entries are dropped: a request
+   * arriving while they are being read (the connection may be busy with a transaction) must not
+   * take an unmoved probe for "nothing changed" and read the entries still cached.
+   */
   private async readCounter(): Promise<void> {
     const { cache } = this.session.options;
+    let seen: unknown;
     if (this.changeProbe) {
       const [probe] = await this.session.rows(this.changeProbe, []);
-      const seen = probe ? Object.values(probe)[0] : undefined;
+      seen = probe ? Object.values(probe)[0] : undefined;
       if (seen !== undefined && seen === this.probeSeen) return;
-      this.probeSeen = seen;
     }
     const text = this.session.shape('metadata-version', (db) => db.selectFrom('metadata_version').select('version').where('id', '=', 1).compile());
     const [row] = await this.session.rows(text, [1]);
     const version = Number(row?.version ?? 0);
-    if (version === this.knownVersion) return;
-    if (this.knownVersion === undefined || version < this.knownVersion) cache.clear();
-    else await applyForeignChanges(this.session.db, cache, this.knownVersion, version);
-    this.knownVersion = version;
+    if (version !== this.knownVersion) {
+      if (this.knownVersion === undefined || version < this.knownVersion) cache.clear();
+      else await applyForeignChanges(this.session.db, cache, this.knownVersion, version);
+      this.knownVersion = version;
+    }
+    if (this.changeProbe) this.probeSeen = seen;
   }
 
   override async close(): Promise<void> {
