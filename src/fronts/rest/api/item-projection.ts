@@ -21,7 +21,7 @@ import { attachmentEntity } from './types/attachments.ts';
 import { plannedFor } from '../request-cache.ts';
 
 /** Navigation properties every item has, written as `__deferred` in verbose full projections. */
-const ITEM_NAVIGATION = ['FirstUniqueAncestorSecurableObject', 'RoleAssignments', 'AttachmentFiles', 'ContentType',
+export const ITEM_NAVIGATION = ['FirstUniqueAncestorSecurableObject', 'RoleAssignments', 'AttachmentFiles', 'ContentType',
   'GetDlpPolicyTip', 'FieldValuesAsHtml', 'FieldValuesAsText', 'FieldValuesForEdit', 'File', 'Folder',
   'LikedByInformation', 'ParentList', 'Properties', 'Versions'];
 
@@ -217,8 +217,11 @@ async function makeItemPlan(list: List, fields: Field[], ctx: ApiContext): Promi
   return { list, fields, props, expansions: expansionList, parentList: wantParent, parentNested, full: false, load, roleAssignments, attachmentFiles, hasUniqueRoleAssignments, parts: withPlace(withAttachmentCount(partsRead(props), attachmentFiles), roleAssignments) };
 }
 
-/** Builds the entities for `items` under `plan`. */
-export async function renderItems(plan: ItemPlan, items: Item[], ctx: ApiContext): Promise<Entity[]> {
+/** The rows each expanded user or lookup field of `plan` points at from `items`, by target id, per field's internal name. */
+export type ExpandedRows = Map<string, Map<number, Item>>;
+
+/** Loads the rows `items`' expanded fields point at: one query per target list. */
+export async function loadExpanded(plan: ItemPlan, items: Item[], ctx: ApiContext): Promise<ExpandedRows> {
   // One query per target list: Author and Editor both point at the User Information List.
   const idsByTarget = new Map<number, { target: LookupTarget; ids: Set<number>; load: Set<Field> | undefined }>();
   for (const e of plan.expansions) {
@@ -238,8 +241,28 @@ export async function renderItems(plan: ItemPlan, items: Item[], ctx: ApiContext
     const rows = ids.size ? await ctx.store.items.getMany(target.list, target.fields, [...ids], load && [...load]) : [];
     loadedByTarget.set(rowId, new Map(rows.map((r) => [r.id, r])));
   }
-  const loaded = new Map<string, Map<number, Item>>();
+  const loaded: ExpandedRows = new Map();
   for (const e of plan.expansions) loaded.set(e.field.internalName, loadedByTarget.get(e.target.list.rowId)!);
+  return loaded;
+}
+
+/** Whether the plan's entities need more than the rows and their expanded rows (ParentList, role assignments, attachments, scopes). */
+export const readsBeyondRows = (plan: ItemPlan): boolean =>
+  plan.parentList || !!plan.roleAssignments || !!plan.attachmentFiles || !!plan.hasUniqueRoleAssignments;
+
+/** What the entities of a page carry besides the rows: read once per page (renderItems). */
+interface PageExtras {
+  loaded: ExpandedRows;
+  parent?: Entity | undefined;
+  assignments?: Map<number, Entity[]> | undefined;
+  scopes?: { has(key: string): boolean } | undefined;
+  attachments?: Map<number, Entity[]> | undefined;
+}
+
+/** Builds the entities for `items` under `plan`. */
+export async function renderItems(plan: ItemPlan, items: Item[], ctx: ApiContext): Promise<Entity[]> {
+  const loaded = await loadExpanded(plan, items, ctx);
+  if (!readsBeyondRows(plan)) return itemEntities(plan, items, { loaded }, ctx);
   const parent = plan.parentList ? parentListEntity({ ...plan, list: (await ctx.store.lists.withCounters([plan.list]))[0]! }, ctx) : undefined;
   // `$expand=RoleAssignments`: each item's assignments (its own, or what it inherits), read from the one cached scope map.
   const assignments = new Map<number, Entity[]>();
@@ -263,7 +286,11 @@ export async function renderItems(plan: ItemPlan, items: Item[], ctx: ApiContext
       attachments.set(item.id, (await ctx.store.attachments.of(plan.list, item.id)).map((a) => attachmentEntity(plan.list, item.id, a, ctx)));
     }
   }
+  return itemEntities(plan, items, { loaded, parent, assignments, scopes, attachments }, ctx);
+}
 
+/** The entities of `items` under `plan`, from what was read for them (synchronous: a compiled writer's fallback runs it while writing). */
+export function itemEntities(plan: ItemPlan, items: Item[], { loaded, parent, assignments, scopes, attachments }: PageExtras, ctx: ApiContext): Entity[] {
   // What every item of the page shares, made once: its type, where its links start, the expanded properties' names.
   const type = listItemEntityTypeFullName(plan.list.entityTypeName);
   const itemsLink = `${listEditLink(plan.list)}/Items(`;
@@ -285,10 +312,10 @@ export async function renderItems(plan: ItemPlan, items: Item[], ctx: ApiContext
     }
     if (parent) props.push(['ParentList', { kind: 'expanded', navigationLink: `${editLink}/ParentList`, value: parent }]);
     if (plan.roleAssignments) {
-      props.push(['RoleAssignments', { kind: 'expanded', navigationLink: `${editLink}/RoleAssignments`, value: assignments.get(item.id) ?? [] }]);
+      props.push(['RoleAssignments', { kind: 'expanded', navigationLink: `${editLink}/RoleAssignments`, value: assignments?.get(item.id) ?? [] }]);
     }
     if (plan.attachmentFiles) {
-      props.push(['AttachmentFiles', { kind: 'expanded', navigationLink: `${editLink}/AttachmentFiles`, value: attachments.get(item.id) ?? [] }]);
+      props.push(['AttachmentFiles', { kind: 'expanded', navigationLink: `${editLink}/AttachmentFiles`, value: attachments?.get(item.id) ?? [] }]);
     }
     for (const p of plan.props) props.push([p.name, absolutePhotoLink(p.get(item, origin), ctx)]);
     if (scopes) props.push(['HasUniqueRoleAssignments', scopes.has(scopeKey({ kind: 'item', web: ctx.web, list: plan.list, id: item.id }))]);
@@ -301,7 +328,7 @@ export async function renderItems(plan: ItemPlan, items: Item[], ctx: ApiContext
  * (the origin is not known when a row is written); clients get it absolute, as SharePoint
  * Online writes it (reference §3).
  */
-function absolutePhotoLink(value: Value, ctx: ApiContext): Value {
+export function absolutePhotoLink(value: Value, ctx: ApiContext): Value {
   if (value === null || typeof value !== 'object' || !('kind' in value) || value.kind !== 'complex' || value.type !== 'SP.FieldUrlValue') return value;
   const absolute = (v: Value) => (typeof v === 'string' && /^\/_layouts\/15\/userphoto\.aspx\?/i.test(v) ? new URL(v, ctx.apiUrl).href : v);
   return { ...value, props: value.props.map(([k, v]) => [k, absolute(v)]) };
