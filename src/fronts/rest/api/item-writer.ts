@@ -34,7 +34,7 @@ export async function itemPayload(plan: ItemPlan, item: Item, metadataName: stri
     kind: 'entity', metadataName,
     // Built only if something reads it (the writer could not write this dialect, a unit test).
     get entity() { return (entity ??= itemEntities(plan, [item], { loaded: rows }, ctx)[0]!); },
-    text: (dialect, sctx) => write(plan, dialect, (w) => w.single(w.members(item, rows, ctx, sctx.apiUrl), metadataName, sctx), sctx),
+    text: (dialect, sctx) => writeSingle(plan, dialect, item, rows, metadataName, ctx, sctx),
   };
 }
 
@@ -46,25 +46,45 @@ export async function itemsPayload(plan: ItemPlan, items: Item[], metadataName: 
   return {
     kind: 'entitySet', metadataName, nextLink,
     get entities() { return (entities ??= itemEntities(plan, items, { loaded: rows }, ctx)); },
-    text: (dialect, sctx) => write(plan, dialect, (w) => {
-      let body = '';
-      for (let i = 0; i < items.length; i++) body += `${i ? ',' : ''}{${w.members(items[i]!, rows, ctx, sctx.apiUrl)}}`;
-      return w.set(body, metadataName, nextLink, sctx);
-    }, sctx),
+    text: (dialect, sctx) => writeSet(plan, dialect, items, rows, metadataName, nextLink, ctx, sctx),
   };
 }
 
-/** The plan's writer in `dialect` at work; undefined (the entities are written instead) where it has none or a value needs them. */
-function write(plan: ItemPlan, dialect: Dialect, run: (w: ItemWriter) => string, sctx: SerializeContext): string | undefined {
+// What the payloads' `text` runs: plain functions, so a request makes no closures beyond the payload's own.
+
+function writeSingle(plan: ItemPlan, dialect: Dialect, item: Item, rows: ExpandedRows, metadataName: string, ctx: ApiContext, sctx: SerializeContext): string | undefined {
+  const w = writerIn(plan, dialect, sctx);
+  if (!w) return undefined;
+  try {
+    return w.single(w.members(item, rows, ctx, sctx.apiUrl), metadataName, sctx);
+  } catch (e) {
+    return notPlain(e);
+  }
+}
+
+function writeSet(plan: ItemPlan, dialect: Dialect, items: Item[], rows: ExpandedRows, metadataName: string, nextLink: string | undefined, ctx: ApiContext, sctx: SerializeContext): string | undefined {
+  const w = writerIn(plan, dialect, sctx);
+  if (!w) return undefined;
+  try {
+    let body = '';
+    for (let i = 0; i < items.length; i++) body += `${i ? ',' : ''}{${w.members(items[i]!, rows, ctx, sctx.apiUrl)}}`;
+    return w.set(body, metadataName, nextLink, sctx);
+  } catch (e) {
+    return notPlain(e);
+  }
+}
+
+/** The plan's writer in `dialect`; undefined (the entities are written instead) where it has none. */
+function writerIn(plan: ItemPlan, dialect: Dialect, sctx: SerializeContext): ItemWriter | undefined {
   const writer = writerFor(plan, dialect, () => compileItemWriter(plan, dialect));
   // Verbose splices the API URL into quoted links: one that needs escapes is left to the entities.
-  if (!writer || (writer.verbose && !escapeFree(sctx.apiUrl))) return undefined;
-  try {
-    return run(writer);
-  } catch (e) {
-    if (e === NOT_PLAIN) return undefined;
-    throw e;
-  }
+  return !writer || (writer.verbose && !escapeFree(sctx.apiUrl)) ? undefined : writer;
+}
+
+/** A value whose names an object would reorder or merge (direct-json.ts): written from the entities. */
+function notPlain(e: unknown): undefined {
+  if (e === NOT_PLAIN) return undefined;
+  throw e;
 }
 
 export interface ItemWriter {
@@ -94,6 +114,8 @@ const propertyText = (valueText: ValueText, ctx: ApiContext, v: Value): string =
 interface ExpansionShape {
   internalName: string;
   name: string;
+  /** The target list's entity type (`SP.Data.UserInfoItem`). */
+  type: string;
   multi: boolean;
   field: ItemPlan['expansions'][number]['field'];
   /** The target's properties: their keys (`"Title":`, with the comma before all but a none-level first) and getters. */
@@ -111,28 +133,31 @@ function expansionShapes(plan: ItemPlan, firstComma: boolean): ExpansionShape[] 
     const name = odataPropertyName(e.field.internalName);
     if (!escapeFree(name)) return undefined;
     shapes.push({
-      internalName: e.field.internalName, name, multi: FIELD_KINDS[e.field.kind].multi, field: e.field,
+      internalName: e.field.internalName, name, type: listItemEntityTypeFullName(e.target.list.entityTypeName), multi: FIELD_KINDS[e.field.kind].multi, field: e.field,
       props: props.map((p, i) => ({ key: `${i || firstComma ? ',' : ''}${key(p.name)}`, get: p.get, withOrigin: p.withOrigin })),
     });
   }
   return shapes;
 }
 
+/** An expanded target entity's text, made once per expansion when the writer is compiled. */
+type TargetText = (target: Item, ctx: ApiContext) => string;
+
 /** The text of an expanded field's value: null, one entity, or several (`open` and `close` around them). */
-function expandedText(x: ExpansionShape, item: Item, rows: ExpandedRows, entity: (target: Item) => string, open: string, close: string): string {
+function expandedText(x: ExpansionShape, item: Item, rows: ExpandedRows, ctx: ApiContext, entity: TargetText, open: string, close: string): string {
   const byId = rows.get(x.internalName)!;
   const stored = storedValue(x.field, item);
   if (!x.multi) {
     if (stored === null || stored === undefined) return 'null';
     const target = byId.get(Number(stored));
-    return target ? entity(target) : 'null';
+    return target ? entity(target, ctx) : 'null';
   }
   let out = open;
   let first = true;
   for (const id of storedArray<number>(stored)) {
     const target = byId.get(id);
     if (!target) continue;
-    out += (first ? '' : ',') + entity(target);
+    out += (first ? '' : ',') + entity(target, ctx);
     first = false;
   }
   return out + close;
@@ -180,21 +205,25 @@ function lightWriter(plan: ItemPlan, dialect: Exclude<Dialect, 'verbose'>, items
   /** Where members begin: the comma before each, but for the first when nothing precedes it (none level). */
   let index = 0;
   const comma = () => (withMetadata || index++ > 0 ? ',' : '');
-  const expanded = expansions.map((x) => ({
-    x, pre: withMetadata ? `${comma()}${key(x.name + a.navigation)}"${itemsLink}` : comma(),
-    post: withMetadata ? `)/${x.name}",${key(x.name)}` : key(x.name),
-    targetHead: withMetadata ? `${key(a.type)}${jsonString(a.typePrefix + listItemEntityTypeFullName(plan.expansions.find((e) => e.field === x.field)!.target.list.entityTypeName))},${key(a.id)}"` : '',
-  }));
+  const value = lightPropertyValue;
+  const expanded = expansions.map((x) => {
+    const targetHead = `{${key(a.type)}${jsonString(a.typePrefix + x.type)},${key(a.id)}"`;
+    const entity: TargetText = withMetadata
+      ? (target, ctx) => `${targetHead}${randomUUID()}"${targetMembers(x, target, value, ctx)}}`
+      : (target, ctx) => `{${targetMembers(x, target, value, ctx)}}`;
+    return {
+      x, entity, pre: withMetadata ? `${comma()}${key(x.name + a.navigation)}"${itemsLink}` : comma(),
+      post: withMetadata ? `)/${x.name}",${key(x.name)}` : key(x.name),
+    };
+  });
   const props = plan.props.map((p) => ({ key: comma() + key(p.name), get: p.get }));
 
-  const value = lightPropertyValue;
   function members(item: Item, rows: ExpandedRows, ctx: ApiContext): string {
     const origin = ctx.requestUrl.origin;
     let out = withMetadata ? `${head}${randomUUID()}${etag}${item.version}${editLink}${item.id})"` : '';
     for (const [pre, post] of navigationLinks) out += pre + item.id + post;
-    for (const { x, pre, post, targetHead } of expanded) {
-      const entity = (target: Item) => (withMetadata ? `{${targetHead}${randomUUID()}"${targetMembers(x, target, value, ctx)}}` : `{${targetMembers(x, target, value, ctx)}}`);
-      out += (withMetadata ? pre + item.id + post : pre + post) + expandedText(x, item, rows, entity, '[', ']');
+    for (const { x, entity, pre, post } of expanded) {
+      out += (withMetadata ? pre + item.id + post : pre + post) + expandedText(x, item, rows, ctx, entity, '[', ']');
     }
     for (const p of props) out += p.key + propertyText(value, ctx, p.get(item, origin));
     return out;
@@ -229,23 +258,21 @@ function verboseWriter(plan: ItemPlan, itemsLink: string, type: string): ItemWri
   const etag = `)",${key('etag')}"\\"`;
   const tail = `\\"",${key('type')}${jsonString(type)}}`;
   const deferred = navigation.map((nav) => [`,${key(nav)}{${key('__deferred')}{${key('uri')}"`, `)/${nav}"}}`] as const);
-  const expanded = expansions.map((x) => ({
-    x, key: `,${key(x.name)}`,
-    targetTail: `",${key('type')}${jsonString(listItemEntityTypeFullName(plan.expansions.find((e) => e.field === x.field)!.target.list.entityTypeName))}}`,
-  }));
+  const value = verbosePropertyValue;
+  const expanded = expansions.map((x) => {
+    const targetTail = `",${key('type')}${jsonString(x.type)}}`;
+    const entity: TargetText = (target, ctx) => `{${head}${randomUUID()}${targetTail}${targetMembers(x, target, value, ctx)}}`;
+    return { x, key: `,${key(x.name)}`, entity };
+  });
   const props = plan.props.map((p) => ({ key: `,${key(p.name)}`, get: p.get }));
   const results = `{${key('results')}[`;
 
-  const value = verbosePropertyValue;
   function members(item: Item, rows: ExpandedRows, ctx: ApiContext, apiUrl: string): string {
     const origin = ctx.requestUrl.origin;
     const link = apiUrl + itemsLink + item.id;
     let out = `${head}${randomUUID()}${uri}${link}${etag}${item.version}${tail}`;
     for (const [pre, post] of deferred) out += pre + link + post;
-    for (const { x, key: k, targetTail } of expanded) {
-      const entity = (target: Item) => `{${head}${randomUUID()}${targetTail}${targetMembers(x, target, value, ctx)}}`;
-      out += k + expandedText(x, item, rows, entity, results, ']}');
-    }
+    for (const { x, key: k, entity } of expanded) out += k + expandedText(x, item, rows, ctx, entity, results, ']}');
     for (const p of props) out += p.key + propertyText(value, ctx, p.get(item, origin));
     return out;
   }
