@@ -18,7 +18,7 @@ import { defaultWireProps, selectableWireProps, type WireProp } from './item-wir
 import { roleAssignmentEntities } from './types/security.ts';
 import { itemScopesOf, scopeKey } from '../../../identity/effective-permissions.ts';
 import { attachmentEntity } from './types/attachments.ts';
-import { plannedFor } from '../request-cache.ts';
+import { compiledFor, plannedFor } from '../request-cache.ts';
 
 /** Navigation properties every item has, written as `__deferred` in verbose full projections. */
 export const ITEM_NAVIGATION = ['FirstUniqueAncestorSecurableObject', 'RoleAssignments', 'AttachmentFiles', 'ContentType',
@@ -217,33 +217,53 @@ async function makeItemPlan(list: List, fields: Field[], ctx: ApiContext): Promi
   return { list, fields, props, expansions: expansionList, parentList: wantParent, parentNested, full: false, load, roleAssignments, attachmentFiles, hasUniqueRoleAssignments, parts: withPlace(withAttachmentCount(partsRead(props), attachmentFiles), roleAssignments) };
 }
 
-/** The rows each expanded user or lookup field of `plan` points at from `items`, by target id, per field's internal name. */
-export type ExpandedRows = Map<string, Map<number, Item>>;
+/** The rows each expanded user or lookup field of `plan` points at from `items`, by target id; in `plan.expansions`' order. */
+export type ExpandedRows = Array<Map<number, Item>>;
 
-/** Loads the rows `items`' expanded fields point at: one query per target list. */
+/** Expansions that read the same list (Author and Editor: the User Information List), read with one query. */
+interface ExpansionGroup {
+  target: LookupTarget;
+  /** Indexes in `plan.expansions`. */
+  indexes: number[];
+  /** The target's columns any of them reads; undefined: every column (one wants the default projection). */
+  load: Field[] | undefined;
+}
+
+/** The plan's expansions grouped by target list, in order of first appearance. */
+function expansionGroups(plan: ItemPlan): ExpansionGroup[] {
+  const groups = new Map<number, ExpansionGroup & { columns: Set<Field> | undefined }>();
+  plan.expansions.forEach((e, i) => {
+    let group = groups.get(e.target.list.rowId);
+    if (!group) groups.set(e.target.list.rowId, (group = { target: e.target, indexes: [], load: undefined, columns: new Set<Field>() }));
+    group.indexes.push(i);
+    if (e.load && group.columns) e.load.forEach((f) => group.columns!.add(f));
+    else group.columns = undefined;
+  });
+  return [...groups.values()].map(({ target, indexes, columns }) => ({ target, indexes, load: columns && [...columns] }));
+}
+
+/** Loads the rows `items`' expanded fields point at: one query per target list (groups made once per plan: request-cache.ts). */
 export async function loadExpanded(plan: ItemPlan, items: Item[], ctx: ApiContext): Promise<ExpandedRows> {
-  // One query per target list: Author and Editor both point at the User Information List.
-  const idsByTarget = new Map<number, { target: LookupTarget; ids: Set<number>; load: Set<Field> | undefined }>();
-  for (const e of plan.expansions) {
-    const entry = idsByTarget.get(e.target.list.rowId) ?? { target: e.target, ids: new Set<number>(), load: new Set<Field>() };
-    idsByTarget.set(e.target.list.rowId, entry);
-    // Every column when any expansion of this target wants the default projection.
-    if (e.load && entry.load) e.load.forEach((f) => entry.load!.add(f));
-    else entry.load = undefined;
-    for (const item of items) {
-      const v = storedValue(e.field, item);
-      if (FIELD_KINDS[e.field.kind].multi) storedArray<number>(v).forEach((id) => entry.ids.add(id));
-      else if (v !== null && v !== undefined) entry.ids.add(Number(v));
+  const rows: ExpandedRows = new Array(plan.expansions.length);
+  if (plan.expansions.length === 0) return rows;
+  for (const group of compiledFor(plan, 'expansion groups', () => expansionGroups(plan))) {
+    // Repeated ids are read once (getMany keeps the first of each).
+    const ids: number[] = [];
+    for (const i of group.indexes) {
+      const field = plan.expansions[i]!.field;
+      const multi = FIELD_KINDS[field.kind].multi;
+      for (const item of items) {
+        const v = storedValue(field, item);
+        if (multi) for (const id of storedArray<number>(v)) ids.push(id);
+        else if (v !== null && v !== undefined) ids.push(Number(v));
+      }
     }
+    const found = ids.length ? await ctx.store.items.getMany(group.target.list, group.target.fields, ids, group.load) : [];
+    const byId = new Map<number, Item>();
+    for (const r of found) byId.set(r.id, r);
+    for (const i of group.indexes) rows[i] = byId;
   }
-  const loadedByTarget = new Map<number, Map<number, Item>>();
-  for (const [rowId, { target, ids, load }] of idsByTarget) {
-    const rows = ids.size ? await ctx.store.items.getMany(target.list, target.fields, [...ids], load && [...load]) : [];
-    loadedByTarget.set(rowId, new Map(rows.map((r) => [r.id, r])));
-  }
-  const loaded: ExpandedRows = new Map();
-  for (const e of plan.expansions) loaded.set(e.field.internalName, loadedByTarget.get(e.target.list.rowId)!);
-  return loaded;
+  return rows;
 }
 
 /** Whether the plan's entities need more than the rows and their expanded rows (ParentList, role assignments, attachments, scopes). */
@@ -295,8 +315,8 @@ export function itemEntities(plan: ItemPlan, items: Item[], { loaded, parent, as
   const type = listItemEntityTypeFullName(plan.list.entityTypeName);
   const itemsLink = `${listEditLink(plan.list)}/Items(`;
   const origin = ctx.requestUrl.origin;
-  const expansions = plan.expansions.map((e) => ({
-    e, byId: loaded.get(e.field.internalName)!, name: odataPropertyName(e.field.internalName), multi: FIELD_KINDS[e.field.kind].multi,
+  const expansions = plan.expansions.map((e, i) => ({
+    e, byId: loaded[i]!, name: odataPropertyName(e.field.internalName), multi: FIELD_KINDS[e.field.kind].multi,
     type: listItemEntityTypeFullName(e.target.list.entityTypeName), known: selectableWireProps(e.target.list, e.target.fields),
   }));
   return items.map((item) => {

@@ -1,5 +1,5 @@
 // Item reads written straight to JSON text (issue #13). For an item plan and a dialect, a
-// writer is compiled once (request-cache.ts `writerFor`: held by the plan, so dropped with it
+// writer is compiled once (request-cache.ts `compiledFor`: held by the plan, so dropped with it
 // when the store generation moves) with every constant part made as a string — member keys with
 // their commas, quoted type names, link prefixes, annotation keys — so a read turns its rows into
 // text with no entity objects in between. The text is byte for byte what the entities give through
@@ -19,7 +19,7 @@ import { key, LIGHT_ANNOTATIONS, lightPropertyValue, NOT_PLAIN, plainName, verbo
 import { jsonString } from '../../../wire/json-writer.ts';
 import type { SerializeContext } from '../../../wire/serializer.ts';
 import type { Entity, EntitySet, SingleEntity, Value } from '../../../wire/values.ts';
-import { writerFor } from '../request-cache.ts';
+import { compiledFor } from '../request-cache.ts';
 import type { ApiContext } from './context.ts';
 import { listEditLink } from './entities.ts';
 import { absolutePhotoLink, itemEntities, ITEM_NAVIGATION, loadExpanded, readsBeyondRows, renderItems, type ExpandedRows, type ItemPlan } from './item-projection.ts';
@@ -28,55 +28,64 @@ import { defaultWireProps, selectableWireProps, type WireGetter } from './item-w
 /** The single item `plan` projects, as a payload that writes itself where its shape allows. */
 export async function itemPayload(plan: ItemPlan, item: Item, metadataName: string, ctx: ApiContext): Promise<SingleEntity> {
   if (readsBeyondRows(plan)) return { kind: 'entity', metadataName, entity: (await renderItems(plan, [item], ctx))[0]! };
-  const rows = await loadExpanded(plan, [item], ctx);
-  let entity: Entity | undefined;
-  return {
-    kind: 'entity', metadataName,
-    // Built only if something reads it (the writer could not write this dialect, a unit test).
-    get entity() { return (entity ??= itemEntities(plan, [item], { loaded: rows }, ctx)[0]!); },
-    text: (dialect, sctx) => writeSingle(plan, dialect, item, rows, metadataName, ctx, sctx),
-  };
+  return new ItemPayload(plan, item, await loadExpanded(plan, [item], ctx), metadataName, ctx);
 }
 
 /** A page of items under `plan`, likewise. */
 export async function itemsPayload(plan: ItemPlan, items: Item[], metadataName: string, nextLink: string | undefined, ctx: ApiContext): Promise<EntitySet> {
   if (readsBeyondRows(plan)) return { kind: 'entitySet', metadataName, entities: await renderItems(plan, items, ctx), nextLink };
-  const rows = await loadExpanded(plan, items, ctx);
-  let entities: Entity[] | undefined;
-  return {
-    kind: 'entitySet', metadataName, nextLink,
-    get entities() { return (entities ??= itemEntities(plan, items, { loaded: rows }, ctx)); },
-    text: (dialect, sctx) => writeSet(plan, dialect, items, rows, metadataName, nextLink, ctx, sctx),
-  };
+  return new ItemsPayload(plan, items, await loadExpanded(plan, items, ctx), metadataName, nextLink, ctx);
 }
 
-// What the payloads' `text` runs: plain functions, so a request makes no closures beyond the payload's own.
+// The payloads are classes (their getters and `text` on the prototype), so a request makes one
+// object per payload and no closures. The entities are built only if something reads them (the
+// writer has no text for this dialect, a unit test).
 
-function writeSingle(plan: ItemPlan, dialect: Dialect, item: Item, rows: ExpandedRows, metadataName: string, ctx: ApiContext, sctx: SerializeContext): string | undefined {
-  const w = writerIn(plan, dialect, sctx);
-  if (!w) return undefined;
-  try {
-    return w.single(w.members(item, rows, ctx, sctx.apiUrl), metadataName, sctx);
-  } catch (e) {
-    return notPlain(e);
+class ItemPayload implements SingleEntity {
+  readonly kind = 'entity';
+  private built: Entity | undefined;
+  constructor(private readonly plan: ItemPlan, private readonly item: Item, private readonly rows: ExpandedRows, readonly metadataName: string, private readonly ctx: ApiContext) {}
+
+  get entity(): Entity { return (this.built ??= itemEntities(this.plan, [this.item], { loaded: this.rows }, this.ctx)[0]!); }
+
+  text(dialect: Dialect, sctx: SerializeContext): string | undefined {
+    const w = writerIn(this.plan, dialect, sctx);
+    if (!w) return undefined;
+    try {
+      return w.single(w.members(this.item, this.rows, this.ctx, this.ctx.requestUrl.origin, sctx.apiUrl), this.metadataName, sctx);
+    } catch (e) {
+      return notPlain(e);
+    }
   }
 }
 
-function writeSet(plan: ItemPlan, dialect: Dialect, items: Item[], rows: ExpandedRows, metadataName: string, nextLink: string | undefined, ctx: ApiContext, sctx: SerializeContext): string | undefined {
-  const w = writerIn(plan, dialect, sctx);
-  if (!w) return undefined;
-  try {
-    let body = '';
-    for (let i = 0; i < items.length; i++) body += `${i ? ',' : ''}{${w.members(items[i]!, rows, ctx, sctx.apiUrl)}}`;
-    return w.set(body, metadataName, nextLink, sctx);
-  } catch (e) {
-    return notPlain(e);
+class ItemsPayload implements EntitySet {
+  readonly kind = 'entitySet';
+  private built: Entity[] | undefined;
+  constructor(
+    private readonly plan: ItemPlan, private readonly items: Item[], private readonly rows: ExpandedRows,
+    readonly metadataName: string, readonly nextLink: string | undefined, private readonly ctx: ApiContext,
+  ) {}
+
+  get entities(): Entity[] { return (this.built ??= itemEntities(this.plan, this.items, { loaded: this.rows }, this.ctx)); }
+
+  text(dialect: Dialect, sctx: SerializeContext): string | undefined {
+    const w = writerIn(this.plan, dialect, sctx);
+    if (!w) return undefined;
+    try {
+      const origin = this.ctx.requestUrl.origin;
+      let body = '';
+      for (let i = 0; i < this.items.length; i++) body += `${i ? ',' : ''}{${w.members(this.items[i]!, this.rows, this.ctx, origin, sctx.apiUrl)}}`;
+      return w.set(body, this.metadataName, this.nextLink, sctx);
+    } catch (e) {
+      return notPlain(e);
+    }
   }
 }
 
 /** The plan's writer in `dialect`; undefined (the entities are written instead) where it has none. */
 function writerIn(plan: ItemPlan, dialect: Dialect, sctx: SerializeContext): ItemWriter | undefined {
-  const writer = writerFor(plan, dialect, () => compileItemWriter(plan, dialect));
+  const writer = compiledFor(plan, dialect, () => compileItemWriter(plan, dialect));
   // Verbose splices the API URL into quoted links: one that needs escapes is left to the entities.
   return !writer || (writer.verbose && !escapeFree(sctx.apiUrl)) ? undefined : writer;
 }
@@ -89,8 +98,11 @@ function notPlain(e: unknown): undefined {
 
 export interface ItemWriter {
   verbose: boolean;
-  /** An item entity's members, without its braces (`apiUrl`: the serializer's, which verbose links start with). */
-  members(item: Item, rows: ExpandedRows, ctx: ApiContext, apiUrl: string): string;
+  /**
+   * An item entity's members, without its braces. `origin`: the request's, read once per payload (a
+   * URL's getter is not free); `apiUrl`: the serializer's, which verbose links start with.
+   */
+  members(item: Item, rows: ExpandedRows, ctx: ApiContext, origin: string, apiUrl: string): string;
   /** The single-entity payload around an item's members. */
   single(members: string, metadataName: string, ctx: SerializeContext): string;
   /** The entity-set payload around `entities` (`{…},{…}`). */
@@ -112,7 +124,8 @@ const propertyText = (valueText: ValueText, ctx: ApiContext, v: Value): string =
 
 /** What each expanded user or lookup field writes, made once. */
 interface ExpansionShape {
-  internalName: string;
+  /** Its index in the plan's expansions (and in ExpandedRows). */
+  index: number;
   name: string;
   /** The target list's entity type (`SP.Data.UserInfoItem`). */
   type: string;
@@ -124,7 +137,7 @@ interface ExpansionShape {
 
 function expansionShapes(plan: ItemPlan, firstComma: boolean): ExpansionShape[] | undefined {
   const shapes: ExpansionShape[] = [];
-  for (const e of plan.expansions) {
+  for (const [index, e] of plan.expansions.entries()) {
     const known = selectableWireProps(e.target.list, e.target.fields);
     const props = e.names.length
       ? e.names.map((n) => ({ name: n, get: known.get(n)!.get, withOrigin: true }))
@@ -133,7 +146,7 @@ function expansionShapes(plan: ItemPlan, firstComma: boolean): ExpansionShape[] 
     const name = odataPropertyName(e.field.internalName);
     if (!escapeFree(name)) return undefined;
     shapes.push({
-      internalName: e.field.internalName, name, type: listItemEntityTypeFullName(e.target.list.entityTypeName), multi: FIELD_KINDS[e.field.kind].multi, field: e.field,
+      index, name, type: listItemEntityTypeFullName(e.target.list.entityTypeName), multi: FIELD_KINDS[e.field.kind].multi, field: e.field,
       props: props.map((p, i) => ({ key: `${i || firstComma ? ',' : ''}${key(p.name)}`, get: p.get, withOrigin: p.withOrigin })),
     });
   }
@@ -141,31 +154,30 @@ function expansionShapes(plan: ItemPlan, firstComma: boolean): ExpansionShape[] 
 }
 
 /** An expanded target entity's text, made once per expansion when the writer is compiled. */
-type TargetText = (target: Item, ctx: ApiContext) => string;
+type TargetText = (target: Item, ctx: ApiContext, origin: string) => string;
 
 /** The text of an expanded field's value: null, one entity, or several (`open` and `close` around them). */
-function expandedText(x: ExpansionShape, item: Item, rows: ExpandedRows, ctx: ApiContext, entity: TargetText, open: string, close: string): string {
-  const byId = rows.get(x.internalName)!;
+function expandedText(x: ExpansionShape, item: Item, rows: ExpandedRows, ctx: ApiContext, origin: string, entity: TargetText, open: string, close: string): string {
+  const byId = rows[x.index]!;
   const stored = storedValue(x.field, item);
   if (!x.multi) {
     if (stored === null || stored === undefined) return 'null';
     const target = byId.get(Number(stored));
-    return target ? entity(target, ctx) : 'null';
+    return target ? entity(target, ctx, origin) : 'null';
   }
   let out = open;
   let first = true;
   for (const id of storedArray<number>(stored)) {
     const target = byId.get(id);
     if (!target) continue;
-    out += (first ? '' : ',') + entity(target, ctx);
+    out += (first ? '' : ',') + entity(target, ctx, origin);
     first = false;
   }
   return out + close;
 }
 
 /** An expanded target's members after its metadata. */
-function targetMembers(x: ExpansionShape, target: Item, valueText: ValueText, ctx: ApiContext): string {
-  const origin = ctx.requestUrl.origin;
+function targetMembers(x: ExpansionShape, target: Item, valueText: ValueText, ctx: ApiContext, origin: string): string {
   let out = '';
   for (const p of x.props) out += p.key + propertyText(valueText, ctx, p.withOrigin ? p.get(target, origin) : p.get(target));
   return out;
@@ -209,8 +221,8 @@ function lightWriter(plan: ItemPlan, dialect: Exclude<Dialect, 'verbose'>, items
   const expanded = expansions.map((x) => {
     const targetHead = `{${key(a.type)}${jsonString(a.typePrefix + x.type)},${key(a.id)}"`;
     const entity: TargetText = withMetadata
-      ? (target, ctx) => `${targetHead}${randomUUID()}"${targetMembers(x, target, value, ctx)}}`
-      : (target, ctx) => `{${targetMembers(x, target, value, ctx)}}`;
+      ? (target, ctx, origin) => `${targetHead}${randomUUID()}"${targetMembers(x, target, value, ctx, origin)}}`
+      : (target, ctx, origin) => `{${targetMembers(x, target, value, ctx, origin)}}`;
     return {
       x, entity, pre: withMetadata ? `${comma()}${key(x.name + a.navigation)}"${itemsLink}` : comma(),
       post: withMetadata ? `)/${x.name}",${key(x.name)}` : key(x.name),
@@ -218,19 +230,25 @@ function lightWriter(plan: ItemPlan, dialect: Exclude<Dialect, 'verbose'>, items
   });
   const props = plan.props.map((p) => ({ key: comma() + key(p.name), get: p.get }));
 
-  function members(item: Item, rows: ExpandedRows, ctx: ApiContext): string {
-    const origin = ctx.requestUrl.origin;
+  function members(item: Item, rows: ExpandedRows, ctx: ApiContext, origin: string): string {
     let out = withMetadata ? `${head}${randomUUID()}${etag}${item.version}${editLink}${item.id})"` : '';
     for (const [pre, post] of navigationLinks) out += pre + item.id + post;
     for (const { x, entity, pre, post } of expanded) {
-      out += (withMetadata ? pre + item.id + post : pre + post) + expandedText(x, item, rows, ctx, entity, '[', ']');
+      out += (withMetadata ? pre + item.id + post : pre + post) + expandedText(x, item, rows, ctx, origin, entity, '[', ']');
     }
     for (const p of props) out += p.key + propertyText(value, ctx, p.get(item, origin));
     return out;
   }
 
   const contextKey = key(a.context);
-  const context = (ctx: SerializeContext, name: string) => jsonString(`${ctx.apiUrl}$metadata#${name}${ctx.select !== undefined ? `&$select=${ctx.select}` : ''}`);
+  /** The context annotation's value, kept for the last API URL, name and `$select` (every read of a URL repeats them). */
+  let last = { apiUrl: '', name: '', select: undefined as string | undefined, text: '' };
+  const context = (ctx: SerializeContext, name: string): string => {
+    if (last.apiUrl === ctx.apiUrl && last.name === name && last.select === ctx.select) return last.text;
+    const text = jsonString(`${ctx.apiUrl}$metadata#${name}${ctx.select !== undefined ? `&$select=${ctx.select}` : ''}`);
+    last = { apiUrl: ctx.apiUrl, name, select: ctx.select, text };
+    return text;
+  };
   const valueKey = key('value');
   const nextLinkKey = `,${key(a.nextLink)}`;
   return {
@@ -261,18 +279,17 @@ function verboseWriter(plan: ItemPlan, itemsLink: string, type: string): ItemWri
   const value = verbosePropertyValue;
   const expanded = expansions.map((x) => {
     const targetTail = `",${key('type')}${jsonString(x.type)}}`;
-    const entity: TargetText = (target, ctx) => `{${head}${randomUUID()}${targetTail}${targetMembers(x, target, value, ctx)}}`;
+    const entity: TargetText = (target, ctx, origin) => `{${head}${randomUUID()}${targetTail}${targetMembers(x, target, value, ctx, origin)}}`;
     return { x, key: `,${key(x.name)}`, entity };
   });
   const props = plan.props.map((p) => ({ key: `,${key(p.name)}`, get: p.get }));
   const results = `{${key('results')}[`;
 
-  function members(item: Item, rows: ExpandedRows, ctx: ApiContext, apiUrl: string): string {
-    const origin = ctx.requestUrl.origin;
+  function members(item: Item, rows: ExpandedRows, ctx: ApiContext, origin: string, apiUrl: string): string {
     const link = apiUrl + itemsLink + item.id;
     let out = `${head}${randomUUID()}${uri}${link}${etag}${item.version}${tail}`;
     for (const [pre, post] of deferred) out += pre + link + post;
-    for (const { x, key: k, entity } of expanded) out += k + expandedText(x, item, rows, ctx, entity, results, ']}');
+    for (const { x, key: k, entity } of expanded) out += k + expandedText(x, item, rows, ctx, origin, entity, results, ']}');
     for (const p of props) out += p.key + propertyText(value, ctx, p.get(item, origin));
     return out;
   }
