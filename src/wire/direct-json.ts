@@ -15,13 +15,13 @@ import { EdmDouble, type Entity, type Payload, type Value } from './values.ts';
 export type DirectWriter = (payload: Payload, ctx: SerializeContext) => string | undefined;
 
 /** Thrown inside a write when an entity's names need the tree writer's object semantics. */
-const NOT_PLAIN = Symbol('not plain');
+export const NOT_PLAIN = Symbol('not plain');
 
 const INDEX_LIKE = /^(?:0|[1-9]\d*)$/;
 const plainNames = new Map<string, boolean>();
 
 /** A member name that can meet no annotation and is not ordered first by an object. */
-function plainName(name: string): boolean {
+export function plainName(name: string): boolean {
   let plain = plainNames.get(name);
   if (plain === undefined) {
     plain = !name.includes('@') && !name.startsWith('odata.') && !name.startsWith('__')
@@ -55,7 +55,7 @@ function requirePlain(props: ReadonlyArray<readonly [string, Value]>, deferred?:
 
 /** `"name":` per member name, made once (names repeat in every entity of a response); bounded as encodeKey is. */
 const memberKeys = new Map<string, string>();
-function key(name: string): string {
+export function key(name: string): string {
   let k = memberKeys.get(name);
   if (k === undefined) {
     k = `${encodeKey(name)}:`;
@@ -69,13 +69,58 @@ const isModel = (v: Value): v is Exclude<Value, null | string | number | boolean
 /** A value the tree writers pass through as it is (a scalar, or what the model does not know: written `{}`, as they do). */
 const scalar = (v: unknown) => writeJson(v as Json);
 
-type Version = 'v3' | 'v4';
-type Level = 'minimal' | 'none' | 'full';
+export type Version = 'v3' | 'v4';
+export type Level = 'minimal' | 'none' | 'full';
 
-const LIGHT_ANNOTATIONS = {
+export const LIGHT_ANNOTATIONS = {
   v3: { context: 'odata.metadata', type: 'odata.type', id: 'odata.id', etag: 'odata.etag', editLink: 'odata.editLink', navigation: '@odata.navigationLinkUrl', nextLink: 'odata.nextLink', nullValue: 'odata.null', typePrefix: '', element: '/@Element' },
   v4: { context: '@odata.context', type: '@odata.type', id: '@odata.id', etag: '@odata.etag', editLink: '@odata.editLink', navigation: '@odata.navigationLink', nextLink: '@odata.nextLink', nullValue: '@odata.null', typePrefix: '#', element: '/$entity' },
 };
+
+/**
+ * A property value that holds no entity (a scalar, a collection, a complex value) in JSON light,
+ * which writes it alike in every version and level: what compiled writers (fronts/rest/api/
+ * item-writer.ts) write an item's own properties with. Throws NOT_PLAIN as the writers do.
+ */
+export function lightPropertyValue(v: Value): string {
+  if (!isModel(v)) return scalar(v);
+  switch (v.kind) {
+    case 'collection': {
+      let out = '[';
+      for (let i = 0; i < v.items.length; i++) out += (i ? ',' : '') + lightPropertyValue(v.items[i]!);
+      return `${out}]`;
+    }
+    case 'complex': {
+      requirePlain(v.props);
+      let out = '';
+      for (let i = 0; i < v.props.length; i++) out += `${i ? ',' : ''}${key(v.props[i]![0])}${lightPropertyValue(v.props[i]![1])}`;
+      return `{${out}}`;
+    }
+    default:
+      throw NOT_PLAIN;
+  }
+}
+
+/** The same in verbose (verboseDirect's shapes). */
+export function verbosePropertyValue(v: Value): string {
+  if (!isModel(v)) return scalar(v);
+  switch (v.kind) {
+    case 'collection': {
+      let out = `{${v.elementType === 'Edm.String' && !v.untyped ? VERBOSE_STRING_COLLECTION : ''}${key('results')}[`;
+      for (let i = 0; i < v.items.length; i++) out += (i ? ',' : '') + verbosePropertyValue(v.items[i]!);
+      return `${out}]}`;
+    }
+    case 'complex': {
+      requirePlain(v.props);
+      let out = `{${key('__metadata')}{${key('type')}${scalar(v.type)}}`;
+      for (const [k, p] of v.props) out += `,${key(k)}${verbosePropertyValue(p)}`;
+      return `${out}}`;
+    }
+    default:
+      throw NOT_PLAIN;
+  }
+}
+const VERBOSE_STRING_COLLECTION = `${key('__metadata')}{${key('type')}${jsonString('Collection(Edm.String)')}},`;
 
 /** JSON light (light.ts's shapes): v3 minimal/nometadata, v4 minimal/none/full. */
 export function lightDirect(version: Version, level: Level): DirectWriter {

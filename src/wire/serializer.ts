@@ -38,11 +38,17 @@ const DIRECT: Record<Dialect, DirectWriter> = {
   'v4-full': lightDirect('v4', 'full'),
 };
 
-/** Payloads written straight to text (direct-json.ts); the few it leaves, and errors, by the tree writer. */
+/**
+ * Payloads written by their own compiled writer where they carry one (`text`), else straight to
+ * text (direct-json.ts); the few it leaves, and errors, by the tree writer.
+ */
 const SERIALIZERS = Object.fromEntries((Object.keys(REFERENCE_SERIALIZERS) as Dialect[]).map((dialect): [Dialect, Serializer] => {
   const reference = REFERENCE_SERIALIZERS[dialect];
   const direct = DIRECT[dialect];
-  return [dialect, { write: (payload, ctx) => direct(payload, ctx) ?? reference.write(payload, ctx), error: (err) => reference.error(err) }];
+  return [dialect, {
+    write: (payload, ctx) => (payload.kind !== 'primitive' ? payload.text?.(dialect, ctx) : undefined) ?? direct(payload, ctx) ?? reference.write(payload, ctx),
+    error: (err) => reference.error(err),
+  }];
 })) as Record<Dialect, Serializer>;
 
 export const serializerFor = (dialect: Dialect): Serializer => SERIALIZERS[dialect];

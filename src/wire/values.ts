@@ -2,6 +2,9 @@
 // primitives. The domain and the API layer build these; one serializer per JSON dialect
 // writes them out (verbose `{"d":…}`, JSON light minimal/nometadata, OData v4).
 
+import type { Dialect } from './dialect.ts';
+import type { SerializeContext } from './serializer.ts';
+
 /** An Edm.Double: written with a fraction (`11.0`) as SharePoint does. */
 export class EdmDouble {
   constructor(readonly value: number) {}
@@ -49,8 +52,15 @@ export interface Entity {
   minimalMetadata?: boolean | undefined;
 }
 
+/**
+ * A payload's text in a dialect, written straight from what it was made of by a writer compiled
+ * for its shape (item reads: fronts/rest/api/item-writer.ts); undefined: written from the entities.
+ */
+export type PayloadText = (dialect: Dialect, ctx: SerializeContext) => string | undefined;
+
 export interface EntitySet {
   kind: 'entitySet';
+  text?: PayloadText | undefined;
   /** Name after `$metadata#` in JSON light: `SP.ListData.TasksListItems`, `SP.ApiData.Lists`. */
   metadataName: string;
   entities: Entity[];
@@ -60,6 +70,7 @@ export interface EntitySet {
 
 export interface SingleEntity {
   kind: 'entity';
+  text?: PayloadText | undefined;
   metadataName: string;
   entity: Entity;
 }

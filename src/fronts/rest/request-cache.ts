@@ -13,6 +13,9 @@
 //   while that has not moved, i.e. until any cached metadata is invalidated (a write here, or
 //   another instance's change seen by `sync`). Never an authorization outcome: the
 //   permission check runs on every request, for the user who sends it.
+// - compiled: what is compiled from an item plan — its writer per dialect (api/item-writer.ts),
+//   its expansions grouped by target list — held by the plan object, so dropped exactly when the
+//   plan is (the generation moved, or the plan was never kept).
 //
 // Cached values are shared by the requests that read them: they are frozen, or treated as
 // read-only by every handler.
@@ -128,6 +131,19 @@ export function keepPlanned(store: { generation(): number }, key: string, genera
   let plans = planned.get(store);
   if (!plans) planned.set(store, (plans = new Lru<Planned>(1_000)));
   plans.set(key, { generation, value });
+}
+
+/** What is compiled from an item plan (its writer per dialect, its expansion groups), by plan object: dropped with the plan, i.e. once the store generation moves. */
+const compiled = new WeakMap<object, Map<string, unknown>>();
+
+/** What `make` compiles from `plan` under `key`, made once per plan object (undefined too: a shape a writer cannot write is not tried again). */
+export function compiledFor<T>(plan: object, key: string, make: () => T): T {
+  let byKey = compiled.get(plan);
+  if (!byKey) compiled.set(plan, (byKey = new Map()));
+  if (byKey.has(key)) return byKey.get(key) as T;
+  const value = make();
+  byKey.set(key, value);
+  return value;
 }
 
 /** Freezes a parsed request's plain data (objects and arrays; a URL and Maps are left as they are). */

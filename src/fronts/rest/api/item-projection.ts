@@ -18,10 +18,10 @@ import { defaultWireProps, selectableWireProps, type WireProp } from './item-wir
 import { roleAssignmentEntities } from './types/security.ts';
 import { itemScopesOf, scopeKey } from '../../../identity/effective-permissions.ts';
 import { attachmentEntity } from './types/attachments.ts';
-import { plannedFor } from '../request-cache.ts';
+import { compiledFor, plannedFor } from '../request-cache.ts';
 
 /** Navigation properties every item has, written as `__deferred` in verbose full projections. */
-const ITEM_NAVIGATION = ['FirstUniqueAncestorSecurableObject', 'RoleAssignments', 'AttachmentFiles', 'ContentType',
+export const ITEM_NAVIGATION = ['FirstUniqueAncestorSecurableObject', 'RoleAssignments', 'AttachmentFiles', 'ContentType',
   'GetDlpPolicyTip', 'FieldValuesAsHtml', 'FieldValuesAsText', 'FieldValuesForEdit', 'File', 'Folder',
   'LikedByInformation', 'ParentList', 'Properties', 'Versions'];
 
@@ -217,29 +217,72 @@ async function makeItemPlan(list: List, fields: Field[], ctx: ApiContext): Promi
   return { list, fields, props, expansions: expansionList, parentList: wantParent, parentNested, full: false, load, roleAssignments, attachmentFiles, hasUniqueRoleAssignments, parts: withPlace(withAttachmentCount(partsRead(props), attachmentFiles), roleAssignments) };
 }
 
+/** The rows each expanded user or lookup field of `plan` points at from `items`, by target id; in `plan.expansions`' order. */
+export type ExpandedRows = Array<Map<number, Item>>;
+
+/** Expansions that read the same list (Author and Editor: the User Information List), read with one query. */
+interface ExpansionGroup {
+  target: LookupTarget;
+  /** Indexes in `plan.expansions`. */
+  indexes: number[];
+  /** The target's columns any of them reads; undefined: every column (one wants the default projection). */
+  load: Field[] | undefined;
+}
+
+/** The plan's expansions grouped by target list, in order of first appearance. */
+function expansionGroups(plan: ItemPlan): ExpansionGroup[] {
+  const groups = new Map<number, ExpansionGroup & { columns: Set<Field> | undefined }>();
+  plan.expansions.forEach((e, i) => {
+    let group = groups.get(e.target.list.rowId);
+    if (!group) groups.set(e.target.list.rowId, (group = { target: e.target, indexes: [], load: undefined, columns: new Set<Field>() }));
+    group.indexes.push(i);
+    if (e.load && group.columns) e.load.forEach((f) => group.columns!.add(f));
+    else group.columns = undefined;
+  });
+  return [...groups.values()].map(({ target, indexes, columns }) => ({ target, indexes, load: columns && [...columns] }));
+}
+
+/** Loads the rows `items`' expanded fields point at: one query per target list (groups made once per plan: request-cache.ts). */
+export async function loadExpanded(plan: ItemPlan, items: Item[], ctx: ApiContext): Promise<ExpandedRows> {
+  const rows: ExpandedRows = new Array(plan.expansions.length);
+  if (plan.expansions.length === 0) return rows;
+  for (const group of compiledFor(plan, 'expansion groups', () => expansionGroups(plan))) {
+    // Repeated ids are read once (getMany keeps the first of each).
+    const ids: number[] = [];
+    for (const i of group.indexes) {
+      const field = plan.expansions[i]!.field;
+      const multi = FIELD_KINDS[field.kind].multi;
+      for (const item of items) {
+        const v = storedValue(field, item);
+        if (multi) for (const id of storedArray<number>(v)) ids.push(id);
+        else if (v !== null && v !== undefined) ids.push(Number(v));
+      }
+    }
+    const found = ids.length ? await ctx.store.items.getMany(group.target.list, group.target.fields, ids, group.load) : [];
+    const byId = new Map<number, Item>();
+    for (const r of found) byId.set(r.id, r);
+    for (const i of group.indexes) rows[i] = byId;
+  }
+  return rows;
+}
+
+/** Whether the plan's entities need more than the rows and their expanded rows (ParentList, role assignments, attachments, scopes). */
+export const readsBeyondRows = (plan: ItemPlan): boolean =>
+  plan.parentList || !!plan.roleAssignments || !!plan.attachmentFiles || !!plan.hasUniqueRoleAssignments;
+
+/** What the entities of a page carry besides the rows: read once per page (renderItems). */
+interface PageExtras {
+  loaded: ExpandedRows;
+  parent?: Entity | undefined;
+  assignments?: Map<number, Entity[]> | undefined;
+  scopes?: { has(key: string): boolean } | undefined;
+  attachments?: Map<number, Entity[]> | undefined;
+}
+
 /** Builds the entities for `items` under `plan`. */
 export async function renderItems(plan: ItemPlan, items: Item[], ctx: ApiContext): Promise<Entity[]> {
-  // One query per target list: Author and Editor both point at the User Information List.
-  const idsByTarget = new Map<number, { target: LookupTarget; ids: Set<number>; load: Set<Field> | undefined }>();
-  for (const e of plan.expansions) {
-    const entry = idsByTarget.get(e.target.list.rowId) ?? { target: e.target, ids: new Set<number>(), load: new Set<Field>() };
-    idsByTarget.set(e.target.list.rowId, entry);
-    // Every column when any expansion of this target wants the default projection.
-    if (e.load && entry.load) e.load.forEach((f) => entry.load!.add(f));
-    else entry.load = undefined;
-    for (const item of items) {
-      const v = storedValue(e.field, item);
-      if (FIELD_KINDS[e.field.kind].multi) storedArray<number>(v).forEach((id) => entry.ids.add(id));
-      else if (v !== null && v !== undefined) entry.ids.add(Number(v));
-    }
-  }
-  const loadedByTarget = new Map<number, Map<number, Item>>();
-  for (const [rowId, { target, ids, load }] of idsByTarget) {
-    const rows = ids.size ? await ctx.store.items.getMany(target.list, target.fields, [...ids], load && [...load]) : [];
-    loadedByTarget.set(rowId, new Map(rows.map((r) => [r.id, r])));
-  }
-  const loaded = new Map<string, Map<number, Item>>();
-  for (const e of plan.expansions) loaded.set(e.field.internalName, loadedByTarget.get(e.target.list.rowId)!);
+  const loaded = await loadExpanded(plan, items, ctx);
+  if (!readsBeyondRows(plan)) return itemEntities(plan, items, { loaded }, ctx);
   const parent = plan.parentList ? parentListEntity({ ...plan, list: (await ctx.store.lists.withCounters([plan.list]))[0]! }, ctx) : undefined;
   // `$expand=RoleAssignments`: each item's assignments (its own, or what it inherits), read from the one cached scope map.
   const assignments = new Map<number, Entity[]>();
@@ -263,13 +306,17 @@ export async function renderItems(plan: ItemPlan, items: Item[], ctx: ApiContext
       attachments.set(item.id, (await ctx.store.attachments.of(plan.list, item.id)).map((a) => attachmentEntity(plan.list, item.id, a, ctx)));
     }
   }
+  return itemEntities(plan, items, { loaded, parent, assignments, scopes, attachments }, ctx);
+}
 
+/** The entities of `items` under `plan`, from what was read for them (synchronous: a compiled writer's fallback runs it while writing). */
+export function itemEntities(plan: ItemPlan, items: Item[], { loaded, parent, assignments, scopes, attachments }: PageExtras, ctx: ApiContext): Entity[] {
   // What every item of the page shares, made once: its type, where its links start, the expanded properties' names.
   const type = listItemEntityTypeFullName(plan.list.entityTypeName);
   const itemsLink = `${listEditLink(plan.list)}/Items(`;
   const origin = ctx.requestUrl.origin;
-  const expansions = plan.expansions.map((e) => ({
-    e, byId: loaded.get(e.field.internalName)!, name: odataPropertyName(e.field.internalName), multi: FIELD_KINDS[e.field.kind].multi,
+  const expansions = plan.expansions.map((e, i) => ({
+    e, byId: loaded[i]!, name: odataPropertyName(e.field.internalName), multi: FIELD_KINDS[e.field.kind].multi,
     type: listItemEntityTypeFullName(e.target.list.entityTypeName), known: selectableWireProps(e.target.list, e.target.fields),
   }));
   return items.map((item) => {
@@ -285,10 +332,10 @@ export async function renderItems(plan: ItemPlan, items: Item[], ctx: ApiContext
     }
     if (parent) props.push(['ParentList', { kind: 'expanded', navigationLink: `${editLink}/ParentList`, value: parent }]);
     if (plan.roleAssignments) {
-      props.push(['RoleAssignments', { kind: 'expanded', navigationLink: `${editLink}/RoleAssignments`, value: assignments.get(item.id) ?? [] }]);
+      props.push(['RoleAssignments', { kind: 'expanded', navigationLink: `${editLink}/RoleAssignments`, value: assignments?.get(item.id) ?? [] }]);
     }
     if (plan.attachmentFiles) {
-      props.push(['AttachmentFiles', { kind: 'expanded', navigationLink: `${editLink}/AttachmentFiles`, value: attachments.get(item.id) ?? [] }]);
+      props.push(['AttachmentFiles', { kind: 'expanded', navigationLink: `${editLink}/AttachmentFiles`, value: attachments?.get(item.id) ?? [] }]);
     }
     for (const p of plan.props) props.push([p.name, absolutePhotoLink(p.get(item, origin), ctx)]);
     if (scopes) props.push(['HasUniqueRoleAssignments', scopes.has(scopeKey({ kind: 'item', web: ctx.web, list: plan.list, id: item.id }))]);
@@ -301,7 +348,7 @@ export async function renderItems(plan: ItemPlan, items: Item[], ctx: ApiContext
  * (the origin is not known when a row is written); clients get it absolute, as SharePoint
  * Online writes it (reference §3).
  */
-function absolutePhotoLink(value: Value, ctx: ApiContext): Value {
+export function absolutePhotoLink(value: Value, ctx: ApiContext): Value {
   if (value === null || typeof value !== 'object' || !('kind' in value) || value.kind !== 'complex' || value.type !== 'SP.FieldUrlValue') return value;
   const absolute = (v: Value) => (typeof v === 'string' && /^\/_layouts\/15\/userphoto\.aspx\?/i.test(v) ? new URL(v, ctx.apiUrl).href : v);
   return { ...value, props: value.props.map(([k, v]) => [k, absolute(v)]) };

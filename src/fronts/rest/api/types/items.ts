@@ -12,7 +12,8 @@ import type { SortKey } from '../../../../store/store.ts';
 import type { ApiContext } from '../context.ts';
 import { listEditLink, selectProps } from '../entities.ts';
 import { readItemValues } from '../item-input.ts';
-import { lookupTarget, planItemProjection, renderItems, type ItemPlan, type LookupTarget } from '../item-projection.ts';
+import { lookupTarget, planItemProjection, type ItemPlan, type LookupTarget } from '../item-projection.ts';
+import { itemPayload, itemsPayload } from '../item-writer.ts';
 import { pageColumns } from '../page-columns.ts';
 import { nextLink, pageSize, positionFromSkipToken } from '../paging.ts';
 import { noContent, ok, type Outcome } from '../outcome.ts';
@@ -67,20 +68,16 @@ async function queryItems(r: ItemsResource, ctx: ApiContext): Promise<Outcome> {
     after: positionFromSkipToken(ctx, keys), backwards: ctx.query.skipToken?.pagedPrev,
     lookups: await filterLookups(ctx, r.list, fields),
   });
-  const entities = await renderItems(plan, page.items, ctx);
   const last = page.items[ctx.query.skipToken?.pagedPrev ? 0 : page.items.length - 1];
-  return ok({
-    kind: 'entitySet', metadataName: listItemEntitySetName(r.list.entityTypeName), entities,
-    nextLink: page.hasMore && last ? nextLink(ctx, keys, last) : undefined,
-  });
+  const next = page.hasMore && last ? nextLink(ctx, keys, last) : undefined;
+  return ok(await itemsPayload(plan, page.items, listItemEntitySetName(r.list.entityTypeName), next, ctx));
 }
 
 async function itemOutcome(list: List, fields: Field[], item: Item, ctx: ApiContext, status = 200, plan?: ItemPlan): Promise<Outcome> {
   plan ??= await planItemProjection(list, fields, ctx);
-  const [entity] = await renderItems(plan, [item], ctx);
   const headers: Record<string, string> = { ETag: `"${item.version}"` };
   if (status === 201) headers.Location = `${ctx.apiUrl}${listEditLink(list)}/Items(${item.id})`;
-  return { status, headers, payload: { kind: 'entity', metadataName: listItemEntitySetName(list.entityTypeName), entity: entity! } };
+  return { status, headers, payload: await itemPayload(plan, item, listItemEntitySetName(list.entityTypeName), ctx) };
 }
 
 async function loadItem(r: ItemResource, ctx: ApiContext): Promise<{ fields: Field[]; item: Item }> {

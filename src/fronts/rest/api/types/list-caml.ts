@@ -15,7 +15,8 @@ import type { SortKey } from '../../../../store/store.ts';
 import { errors } from '../../../../wire/errors.ts';
 import { camlItemQuery, type CamlItemQuery } from '../caml-query.ts';
 import type { ApiContext } from '../context.ts';
-import { planItemProjection, renderItems } from '../item-projection.ts';
+import { planItemProjection } from '../item-projection.ts';
+import { itemsPayload } from '../item-writer.ts';
 import { listDataRows, permMask, type Row } from '../list-data-rows.ts';
 import { ok, type Outcome } from '../outcome.ts';
 import { storedFromToken } from '../paging.ts';
@@ -74,8 +75,7 @@ const getItems: MethodDef<Resource> = {
     const plan = await planItemProjection(list, fields, ctx);
     const paging = new URLSearchParams(optionalString(record(query.ListItemCollectionPosition).PagingInfo, 'PagingInfo') ?? '');
     const page = await readPage(list, fields, q, rowLimit(q, ctx.settings.maxPageSize, ctx), paging, ctx, plan.load);
-    const entities = await renderItems(plan, page.items, ctx);
-    return ok({ kind: 'entitySet', metadataName: listItemEntitySetName(list.entityTypeName), entities });
+    return ok(await itemsPayload(plan, page.items, listItemEntitySetName(list.entityTypeName), undefined, ctx));
   },
 };
 
