@@ -80,13 +80,37 @@ export async function folderSecurable(store: Pick<StoreReader, 'roleAssignments'
   return { kind: 'item', web, list, id: nearest.id, dir: slash < 0 ? '' : nearest.path.slice(0, slash) };
 }
 
+/**
+ * Where items checked by id alone were found, per list folder-scopes entry (the cached array):
+ * an item's folder changes only by a move or rename in its list, and each of those drops the
+ * list's folder scopes on every instance, so what was read under one entry holds while it is
+ * cached. A check of an item by id then reads no row (the handler reads it anyway). Ids are
+ * never reused: an item deleted since is checked as where it was, which the caller could not
+ * see then either.
+ */
+const itemDirs = new WeakMap<readonly FolderScope[], Map<number, string>>();
+/** Most item folders remembered per list (past it they are read again). */
+const MAX_ITEM_DIRS = 10_000;
+
+async function itemDir(store: Pick<StoreReader, 'items'>, list: List, id: number, folders: readonly FolderScope[]): Promise<string> {
+  const known = itemDirs.get(folders)?.get(id);
+  if (known !== undefined) return known;
+  const item = await store.items.get(list, [], id, [], ['place']);
+  if (!item) return '';
+  let dirs = itemDirs.get(folders);
+  if (!dirs) itemDirs.set(folders, (dirs = new Map()));
+  if (dirs.size >= MAX_ITEM_DIRS) dirs.clear();
+  dirs.set(id, item.place.dir);
+  return item.place.dir;
+}
+
 /** The object and its parents, nearest first: an item's folders and list, a list's web, a web's parent webs. */
 export async function chainOf(store: Pick<StoreReader, 'sites' | 'roleAssignments' | 'items'>, site: Site, s: Securable): Promise<Securable[]> {
   const chain: Securable[] = [s];
   if (s.kind === 'item') {
     const folders = s.folders ?? (await itemScopesOf(store, site, s.list)).folders;
     if (folders.length > 0) {
-      const dir = s.dir ?? (await store.items.get(s.list, [], s.id, [], ['place']))?.place.dir ?? '';
+      const dir = s.dir ?? await itemDir(store, s.list, s.id, folders);
       for (const f of foldersHolding(folders, dir)) chain.push({ kind: 'item', web: s.web, list: s.list, id: f.id });
     }
     chain.push({ kind: 'list', web: s.web, list: s.list });
