@@ -31,7 +31,7 @@ export type Securable =
    */
   | { kind: 'item'; web: Web; list: List; id: number; dir?: string | undefined; folders?: readonly FolderScope[] | undefined };
 
-type Reader = Pick<StoreReader, 'roleAssignments' | 'roleDefinitions' | 'siteGroups' | 'sites' | 'lists' | 'fields' | 'items' | 'directory' | 'settings'>;
+type Reader = Pick<StoreReader, 'roleAssignments' | 'roleDefinitions' | 'siteGroups' | 'sites' | 'lists' | 'fields' | 'items' | 'directory' | 'settings' | 'generation'>;
 
 export const scopeKey = (s: Securable): string =>
   s.kind === 'web' ? `web:${s.web.id}` : s.kind === 'list' ? `list:${s.list.rowId}` : `item:${s.list.rowId}:${s.id}`;
@@ -198,9 +198,38 @@ async function maskOf(store: Reader, site: Site, principal: Principal, assignmen
   return mask;
 }
 
+/**
+ * Masks already worked out, per principal object and object, while the store's generation
+ * stands. A principal object is one caller's: site-principals.ts hands every request of one
+ * identity on one site the same frozen one for as long as the generation stands, and builds
+ * a new one otherwise (a caller with no site role, anyone else's principal a handler makes).
+ * Everything a mask is made of is cached metadata whose every change moves the generation: the
+ * site's scopes and assignments, a list's folder scopes (and the item folders kept with them),
+ * webs, site groups and their members, role definitions, directory memberships, the User
+ * Information List's rows. Never shared across callers; nothing kept inside a transaction (NaN).
+ */
+const knownMasks = new WeakMap<Principal, { generation: number; masks: Map<string, BasePermissions> }>();
+/** Most objects remembered per caller (past it they are worked out again). */
+const MAX_MASKS = 1_000;
+
 /** What `principal` may do on the object. */
 export async function effectivePermissions(store: Reader, site: Site, principal: Principal, s: Securable): Promise<BasePermissions> {
   if (principal.userId === SYSTEM_ACCOUNT_ID || principal.role === 'owner') return ROLE_DEFINITIONS[0]!.permissions;
+  const generation = store.generation();
+  // An item checked in a given folder may be one not placed yet (a file's upload): its folder is part of the key.
+  const key = `${site.id}\n${scopeKey(s)}${s.kind === 'item' && s.dir !== undefined ? `\n${s.dir}` : ''}`;
+  let kept = knownMasks.get(principal);
+  const hit = kept?.generation === generation ? kept.masks.get(key) : undefined;
+  if (hit) return hit;
+  const mask = await workOutPermissions(store, site, principal, s);
+  if (!Number.isNaN(generation) && store.generation() === generation) {
+    if (!kept || kept.generation !== generation || kept.masks.size >= MAX_MASKS) knownMasks.set(principal, (kept = { generation, masks: new Map() }));
+    kept.masks.set(key, mask);
+  }
+  return mask;
+}
+
+async function workOutPermissions(store: Reader, site: Site, principal: Principal, s: Securable): Promise<BasePermissions> {
   const found = await uniqueAncestor(store, site, s);
   // Someone with no site role reached the site through an assignment somewhere in it (authorize):
   // where nothing of theirs applies they have Limited Access, as SharePoint gives them.
