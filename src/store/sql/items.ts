@@ -12,7 +12,7 @@ import { makesMinorVersions } from '../../domain/versions.ts';
 import type { ItemPage, ItemPart, ItemQuery, ItemRepository, ItemWrite } from '../items.ts';
 import { withCalculated } from './calculated.ts';
 import { compileFilter } from './filter-compiler.ts';
-import { columnList, rowToItem, selectColumns, sortExpression, valuesToColumns } from './item-table.ts';
+import { columnList, foldsCase, rowToItem, selectColumns, sortExpression, valuesToColumns } from './item-table.ts';
 import { keysetCondition } from './keyset.ts';
 import { isPrincipalList, listEntry, principalsOf, PRINCIPALS, SqlLists } from './lists.ts';
 import { DEFAULT_GROUP_RANGE } from '../../domain/principal-ids.ts';
@@ -54,17 +54,32 @@ export class SqlItems implements ItemRepository {
     const effective = query.orderBy.map((k) => ({ ...k, descending: query.backwards ? !k.descending : k.descending }));
     const idDescending = query.backwards ?? false;
     if (query.after) conditions.push(keysetCondition(effective, query.after, idDescending, flavour));
-    const order = [
+    const order = () => [
       ...effective.map((key) => sql`${sortExpression(key.field, flavour)} ${sql.raw(key.descending ? 'desc nulls last' : 'asc nulls first')}`),
       sql`${sql.ref(idKey.column)} ${sql.raw(idDescending ? 'desc' : 'asc')}`,
     ];
     // One SQL template rather than Kysely's query builder: this runs per request, and the
     // builder's cost grows with every selected column. The filter's values are bound
     // parameters, so equal filters share one prepared text.
-    const compiled = sql`select ${sql.raw(columnList(query.load ?? fields, query.parts))} from ${sql.table(list.tableName)}${
-      conditions.length ? sql` where ${sql.join(conditions, sql` and `)}` : sql``} order by ${sql.join(order, sql`, `)} limit ${query.top + 1}`
+    const columns = columnList(query.load ?? fields, query.parts);
+    const compile = () => sql`select ${sql.raw(columns)} from ${sql.table(list.tableName)}${
+      conditions.length ? sql` where ${sql.join(conditions, sql` and `)}` : sql``} order by ${sql.join(order(), sql`, `)} limit ${query.top + 1}`
       .compile(this.s.db);
-    const rows = await this.s.rows(compiled.sql, compiled.parameters);
+    // A page with no condition (the first page of a list, in an order) binds its limit alone: its
+    // text is kept by shape, as an item read's is, rather than compiled per request.
+    let text: string, parameters: readonly unknown[];
+    if (conditions.length === 0) {
+      const keys = effective.map((k) => `${k.field.column}${foldsCase(k.field) ? '~' : ''}${k.descending ? '-' : '+'}`).join();
+      text = this.s.shape(`page:${list.tableName}:${columns}:${keys}:${idDescending ? '-' : '+'}`, () => {
+        const compiled = compile();
+        if (compiled.parameters.length !== 1) throw new Error('a page without conditions binds its limit alone');
+        return compiled;
+      });
+      parameters = [query.top + 1];
+    } else {
+      ({ sql: text, parameters } = compile());
+    }
+    const rows = await this.s.rows(text, parameters);
     const hasMore = rows.length > query.top;
     const items = rows.slice(0, query.top).map((r) => rowToItem(r, query.load ?? fields));
     if (query.backwards) items.reverse();
