@@ -32,7 +32,7 @@ export type Securable =
    */
   | { kind: 'item'; web: Web; list: List; id: number; dir?: string | undefined; folders?: readonly FolderScope[] | undefined };
 
-type Reader = Pick<StoreReader, 'roleAssignments' | 'roleDefinitions' | 'siteGroups' | 'sites' | 'lists' | 'fields' | 'items' | 'directory' | 'settings'>;
+type Reader = Pick<StoreReader, 'roleAssignments' | 'roleDefinitions' | 'siteGroups' | 'sites' | 'lists' | 'fields' | 'items' | 'directory' | 'settings' | 'generation'>;
 
 export const scopeKey = (s: Securable): string =>
   s.kind === 'web' ? webScopeKey(s.web.id) : s.kind === 'list' ? listScopeKey(s.list.rowId) : itemScopeKey(s.list.rowId, s.id);
@@ -79,13 +79,37 @@ export async function folderSecurable(store: Pick<StoreReader, 'roleAssignments'
   return { kind: 'item', web, list, id: nearest.id, dir: slash < 0 ? '' : nearest.path.slice(0, slash) };
 }
 
+/**
+ * Where items checked by id alone were found, per list folder-scopes entry (the cached array):
+ * an item's folder changes only by a move or rename in its list, and each of those drops the
+ * list's folder scopes on every instance, so what was read under one entry holds while it is
+ * cached. A check of an item by id then reads no row (the handler reads it anyway). Ids are
+ * never reused: an item deleted since is checked as where it was, which the caller could not
+ * see then either.
+ */
+const itemDirs = new WeakMap<readonly FolderScope[], Map<number, string>>();
+/** Most item folders remembered per list (past it they are read again). */
+const MAX_ITEM_DIRS = 10_000;
+
+async function itemDir(store: Pick<StoreReader, 'items'>, list: List, id: number, folders: readonly FolderScope[]): Promise<string> {
+  const known = itemDirs.get(folders)?.get(id);
+  if (known !== undefined) return known;
+  const item = await store.items.get(list, [], id, [], ['place']);
+  if (!item) return '';
+  let dirs = itemDirs.get(folders);
+  if (!dirs) itemDirs.set(folders, (dirs = new Map()));
+  if (dirs.size >= MAX_ITEM_DIRS) dirs.clear();
+  dirs.set(id, item.place.dir);
+  return item.place.dir;
+}
+
 /** The object and its parents, nearest first: an item's folders and list, a list's web, a web's parent webs. */
 export async function chainOf(store: Pick<StoreReader, 'sites' | 'roleAssignments' | 'items'>, site: Site, s: Securable): Promise<Securable[]> {
   const chain: Securable[] = [s];
   if (s.kind === 'item') {
     const folders = s.folders ?? (await itemScopesOf(store, site, s.list)).folders;
     if (folders.length > 0) {
-      const dir = s.dir ?? (await store.items.get(s.list, [], s.id, [], ['place']))?.place.dir ?? '';
+      const dir = s.dir ?? await itemDir(store, s.list, s.id, folders);
       for (const f of foldersHolding(folders, dir)) chain.push({ kind: 'item', web: s.web, list: s.list, id: f.id });
     }
     chain.push({ kind: 'list', web: s.web, list: s.list });
@@ -173,9 +197,38 @@ async function maskOf(store: Reader, site: Site, principal: Principal, assignmen
   return mask;
 }
 
+/**
+ * Masks already worked out, per principal object and object, while the store's generation
+ * stands. A principal object is one caller's: site-principals.ts hands every request of one
+ * identity on one site the same frozen one for as long as the generation stands, and builds
+ * a new one otherwise (a caller with no site role, anyone else's principal a handler makes).
+ * Everything a mask is made of is cached metadata whose every change moves the generation: the
+ * site's scopes and assignments, a list's folder scopes (and the item folders kept with them),
+ * webs, site groups and their members, role definitions, directory memberships, the User
+ * Information List's rows. Never shared across callers; nothing kept inside a transaction (NaN).
+ */
+const knownMasks = new WeakMap<Principal, { generation: number; masks: Map<string, BasePermissions> }>();
+/** Most objects remembered per caller (past it they are worked out again). */
+const MAX_MASKS = 1_000;
+
 /** What `principal` may do on the object. */
 export async function effectivePermissions(store: Reader, site: Site, principal: Principal, s: Securable): Promise<BasePermissions> {
   if (principal.userId === SYSTEM_ACCOUNT_ID || principal.role === 'owner') return ROLE_DEFINITIONS[0]!.permissions;
+  const generation = store.generation();
+  // An item checked in a given folder may be one not placed yet (a file's upload): its folder is part of the key.
+  const key = `${site.id}\n${scopeKey(s)}${s.kind === 'item' && s.dir !== undefined ? `\n${s.dir}` : ''}`;
+  let kept = knownMasks.get(principal);
+  const hit = kept?.generation === generation ? kept.masks.get(key) : undefined;
+  if (hit) return hit;
+  const mask = await workOutPermissions(store, site, principal, s);
+  if (!Number.isNaN(generation) && store.generation() === generation) {
+    if (!kept || kept.generation !== generation || kept.masks.size >= MAX_MASKS) knownMasks.set(principal, (kept = { generation, masks: new Map() }));
+    kept.masks.set(key, mask);
+  }
+  return mask;
+}
+
+async function workOutPermissions(store: Reader, site: Site, principal: Principal, s: Securable): Promise<BasePermissions> {
   const found = await uniqueAncestor(store, site, s);
   // Someone with no site role reached the site through an assignment somewhere in it (authorize):
   // where nothing of theirs applies they have Limited Access, as SharePoint gives them.

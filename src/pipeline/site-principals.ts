@@ -62,10 +62,14 @@ export function createSiteAuthorizer(store: Store, clock: () => Date): (site: Si
    */
   const known = new WeakMap<Identity, Map<string, { generation: number; principal: Principal }>>();
 
-  return async (site, identity) => {
+  // A repeat caller's principal is handed back without an async frame of its own.
+  return (site, identity) => {
     const generation = store.generation();
     const hit = known.get(identity)?.get(site.id);
-    if (hit && hit.generation === generation) return hit.principal;
+    return hit && hit.generation === generation ? Promise.resolve(hit.principal) : workOut(site, identity, generation);
+  };
+
+  async function workOut(site: Site, identity: Identity, generation: number): Promise<Principal> {
     const principal = await principalOn(site, identity);
     if (principal.role !== 'none' && store.generation() === generation && !Number.isNaN(generation)) {
       let sites = known.get(identity);
@@ -73,7 +77,7 @@ export function createSiteAuthorizer(store: Store, clock: () => Date): (site: Si
       sites.set(site.id, { generation, principal: Object.freeze(principal) });
     }
     return principal;
-  };
+  }
 
   async function principalOn(site: Site, identity: Identity): Promise<Principal> {
     if (identity.app) return authorizeApp(site, identity.app);

@@ -24,9 +24,14 @@ export class ReadThroughCache {
   get generation(): number { return this.tick; }
 
   /** Cached value of `scope`/`key`, else what `load` returns (kept unless invalidated meanwhile). */
-  async read<V>(scope: string, key: string, load: () => Promise<V>): Promise<V> {
+  read<V>(scope: string, key: string, load: () => Promise<V>): Promise<V> {
+    // A hit (every request's metadata, most of the time) costs one settled promise, no async frame.
     const entries = this.entries.get(scope);
-    if (entries?.has(key)) return entries.get(key) as V;
+    if (entries?.has(key)) return Promise.resolve(entries.get(key) as V);
+    return this.loadAndKeep(scope, key, load);
+  }
+
+  private async loadAndKeep<V>(scope: string, key: string, load: () => Promise<V>): Promise<V> {
     const started = this.tick;
     const value = await load();
     if (this.fresh(scope, key, started)) {

@@ -65,6 +65,7 @@ export function openSqlite(options: SqliteOptions): Connection & { clearStatemen
   const direct: DirectDriver = {
     // The one connection inside another unit of work's transaction: queue behind it (Kysely's mutex).
     rows: (text, params) => (database.inTransaction ? undefined : Promise.resolve(cached.prepare(text).all(...params) as Row[])),
+    rowNow: (text, params) => (database.inTransaction ? undefined : (cached.prepare(text).get(...params) as Row | undefined) ?? null),
     clear: cached.clear,
   };
   return { db, flavour: 'sqlite', clearStatementCache: cached.clear, direct, changeProbe: 'pragma data_version' };

@@ -18,6 +18,12 @@ export interface DirectDriver {
    * its uncommitted rows), so the caller queues behind it through Kysely instead.
    */
   rows(text: string, params: readonly unknown[]): Promise<Row[]> | undefined;
+  /**
+   * The first row of `text` (null: none) at once, where the driver is synchronous (SQLite)
+   * and can run it now; undefined otherwise (then `rows`). A read by primary key this way
+   * costs no promise and stops at the row it needs.
+   */
+  rowNow?(text: string, params: readonly unknown[]): Row | null | undefined;
   /** Forgets prepared statements (after DDL). */
   clear(): void;
 }

@@ -72,7 +72,7 @@ export const indexName = (table: string, field: Pick<Field, 'column'>) => `${tab
  * lower(). Dates are text in one fixed form (`…T…Z`): they sort and are filtered on the
  * bare column, as the filter compiler compares them, so their indexes (and Modified's) serve.
  */
-const foldsCase = (field: Pick<Field, 'kind'> & { options?: Field['options'] }) => FIELD_KINDS[valueKind(field)].storage === 'text' && valueKind(field) !== 'DateTime';
+export const foldsCase = (field: Pick<Field, 'kind'> & { options?: Field['options'] }) => FIELD_KINDS[valueKind(field)].storage === 'text' && valueKind(field) !== 'DateTime';
 
 export function sortExpression(field: Pick<Field, 'column' | 'kind'> & { options?: Field['options'] }, flavour: SqlFlavour): RawBuilder<unknown> {
   const column = sql.ref(field.column);

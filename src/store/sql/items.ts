@@ -12,7 +12,7 @@ import { makesMinorVersions } from '../../domain/versions.ts';
 import type { ItemPage, ItemPart, ItemQuery, ItemRepository, ItemWrite } from '../items.ts';
 import { withCalculated } from './calculated.ts';
 import { compileFilter } from './filter-compiler.ts';
-import { columnList, rowToItem, selectColumns, sortExpression, valuesToColumns } from './item-table.ts';
+import { columnList, foldsCase, rowToItem, selectColumns, sortExpression, valuesToColumns } from './item-table.ts';
 import { keysetCondition } from './keyset.ts';
 import { isPrincipalList, listEntry, principalsOf, PRINCIPALS, SqlLists } from './lists.ts';
 import { DEFAULT_GROUP_RANGE } from '../../domain/principal-ids.ts';
@@ -54,37 +54,57 @@ export class SqlItems implements ItemRepository {
     const effective = query.orderBy.map((k) => ({ ...k, descending: query.backwards ? !k.descending : k.descending }));
     const idDescending = query.backwards ?? false;
     if (query.after) conditions.push(keysetCondition(effective, query.after, idDescending, flavour));
-    const order = [
+    const order = () => [
       ...effective.map((key) => sql`${sortExpression(key.field, flavour)} ${sql.raw(key.descending ? 'desc nulls last' : 'asc nulls first')}`),
       sql`${sql.ref(idKey.column)} ${sql.raw(idDescending ? 'desc' : 'asc')}`,
     ];
     // One SQL template rather than Kysely's query builder: this runs per request, and the
     // builder's cost grows with every selected column. The filter's values are bound
     // parameters, so equal filters share one prepared text.
-    const compiled = sql`select ${sql.raw(columnList(query.load ?? fields, query.parts))} from ${sql.table(list.tableName)}${
-      conditions.length ? sql` where ${sql.join(conditions, sql` and `)}` : sql``} order by ${sql.join(order, sql`, `)} limit ${query.top + 1}`
+    const columns = columnList(query.load ?? fields, query.parts);
+    const compile = () => sql`select ${sql.raw(columns)} from ${sql.table(list.tableName)}${
+      conditions.length ? sql` where ${sql.join(conditions, sql` and `)}` : sql``} order by ${sql.join(order(), sql`, `)} limit ${query.top + 1}`
       .compile(this.s.db);
-    const rows = await this.s.rows(compiled.sql, compiled.parameters);
+    // A page with no condition (the first page of a list, in an order) binds its limit alone: its
+    // text is kept by shape, as an item read's is, rather than compiled per request.
+    let text: string, parameters: readonly unknown[];
+    if (conditions.length === 0) {
+      const keys = effective.map((k) => `${k.field.column}${foldsCase(k.field) ? '~' : ''}${k.descending ? '-' : '+'}`).join();
+      text = this.s.shape(`page:${list.tableName}:${columns}:${keys}:${idDescending ? '-' : '+'}`, () => {
+        const compiled = compile();
+        if (compiled.parameters.length !== 1) throw new Error('a page without conditions binds its limit alone');
+        return compiled;
+      });
+      parameters = [query.top + 1];
+    } else {
+      ({ sql: text, parameters } = compile());
+    }
+    const rows = await this.s.rows(text, parameters);
     const hasMore = rows.length > query.top;
     const items = rows.slice(0, query.top).map((r) => rowToItem(r, query.load ?? fields));
     if (query.backwards) items.reverse();
     return { items, hasMore };
   }
 
-  async get(list: List, fields: Field[], id: number, load: Field[] = fields, parts?: readonly ItemPart[]): Promise<Item | undefined> {
+  get(list: List, fields: Field[], id: number, load: Field[] = fields, parts?: readonly ItemPart[]): Promise<Item | undefined> {
     // Ids are whole numbers an integer column holds (PostgreSQL refuses to compare with others).
-    if (!Number.isSafeInteger(id)) return undefined;
-    const columns = selectColumns(load, parts);
-    const text = this.s.shape(`item:${list.tableName}:${columns.join()}`,
-      (db) => db.selectFrom(list.tableName).select(columns).where('id', '=', 0).compile());
-    const [row] = await this.s.rows(text, [id]);
-    return row ? rowToItem(row, load) : undefined;
+    if (!Number.isSafeInteger(id)) return Promise.resolve(undefined);
+    try {
+      const text = this.s.shape(itemShapeKey(list, load, parts),
+        (db) => db.selectFrom(list.tableName).select(selectColumns(load, parts)).where('id', '=', 0).compile());
+      // SQLite outside a unit of work: the row at once, with no promise until the one returned.
+      const now = this.s.rowNow(text, [id]);
+      if (now !== undefined) return Promise.resolve(now ? rowToItem(now, load) : undefined);
+      return this.s.rows(text, [id]).then(([row]) => (row ? rowToItem(row, load) : undefined));
+    } catch (e) {
+      return Promise.reject(e);
+    }
   }
 
   /** The items of these ids, in no particular order. */
-  async getMany(list: List, fields: Field[], ids: number[], load: Field[] = fields): Promise<Item[]> {
+  getMany(list: List, fields: Field[], ids: number[], load: Field[] = fields): Promise<Item[]> {
     ids = [...new Set(ids.filter(Number.isSafeInteger))];
-    if (ids.length === 0) return [];
+    if (ids.length === 0) return Promise.resolve([]);
     if (isPrincipalList(list) && !this.s.inTransaction) return this.principals(list, fields, ids);
     return this.readMany(list, ids, load);
   }
@@ -104,7 +124,19 @@ export class SqlItems implements ItemRepository {
    * `PRINCIPALS` (lists.ts): Author and Editor are expanded on most reads, and their rows
    * change only with the directory. The ids not yet cached are read in one query.
    */
-  private async principals(list: List, fields: Field[], ids: number[]): Promise<Item[]> {
+  private principals(list: List, fields: Field[], ids: number[]): Promise<Item[]> {
+    // Every one cached (Author and Editor of a read, as a rule): taken as they are, one promise in all.
+    const cache = this.s.options.cache;
+    const found: Item[] = [];
+    for (const id of ids) {
+      const row = cache.peek<Item | null>(PRINCIPALS, `${list.rowId}:${id}`);
+      if (row === undefined) return this.loadPrincipals(list, fields, ids);
+      if (row) found.push(row);
+    }
+    return Promise.resolve(found);
+  }
+
+  private async loadPrincipals(list: List, fields: Field[], ids: number[]): Promise<Item[]> {
     let loading: Promise<Map<number, Item>> | undefined;
     const loadAll = () => (loading ??= this.readMany(list, ids, fields).then((rows) => new Map(rows.map((r) => [r.id, r]))));
     const found = await Promise.all(ids.map((id) =>
@@ -275,6 +307,27 @@ export class SqlItems implements ItemRepository {
     return (await this.s.rows(text, [id])).length > 0;
   }
 }
+
+/**
+ * The shape key of an item read by id, per load array and parts array (a plan's, kept while the
+ * metadata stands): made once rather than per read, and the same string each time, so the
+ * lookups of its text and of the prepared statement hash nothing anew. The text itself stays
+ * in ShapeTexts, which DDL clears.
+ */
+function itemShapeKey(list: List, load: Field[], parts: readonly ItemPart[] | undefined): string {
+  let byParts = itemShapeKeys.get(load);
+  if (!byParts) itemShapeKeys.set(load, (byParts = new Map()));
+  const partsKey = parts ?? WHOLE_ITEM;
+  let entry = byParts.get(partsKey);
+  if (entry === undefined || entry.table !== list.tableName) {
+    // Bounded: a load array meets a few parts arrays (one per projection).
+    if (byParts.size >= 64) byParts.clear();
+    byParts.set(partsKey, (entry = { table: list.tableName, key: `item:${list.tableName}:${selectColumns(load, parts).join()}` }));
+  }
+  return entry.key;
+}
+const WHOLE_ITEM: readonly ItemPart[] = [];
+const itemShapeKeys = new WeakMap<Field[], Map<readonly ItemPart[], { table: string; key: string }>>();
 
 /**
  * The list's counter moved past `count` new ids, which are then the `count` below it. A User

@@ -156,6 +156,14 @@ export class SqlSession {
     const direct = this.work ? undefined : this.options.direct?.rows(text, params);
     return direct ?? ((await this.db.executeQuery(CompiledQuery.raw(text, [...params]))).rows as Row[]);
   }
+
+  /**
+   * A hot read of one row, at once where the driver is synchronous and free (SQLite outside a
+   * unit of work; null: no row), else undefined and the caller uses `rows`.
+   */
+  rowNow(text: string, params: readonly unknown[]): Row | null | undefined {
+    return this.work ? undefined : this.options.direct?.rowNow?.(text, params);
+  }
 }
 
 /** Rows of `cache_changes` kept: an instance further behind than this drops its whole cache. */

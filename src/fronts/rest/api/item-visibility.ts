@@ -4,18 +4,42 @@
 // paging and counts stay right. An item's own unique permissions decide first, then those of
 // the nearest folder holding it (by FileDirRef), then the list's.
 
-import type { List } from '../../../domain/model.ts';
+import type { List, Principal } from '../../../domain/model.ts';
 import { grants } from '../../../domain/permissions.ts';
 import { itemVisibility, isAtOrBelow, isVisible, type ItemVisibility } from '../../../identity/effective-permissions.ts';
 import type { Expression } from '../../../query/ast.ts';
 import type { ApiContext } from './context.ts';
 
+/**
+ * Who may view what of each list, and that as a condition, per principal object while the
+ * store's generation stands: the same keeping as effective permissions (effective-permissions.ts
+ * `knownMasks`; one caller's principal, everything it rests on cached metadata), so a member's
+ * repeat query of a list with unique items works neither out again. Never shared across callers.
+ */
+interface ViewRule { rule: ItemVisibility | undefined; condition: Expression | undefined }
+const keptRules = new WeakMap<Principal, { generation: number; lists: Map<number, ViewRule> }>();
+/** Most lists remembered per caller (past it they are worked out again). */
+const MAX_RULES = 200;
+
+async function viewRule(list: List, ctx: ApiContext): Promise<ViewRule> {
+  const generation = ctx.store.generation();
+  let kept = keptRules.get(ctx.principal);
+  const hit = kept?.generation === generation ? kept.lists.get(list.rowId) : undefined;
+  if (hit) return hit;
+  const rule = await itemVisibility(ctx.store, ctx.site, ctx.principal, ctx.web, list, (mask) => grants(mask, 'ViewListItems'));
+  // Shared by the caller's later requests: frozen, as the parsed query it is joined to is.
+  const made: ViewRule = Object.freeze({ rule, condition: rule && deepFreeze(visibleCondition(rule, list)) });
+  if (!Number.isNaN(generation) && ctx.store.generation() === generation) {
+    if (!kept || kept.generation !== generation || kept.lists.size >= MAX_RULES) keptRules.set(ctx.principal, (kept = { generation, lists: new Map() }));
+    kept.lists.set(list.rowId, made);
+  }
+  return made;
+}
+
 /** `filter` narrowed to the items the caller may view. */
 export async function visibleOnly(filter: Expression | undefined, list: List, ctx: ApiContext): Promise<Expression | undefined> {
   if ((await ctx.store.roleAssignments.scopes(ctx.site.id)).size === 0) return filter;
-  const rule = await itemVisibility(ctx.store, ctx.site, ctx.principal, ctx.web, list, (mask) => grants(mask, 'ViewListItems'));
-  if (!rule) return filter;
-  const visible = visibleCondition(rule, list);
+  const visible = (await viewRule(list, ctx)).condition;
   if (!visible) return filter;
   return filter ? { kind: 'logical', op: 'and', left: filter, right: visible } : visible;
 }
@@ -73,6 +97,12 @@ export function visibleCondition(rule: ItemVisibility, list: List): Expression |
  */
 export async function viewableChildren<T extends { id: number; place: { dir: string } }>(items: T[], list: List, ctx: ApiContext): Promise<T[]> {
   if ((await ctx.store.roleAssignments.scopes(ctx.site.id)).size === 0) return items;
-  const rule = await itemVisibility(ctx.store, ctx.site, ctx.principal, ctx.web, list, (mask) => grants(mask, 'ViewListItems'));
+  const { rule } = await viewRule(list, ctx);
   return rule ? items.filter((item) => isVisible(rule, item.id, item.place.dir)) : items;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return value;
+  for (const v of Object.values(value)) deepFreeze(v);
+  return Object.freeze(value);
 }
