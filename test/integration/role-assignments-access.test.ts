@@ -1,6 +1,6 @@
 // Who may read role assignments (who holds what on an object): in SharePoint, only a caller with
 // Enumerate Permissions there (Full Control has it; Edit and Read do not). Every way to read them —
-// `RoleAssignments` on a web, list or item, one by principal, `$expand=RoleAssignments` on a list,
+// `RoleAssignments` on a web, list or item, one by principal, `$expand=RoleAssignments` on the web, a list,
 // the lists, an item, the items and a CAML getitems — answers anyone else 403 with SharePoint's
 // access-denied error; so does getUserEffectivePermissions for another user. The caller's own
 // EffectiveBasePermissions stays readable. Dave is a visitor of /sites/dev, Bob a member, Alice
@@ -55,6 +55,8 @@ describe('reading role assignments needs Enumerate Permissions', () => {
       `web/roleassignments(${owners})/roledefinitionbindings`,
       "web/lists/getbytitle('Tasks')/roleassignments",
       `web/lists/getbytitle('Tasks')/items(${item})/roleassignments`,
+      'web?$expand=RoleAssignments&$select=Title',
+      'web?$expand=RoleAssignments/Member,RoleAssignments/RoleDefinitionBindings',
       "web/lists/getbytitle('Tasks')?$expand=RoleAssignments",
       "web/lists?$expand=RoleAssignments&$select=Title",
       `web/lists/getbytitle('Tasks')/items(${item})?$expand=RoleAssignments`,
@@ -68,6 +70,9 @@ describe('reading role assignments needs Enumerate Permissions', () => {
         { query: { ViewXml: '<View><RowLimit>5</RowLimit></View>' } }), `${upn} CAML getitems with RoleAssignments`);
     }
     for (const path of paths) assert.equal((await get(ALICE, path)).status, 200, `the owner: ${path}`);
+    const web = (await get(ALICE, 'web?$expand=RoleAssignments/Member,RoleAssignments/RoleDefinitionBindings')).body;
+    assert.ok(web.RoleAssignments.some((a: any) => a.PrincipalId === owners && a.Member.Id === owners && a.RoleDefinitionBindings[0].Name === 'Full Control'),
+      'the web expands its assignments, their members and levels');
     const caml = await post(ALICE, "web/lists/getbytitle('Tasks')/getitems?$expand=RoleAssignments", { query: { ViewXml: '<View><RowLimit>5</RowLimit></View>' } });
     assert.equal(caml.status, 200);
     assert.ok(caml.body.value[0].RoleAssignments.length > 0, 'the owner sees the assignments');
