@@ -11,6 +11,7 @@ import type { VerifiedTokens } from '../identity/verified-tokens.ts';
 import { findAppCaller } from '../identity/app-callers.ts';
 import { scopeCap } from '../identity/delegated-scopes.ts';
 import { entraChecks } from './entra-issuer-audience.ts';
+import { TENANT_HOSTS_KEY, TENANT_ID_KEY } from '../domain/settings.ts';
 import type { Challenge, Identity } from './caller-identity.ts';
 
 export interface EntraBearerOptions {
@@ -29,8 +30,11 @@ export function createEntraBearer(options: EntraBearerOptions): (token: string, 
   return async (token, origin) => {
     if (!origin || !options.signingKeys) return challenge(undefined, origin);
     const now = options.clock();
-    // Keyed by origin too: the audience check depends on it.
-    const cacheKey = `${origin}\n${token}`;
+    // Keyed by origin too: the audience check depends on it. And by what entraChecks reads: a
+    // verification holds only under the tenant id and host names it was checked against, which
+    // another instance started with a new tenant file may have changed (two cached settings reads).
+    const trust = `${await store.settings.get(TENANT_ID_KEY) ?? ''}\n${await store.settings.get(TENANT_HOSTS_KEY) ?? ''}`;
+    const cacheKey = `entra\n${origin}\n${trust}\n${token}`;
     let verified = cache.get(cacheKey, now.getTime());
     if (verified === undefined) {
       try {

@@ -4,7 +4,7 @@
 // names it is written after, in one unit of work, so a failed upload leaves no file and its
 // bytes are collected.
 
-import { checkName, checkPathLength, joinPath, placePath, segments, splitPath, urlInList, webRelativeUrl } from '../domain/documents.ts';
+import { checkName, checkPathLength, fileEtag, joinPath, placePath, segments, splitPath, urlInList, webRelativeUrl } from '../domain/documents.ts';
 import { fail } from '../domain/errors.ts';
 import type { Field, Item, List, StoredValue } from '../domain/model.ts';
 import { userInfoList } from '../identity/site-users.ts';
@@ -14,6 +14,7 @@ import { versionIdOf } from '../domain/versions.ts';
 import type { Store } from '../store/store.ts';
 import type { UploadSession } from '../store/uploads.ts';
 import type { Actor } from './actor.ts';
+import { expectedVersion, NO_CONDITIONS, type Conditions } from './conditions.ts';
 
 /** SharePoint Online's limit for a file sent in one request (PnPjs #3293; the CLI switches to chunks above it). */
 export const DIRECT_UPLOAD_LIMIT = 250 * 1024 * 1024;
@@ -350,17 +351,31 @@ export class DocumentService {
   }
 
   /** The file `path` with `content` (a stream, read once), new or (overwrite) replacing the content of the one there. */
-  async putFile(list: List, path: string, content: AsyncIterable<Uint8Array>, options: { overwrite: boolean; limit?: number }): Promise<{ item: Item; created: boolean }> {
+  /**
+   * New content for the file at `path`, or a new file. With `conditions` (a save of an existing
+   * file's content: `PUT …/$value`), an If-Match that does not name the file's version refuses
+   * it (412), checked again inside the write so a save in between is never overwritten.
+   */
+  async putFile(list: List, path: string, content: AsyncIterable<Uint8Array>, options: { overwrite: boolean; limit?: number; conditions?: Conditions }): Promise<{ item: Item; created: boolean }> {
     const { dir, name } = splitPath(path);
     checkName(name);
-    checkPathLength(urlInList(list.serverRelativeUrl, path));
+    const url = urlInList(list.serverRelativeUrl, path);
+    checkPathLength(url);
     const fields = await this.store.fields.of(list);
-    // Refused before a byte is stored: the name taken (overwrite off), or the folder missing.
+    const conditions = options.conditions ?? NO_CONDITIONS;
+    const check = (current: Item | undefined): void => {
+      if (expectedVersion(conditions) === null) return;
+      if (!current || current.place.folder) throw fail.fileNotFound(url);
+      // Told in the file's own etag form (`"{GUID},N"`), as its GET's ETag header gives it.
+      if (expectedVersion(conditions) !== current.version) throw fail.etagMismatch(conditions.ifMatch ?? '', fileEtag(current));
+    };
+    // Refused before a byte is stored: the name taken (overwrite off), the folder missing, a stale If-Match.
     const existing = await this.store.documents.at(list, fields, dir, name);
     if (existing && (existing.place.folder || !options.overwrite)) throw await this.taken(list, path);
+    check(existing);
     if (existing) await this.requireWritable(list, existing);
     const limit = options.limit ?? this.limits.maxFileSize;
     const blob = await this.store.blobs.put(content, { limit, tooLarge: () => fail.bodyTooLarge(limit) });
-    return this.store.documents.putFile(list, fields, { dir, name, actorId: this.actor.userId, now: this.actor.now(), blob, overwrite: options.overwrite, values: newContentModeration(list) });
+    return this.store.documents.putFile(list, fields, { dir, name, actorId: this.actor.userId, now: this.actor.now(), blob, overwrite: options.overwrite, values: newContentModeration(list), check });
   }
 }

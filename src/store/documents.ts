@@ -55,9 +55,11 @@ export interface DocumentRepository {
   /**
    * A new file with `blob` as its content, or (overwrite) new content for the file of that
    * name, the content it had kept as a past version where the list keeps versions.
-   * fileExists if the name is taken (by a folder, or by a file without overwrite).
+   * fileExists if the name is taken (by a folder, or by a file without overwrite). `check` is
+   * called inside the write's unit of work with the file there now (undefined: none): what it
+   * throws aborts the write (a stale If-Match, checked atomically).
    */
-  putFile(list: List, fields: Field[], file: NewPlacedItem & { blob: BlobRef; overwrite: boolean }): Promise<{ item: Item; created: boolean }>;
+  putFile(list: List, fields: Field[], file: NewPlacedItem & { blob: BlobRef; overwrite: boolean; check?: ((existing: Item | undefined) => void) | undefined }): Promise<{ item: Item; created: boolean }>;
   /**
    * Sets who holds the file checked out (null: nobody), if it is held by `expected` now
    * (undefined: whoever); a check-in also records its comment and moves the version. False if

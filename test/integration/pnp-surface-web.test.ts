@@ -139,8 +139,8 @@ describe('PnPjs web, site and security surface against spemu', () => {
       assert.deepEqual(bits(await sp.web.getUserEffectivePermissions(login(ERIN))), NONE);
       assert.equal(await sp.web.userHasPermissions(login(DAVE), PermissionKind.AddListItems), false);
       assert.equal(await sp.web.userHasPermissions(login(CAROL), PermissionKind.AddListItems), true);
-      // A visitor may ask too: it only reads.
-      assert.equal(await as[DAVE]!.web.userHasPermissions(login(BOB), PermissionKind.EditListItems), true);
+      // Another user's permissions need Enumerate Permissions (Full Control), as in SharePoint: a visitor is refused.
+      assert.equal((await failure(as[DAVE]!.web.userHasPermissions(login(BOB), PermissionKind.EditListItems))).status, 403);
       const unknown = await failure(sp.web.getUserEffectivePermissions(login('nobody@contoso.onmicrosoft.com')));
       assert.equal(unknown.status, 404);
     });

@@ -89,12 +89,13 @@ export class SqlDocuments implements DocumentRepository {
     });
   }
 
-  putFile(list: List, fields: Field[], file: NewPlacedItem & { blob: BlobRef; overwrite: boolean }) {
+  putFile(list: List, fields: Field[], file: NewPlacedItem & { blob: BlobRef; overwrite: boolean; check?: ((existing: Item | undefined) => void) | undefined }) {
     return this.s.write([listEntry(list)], async (s): Promise<{ item: Item; created: boolean }> => {
       const here = new SqlDocuments(s);
       const blobs = new SqlBlobs(s, s.options.bytes);
       await here.lockList(list);
       const existing = await here.at(list, fields, file.dir, file.name);
+      file.check?.(existing);
       if (existing && (existing.place.folder || !file.overwrite)) throw fail.fileExists(await here.webRelativeOf(list, file.dir, file.name));
       if (!(await blobs.addRef(file.blob.id))) throw new Error(`blob ${file.blob.id} is gone: put it again`);
       if (!existing) {

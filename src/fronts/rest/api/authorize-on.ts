@@ -1,5 +1,5 @@
 // The checks a handler makes on objects its path did not address: where a move or copy reads
-// and writes, the folder an item is added to by path. The same rule as the resolver's
+// and writes, the folder an item is added to by path, the object whose role assignments are read. The same rule as the resolver's
 // (resolve.ts authorizeAt): the site role where nothing is unique, else the object's effective
 // permissions (its own, its folders', its list's, its web's).
 
@@ -23,3 +23,9 @@ export const requireOnItem = (list: List, item: Item, kind: PermissionKind, ctx:
 /** `kind` on the folder at `dir` of `list` ('' its root folder: the list). */
 export const requireInFolder = (list: List, dir: string, kind: PermissionKind, ctx: ApiContext): Promise<void> =>
   requireOn((web) => folderSecurable(ctx.store, ctx.site, web, list, dir), list, kind, ctx);
+
+/** `kind` on a web, list or item as permission questions name it (the role assignments read of it). */
+export async function requireOnSecurable(securable: Securable, kind: PermissionKind, ctx: ApiContext): Promise<void> {
+  if ((await ctx.store.roleAssignments.scopes(ctx.site.id)).size === 0) return requirePermission(ctx.principal, kind);
+  if (!grants(await effectivePermissions(ctx.store, ctx.site, ctx.principal, securable), kind)) throw fail.accessDenied();
+}

@@ -355,7 +355,7 @@ export const fileContentType: ResourceType<FileContentResource> = {
   bodies: { update: 'stream' },
   get: contentOf,
   async update(r, ctx) {
-    await ctx.services.documents.putFile(r.list, pathOf(r.item), bodyOf(ctx), { overwrite: true });
+    await ctx.services.documents.putFile(r.list, pathOf(r.item), bodyOf(ctx), { overwrite: true, conditions: ctx.conditions });
     return noContent();
   },
 };

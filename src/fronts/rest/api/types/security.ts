@@ -23,6 +23,7 @@ import { readEntityBody, type Properties } from '../body.ts';
 import { allRoleDefinitions } from '../../../../identity/role-levels.ts';
 import type { MethodDef, Resource, ResourceType } from '../resource.ts';
 import { argument, entityCollection, integerArgument, singleEntity, stringArgument } from './shared.ts';
+import { requireOnSecurable } from '../authorize-on.ts';
 
 const RANK: Record<SiteRoleName, number> = { none: 0, visitor: 1, member: 2, owner: 3 };
 
@@ -58,11 +59,23 @@ export const getUserEffectivePermissions: MethodDef<Resource> = {
     const who = login.trim().toLowerCase() === 'sharepoint\\system' ? undefined : await resolveLogin(ctx.store, login);
     const row = who ? await findSiteUser(ctx.store, ctx.site, loginNameOf(who)) : undefined;
     const securable = securableOfResource(r, ctx);
+    // Another principal's permissions need Enumerate Permissions on the object (SharePoint's
+    // UnauthorizedAccessException, SPSecurableObject docs); the caller's own are what
+    // EffectiveBasePermissions tells anyone who can read it (docs/compatibility.md).
+    const caller = ctx.principal.upn?.toLowerCase();
+    const own = !!caller && who?.kind === 'user' && who.user.upn.toLowerCase() === caller;
+    if (!own) await requireEnumerate(securable ?? { kind: 'web', web: ctx.web }, ctx);
     if (!securable) return permissionsOutcome('GetUserEffectivePermissions', permissionsOfRole(role));
     const principal = { userId: row?.id ?? -1, loginName: login, upn: '', role, via: 'bearer' as const };
     return permissionsOutcome('GetUserEffectivePermissions', await effectivePermissions(ctx.store, ctx.site, principal, securable));
   },
 };
+
+/**
+ * Reading an object's role assignments (who holds what there) needs Enumerate Permissions on it,
+ * as in SharePoint: Full Control has it; Design, Edit, Contribute and Read do not.
+ */
+const requireEnumerate = (securable: Securable, ctx: ApiContext): Promise<void> => requireOnSecurable(securable, 'EnumeratePermissions', ctx);
 
 /** The web, list or item a resource is, for permission questions about it. */
 export function securableOfResource(r: Resource, ctx: ApiContext): Securable | undefined {
@@ -215,6 +228,8 @@ const ROLE_ASSIGNMENTS_METADATA = 'SP.ApiData.RoleAssignments';
 
 /** The role assignments of the securable at `base`, as `$expand=RoleAssignments` shows them (its own, or the ones it inherits). */
 export async function roleAssignmentEntities(base: string, securable: Securable, ctx: ApiContext): Promise<Entity[]> {
+  // Every way to list them ends here: `RoleAssignments` read, or expanded on a list or item (a page of items: each one's).
+  await requireEnumerate(securable, ctx);
   return (await principalIdsAt({ securable }, ctx)).map((id) => assignmentEntity(base, id, ctx));
 }
 
@@ -281,7 +296,12 @@ export type SecurableOf<R> = (r: R, ctx: ApiContext) => Promise<{ base: string; 
 export function securableNavigation<R extends Resource>(of: SecurableOf<R>, forUi = false):
   Record<string, (r: R, ctx: ApiContext) => Promise<Resource>> {
   return {
-    roleassignments: async (r, ctx) => ({ kind: 'roleAssignments', ...(await of(r, ctx)) }),
+    // Everything below (`GetByPrincipalId(n)`, `(n)/Member`, the bindings, add and remove) reads them first.
+    roleassignments: async (r, ctx) => {
+      const at = await of(r, ctx);
+      await requireEnumerate(at.securable, ctx);
+      return { kind: 'roleAssignments', ...at };
+    },
     effectivebasepermissions: async (r, ctx) => ({ kind: 'basePermissions', name: 'EffectiveBasePermissions', securable: (await of(r, ctx)).securable }),
     ...(forUi ? {
       effectivebasepermissionsforui: async (r: R, ctx: ApiContext): Promise<Resource> =>

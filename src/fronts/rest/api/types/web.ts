@@ -8,7 +8,7 @@ import { getChangesMethod, withCurrentChangeToken } from './changes.ts';
 import { errors } from '../../../../wire/errors.ts';
 import { singleEntity, stringArgument } from './shared.ts';
 import { associatedGroupEntity, webPrincipalMethods, webPrincipalNavigation } from './principals.ts';
-import { getUserEffectivePermissions, securableMethods, securableNavigation, withSecurableProperties } from './security.ts';
+import { getUserEffectivePermissions, roleAssignmentsNavigation, securableMethods, securableNavigation, withSecurableProperties } from './security.ts';
 import type { Web } from '../../../../domain/model.ts';
 import { urlPrefix } from '../../../../domain/names.ts';
 import { decodeUrlText } from '../../../../domain/documents.ts';
@@ -105,6 +105,8 @@ export const webType: ResourceType<WebResource> = {
       AssociatedOwnerGroup: { link: 'Web/AssociatedOwnerGroup', load: () => associatedGroupEntity('owner', ctx) },
       AssociatedMemberGroup: { link: 'Web/AssociatedMemberGroup', load: () => associatedGroupEntity('member', ctx) },
       AssociatedVisitorGroup: { link: 'Web/AssociatedVisitorGroup', load: () => associatedGroupEntity('visitor', ctx) },
+      // Needs Enumerate Permissions, as reading them any other way (security.ts).
+      RoleAssignments: roleAssignmentsNavigation('Web', { kind: 'web', web: r.web }, ctx),
     }, ctx);
     return ok({ kind: 'entity', metadataName: 'SP.Web', entity: projected });
   },
