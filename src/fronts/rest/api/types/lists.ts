@@ -7,7 +7,8 @@ import { errors } from '../../../../wire/errors.ts';
 import type { ApiContext } from '../context.ts';
 import { getChangesMethod, withCurrentChangeToken, withCurrentChangeTokens } from './changes.ts';
 import { getListItemChangesSinceToken } from './list-item-changes.ts';
-import { absoluteUrl, folderEntity, listEditLink, listEntity, webEntity } from '../entities.ts';
+import { absoluteUrl, folderEntity, LIST_SHAPE, listEditLink, listEntity, webEntity } from '../entities.ts';
+import { selectedEntity } from './selected-entity.ts';
 import { projectedCollection, projectEntity, type Navigation } from '../expand.ts';
 import { boolProp, intProp, readEntityBody, stringProp, type Properties } from '../body.ts';
 import { noContent, ok, type Outcome } from '../outcome.ts';
@@ -42,12 +43,24 @@ function listProps(ctx: ApiContext): Properties {
 /** The list with `$expand=RootFolder,ParentWeb` and `$select` (below them too), as PnPjs's list.getParentInfos asks. */
 async function listOutcome(cached: List, web: Web, ctx: ApiContext, status = 200): Promise<Outcome> {
   const list = (await ctx.store.lists.withCounters([cached]))[0]!;
+  // A plain `$select` (`getbytitle('Tasks')?$select=Id,ItemCount`): only what it names is made.
+  const selection = LIST_SHAPE.selection(ctx.query);
+  if (selection) {
+    const link = listEditLink(list);
+    const entity = await selectedEntity(LIST_SHAPE, selection, { list, web }, { id: `${ctx.apiUrl}${link}`, editLink: link, etag: `"${list.version}"` },
+      ctx, { kind: 'list', web, list }, { scope: 'list', id: list.id });
+    return { status, payload: { kind: 'entity', metadataName: 'SP.ApiData.Lists', entity }, headers: listHeaders(entity.etag!, link, status, ctx) };
+  }
   const entity = await withCurrentChangeToken(await withSecurableProperties(listEntity(list, web, ctx), ctx, { kind: 'list', web, list }), ctx, 'list', list.id);
   const link = listEditLink(list);
   const selected = await projectEntity(entity, listNavigations(list, web, ctx), ctx);
-  const headers: Record<string, string> = { ETag: entity.etag! };
+  return { status, payload: { kind: 'entity', metadataName: 'SP.ApiData.Lists', entity: selected }, headers: listHeaders(entity.etag!, link, status, ctx) };
+}
+
+function listHeaders(etag: string, link: string, status: number, ctx: ApiContext): Record<string, string> {
+  const headers: Record<string, string> = { ETag: etag };
   if (status === 201) headers.Location = `${ctx.apiUrl}${link}`;
-  return { status, payload: { kind: 'entity', metadataName: 'SP.ApiData.Lists', entity: selected }, headers };
+  return headers;
 }
 
 /**

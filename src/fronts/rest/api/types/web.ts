@@ -3,7 +3,8 @@
 import type { MethodDef, ResourceType } from '../resource.ts';
 import { webUnshareObject } from './sharing.ts';
 import { webFileMethods } from './files.ts';
-import { siteEntity, webEntity } from '../entities.ts';
+import { siteEntity, WEB_SHAPE, webEntity, webEntityHead } from '../entities.ts';
+import { selectedEntity } from './selected-entity.ts';
 import { getChangesMethod, withCurrentChangeToken } from './changes.ts';
 import { errors } from '../../../../wire/errors.ts';
 import { singleEntity, stringArgument } from './shared.ts';
@@ -99,6 +100,13 @@ export const webType: ResourceType<WebResource> = {
     },
   },
   async get(r, ctx) {
+    // A plain `$select` (`web?$select=Title`): only what it names is made.
+    const selection = WEB_SHAPE.selection(ctx.query);
+    if (selection) {
+      const { source, id } = webEntityHead(r.web, ctx);
+      const entity = await selectedEntity(WEB_SHAPE, selection, source, { id, editLink: 'Web' }, ctx, { kind: 'web', web: r.web }, { scope: 'web', id: r.web.id });
+      return ok({ kind: 'entity', metadataName: 'SP.Web', entity });
+    }
     const entity = await withCurrentChangeToken(await withSecurableProperties(webEntity(r.web, ctx), ctx, { kind: 'web', web: r.web }), ctx, 'web', r.web.id);
     const projected = await projectEntity(entity, {
       ParentWeb: { link: 'Web/ParentWeb', load: async () => { const parent = await parentOf(r.web, ctx); return parent ? webInformationEntity(parent, ctx) : null; } },
