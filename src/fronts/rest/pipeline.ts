@@ -28,7 +28,7 @@ import { executeBatch } from './batch/execute.ts';
 import { newResponseBoundary, writeBatchResponse, type PartResponse } from './batch/write.ts';
 import { urlPrefix } from '../../domain/names.ts';
 import { DomainError } from '../../domain/errors.ts';
-import { conditionsFromHeaders } from '../../services/conditions.ts';
+import { conditionsFromHeaders, NO_CONDITIONS } from '../../services/conditions.ts';
 import { contentRange } from '../../pipeline/range.ts';
 import { Services } from '../../services/services.ts';
 import { webAt } from '../../services/document-paths.ts';
@@ -151,8 +151,7 @@ async function serve(request: ApiRequest, caller: Caller, options: FrontDeps, lo
     if (known) {
       const principal = await options.authenticator.authorize(known.site, caller.identity);
       const ctx = contextFor(request, options, known, principal);
-      const outcome = await (await replay(known.route, ctx)).run(ctx);
-      return outcomeResponse(outcome, requestId, dialect, { apiUrl: ctx.apiUrl, select: known.query.selectText });
+      return outcomeResponse(await replay(known.route, ctx), requestId, dialect, { apiUrl: known.apiUrl, select: known.query.selectText });
     }
 
     const pathname = request.url.split('?')[0]!;
@@ -208,9 +207,10 @@ async function serve(request: ApiRequest, caller: Caller, options: FrontDeps, lo
     }
 
     // resolve: walk the path to the handler that answers (navigation runs now; the body is not read yet).
-    const ctx = contextFor(request, options, { site, web, query, requestUrl }, principal);
+    const target: Addressed = { site, web, query, requestUrl, apiUrl: apiUrlOf(requestUrl, web) };
+    const ctx = contextFor(request, options, target, principal);
     const plan = await resolve(segments as PathSegment[], verb, ctx);
-    if (routeKey !== undefined && plan.route) keepPlanned(options.store, routeKey, generation, { site, web, query, requestUrl, route: plan.route } satisfies KnownRoute);
+    if (routeKey !== undefined && plan.route) keepPlanned(options.store, routeKey, generation, { ...target, route: plan.route } satisfies KnownRoute);
 
     // deserialize, execute: the body as the handler declares it (JSON, raw bytes, none), then the handler.
     const outcome = await plan.run({ ...ctx, ...(await readBody(plan.body, request, options.settings.maxFileSize)) });
@@ -224,19 +224,43 @@ async function serve(request: ApiRequest, caller: Caller, options: FrontDeps, lo
 }
 
 /** What a request addressed, as a route kept for its URL holds it. */
-interface Addressed { site: Site; web: Web; query: ApiContext['query']; requestUrl: URL }
+interface Addressed { site: Site; web: Web; query: ApiContext['query']; requestUrl: URL; apiUrl: string }
 /** A GET's route, with what dispatch and parse found for its URL. */
 interface KnownRoute extends Addressed { route: Route }
 
-/** The context a handler runs with: the request's own parts, what it addressed, and who acts. */
-function contextFor(request: ApiRequest, options: FrontDeps, { site, web, query, requestUrl }: Addressed, principal: Principal): ApiContext {
-  const now = () => isoSeconds(options.clock().getTime());
+/** Absolute URL of the addressed web's API root, ending in `/_api/`. */
+const apiUrlOf = (requestUrl: URL, web: Web) => `${requestUrl.origin}${urlPrefix(web.serverRelativeUrl)}/_api/`;
+
+/** What every context of one server shares (its clock as `now`, its upload limits): made once per server, not per request. */
+interface ServerParts { now: () => string; limits: { maxFileSize: number } }
+const serverParts = new WeakMap<FrontDeps, ServerParts>();
+function partsOf(options: FrontDeps): ServerParts {
+  let parts = serverParts.get(options);
+  if (!parts) serverParts.set(options, (parts = { now: () => isoSeconds(options.clock().getTime()), limits: { maxFileSize: options.settings.maxFileSize } }));
+  return parts;
+}
+
+/** Issues a request digest for `principal` on `site` (contextinfo's FormDigestValue). */
+function issueDigest(options: FrontDeps, site: Site, principal: Principal): { value: string; timeoutSeconds: number } {
+  return { value: options.authenticator.issueDigest(site, principal), timeoutSeconds: options.authenticator.digestTimeoutSeconds };
+}
+
+/** The request's If-Match, If-None-Match, If-Modified-Since (none on most requests: one shared empty set, nothing parsed). */
+const conditionsOf = (headers: ApiRequest['headers']) =>
+  (headers['if-match'] === undefined && headers['if-none-match'] === undefined && headers['if-modified-since'] === undefined
+    ? NO_CONDITIONS : conditionsFromHeaders(headers));
+
+/**
+ * The context a handler runs with: the request's own parts, what it addressed, and who acts.
+ * Nothing in it is a closure made for the request (each costs, with tsx's names, a property
+ * definition): the clock is the server's, the digest issuer a bound function.
+ */
+function contextFor(request: ApiRequest, options: FrontDeps, { site, web, query, requestUrl, apiUrl }: Addressed, principal: Principal): ApiContext {
+  const { now, limits } = partsOf(options);
   return {
-    store: options.store, services: new Services(options.store, { userId: principal.userId, now }, { maxFileSize: options.settings.maxFileSize }, options.settings.webhooks),
-    conditions: conditionsFromHeaders(request.headers), site, web, principal, query, settings: options.settings, body: undefined, verboseBody: false,
-    now, requestUrl,
-    formDigest: () => ({ value: options.authenticator.issueDigest(site, principal), timeoutSeconds: options.authenticator.digestTimeoutSeconds }),
-    apiUrl: `${requestUrl.origin}${urlPrefix(web.serverRelativeUrl)}/_api/`,
+    store: options.store, services: new Services(options.store, { userId: principal.userId, now }, limits, options.settings.webhooks),
+    conditions: conditionsOf(request.headers), site, web, principal, query, settings: options.settings, body: undefined, verboseBody: false,
+    now, requestUrl, formDigest: issueDigest.bind(undefined, options, site, principal), apiUrl,
   };
 }
 

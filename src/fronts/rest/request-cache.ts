@@ -7,6 +7,7 @@
 //   the OData query options and aliases, the request URL object. Nothing in it depends on
 //   data, so it is never invalidated; it is bounded (LRU) since URLs are the client's.
 // - dialects: the dialect an `Accept` and `OData-Version` pair negotiate (pure, bounded).
+// - absoluteUrls: a server-relative path resolved against an API root (pure, bounded).
 // - planned: what a URL resolves to that depends on metadata — the web a site path names, an
 //   item projection's plan, and a GET's route (the resource its path addresses and the checks
 //   on the way: resolve.ts `Route`) — stamped with the store's generation (store.ts) and used only
@@ -85,6 +86,20 @@ export function cachedDialect(accept: string | undefined, odataVersion: string |
   if (!entry) dialects.set(key, (entry = { dialect: negotiateDialect(accept, odataVersion) }));
   return entry.dialect;
 }
+
+/** Absolute URLs of server-relative paths below an API root; never invalidated (pure: URL resolution), at most 1,000. */
+const absoluteUrls = new Lru<string>(1_000);
+
+/** `serverRelative` resolved against `apiUrl` (an entity's `odata.id`, its Url), trailing slash dropped; parsed once per pair. */
+export function cachedAbsoluteUrl(apiUrl: string, serverRelative: string): string {
+  if (serverRelative.length > CACHED_URL_LENGTH) return absolute(apiUrl, serverRelative);
+  const key = `${apiUrl}\u0000${serverRelative}`;
+  let url = absoluteUrls.get(key);
+  if (url === undefined) absoluteUrls.set(key, (url = absolute(apiUrl, serverRelative)));
+  return url;
+}
+
+const absolute = (apiUrl: string, serverRelative: string) => new URL(serverRelative, apiUrl).href.replace(/\/$/, '');
 
 /** Something a store's metadata decides, with the store generation it was made at. */
 interface Planned { generation: number; value: unknown }

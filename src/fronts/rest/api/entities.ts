@@ -13,6 +13,7 @@ import { errors } from '../../../wire/errors.ts';
 import { EdmDouble, type Entity, type Value } from '../../../wire/values.ts';
 import type { ApiContext } from './context.ts';
 import { EntityShape } from './entity-shape.ts';
+import { cachedAbsoluteUrl } from '../request-cache.ts';
 
 const complex = (type: string, props: Array<[string, Value]>): Value => ({ kind: 'complex', type, props });
 const resourcePath = (url: string): Value => complex('SP.ResourcePath', [['DecodedUrl', url]]);
@@ -28,7 +29,7 @@ const changeToken = (id: string, scope: TokenScopeName): Value =>
   complex('SP.ChangeToken', [['StringValue', formatToken(scope, id, Date.now(), -1)]]);
 
 /** Absolute URL of a server-relative path on this server. */
-export const absoluteUrl = (ctx: ApiContext, serverRelative: string) => new URL(serverRelative, ctx.apiUrl).href.replace(/\/$/, '');
+export const absoluteUrl = (ctx: ApiContext, serverRelative: string) => cachedAbsoluteUrl(ctx.apiUrl, serverRelative);
 
 export const listEditLink = (list: List) => `Web/Lists(guid'${list.id}')`;
 

@@ -50,10 +50,10 @@ export interface Route {
   get: (resource: Resource, ctx: ApiContext) => Promise<Outcome>;
 }
 
-/** A route resolved before, for this request's caller: its checks, then its handler. */
-export async function replay(route: Route, ctx: ApiContext): Promise<Plan> {
+/** A route resolved before, for this request's caller: its checks, then its handler (a GET: no body). */
+export async function replay(route: Route, ctx: ApiContext): Promise<Outcome> {
   for (const [resource, permission] of route.checks) await authorizeAt(resource, permission, ctx);
-  return { body: 'none', run: (withBody) => route.get(route.resource, withBody) };
+  return route.get(route.resource, ctx);
 }
 
 type AnyType = ResourceType<Resource>;
