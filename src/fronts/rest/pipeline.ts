@@ -231,18 +231,19 @@ interface KnownRoute extends Addressed { route: Route }
 /** Absolute URL of the addressed web's API root, ending in `/_api/`. */
 const apiUrlOf = (requestUrl: URL, web: Web) => `${requestUrl.origin}${urlPrefix(web.serverRelativeUrl)}/_api/`;
 
-/** What every context of one server shares (its clock as `now`, its upload limits): made once per server, not per request. */
-interface ServerParts { now: () => string; limits: { maxFileSize: number } }
+/** What every context of one server shares (its clock as `now`, its upload limits, its digest issuer): made once per server, not per request. */
+interface ServerParts { now: () => string; limits: { maxFileSize: number }; formDigest: NonNullable<ApiContext['formDigest']> }
 const serverParts = new WeakMap<FrontDeps, ServerParts>();
 function partsOf(options: FrontDeps): ServerParts {
   let parts = serverParts.get(options);
-  if (!parts) serverParts.set(options, (parts = { now: () => isoSeconds(options.clock().getTime()), limits: { maxFileSize: options.settings.maxFileSize } }));
+  if (!parts) {
+    serverParts.set(options, (parts = {
+      now: () => isoSeconds(options.clock().getTime()),
+      limits: { maxFileSize: options.settings.maxFileSize },
+      formDigest: (site, principal) => ({ value: options.authenticator.issueDigest(site, principal), timeoutSeconds: options.authenticator.digestTimeoutSeconds }),
+    }));
+  }
   return parts;
-}
-
-/** Issues a request digest for `principal` on `site` (contextinfo's FormDigestValue). */
-function issueDigest(options: FrontDeps, site: Site, principal: Principal): { value: string; timeoutSeconds: number } {
-  return { value: options.authenticator.issueDigest(site, principal), timeoutSeconds: options.authenticator.digestTimeoutSeconds };
 }
 
 /** The request's If-Match, If-None-Match, If-Modified-Since (none on most requests: one shared empty set, nothing parsed). */
@@ -252,15 +253,15 @@ const conditionsOf = (headers: ApiRequest['headers']) =>
 
 /**
  * The context a handler runs with: the request's own parts, what it addressed, and who acts.
- * Nothing in it is a closure made for the request (each costs, with tsx's names, a property
- * definition): the clock is the server's, the digest issuer a bound function.
+ * Nothing in it is a function made for the request (each costs, with tsx's names, a property
+ * definition): the clock and the digest issuer are the server's.
  */
 function contextFor(request: ApiRequest, options: FrontDeps, { site, web, query, requestUrl, apiUrl }: Addressed, principal: Principal): ApiContext {
-  const { now, limits } = partsOf(options);
+  const { now, limits, formDigest } = partsOf(options);
   return {
     store: options.store, services: new Services(options.store, { userId: principal.userId, now }, limits, options.settings.webhooks),
     conditions: conditionsOf(request.headers), site, web, principal, query, settings: options.settings, body: undefined, verboseBody: false,
-    now, requestUrl, formDigest: issueDigest.bind(undefined, options, site, principal), apiUrl,
+    now, requestUrl, formDigest, apiUrl,
   };
 }
 

@@ -8,6 +8,8 @@
 //   data, so it is never invalidated; it is bounded (LRU) since URLs are the client's.
 // - dialects: the dialect an `Accept` and `OData-Version` pair negotiate (pure, bounded).
 // - absoluteUrls: a server-relative path resolved against an API root (pure, bounded).
+// - derived: what is made from one record of the store's read cache (a field's SP.Field
+//   entity), kept with that record object while the store generation stands.
 // - planned: what a URL resolves to that depends on metadata — the web a site path names, an
 //   item projection's plan, and a GET's route (the resource its path addresses and the checks
 //   on the way: resolve.ts `Route`) — stamped with the store's generation (store.ts) and used only
@@ -100,6 +102,30 @@ export function cachedAbsoluteUrl(apiUrl: string, serverRelative: string): strin
 }
 
 const absolute = (apiUrl: string, serverRelative: string) => new URL(serverRelative, apiUrl).href.replace(/\/$/, '');
+
+/**
+ * Values made from a record the store's read cache holds (a field definition: the same object
+ * while its entry stands), by the record and a key naming whatever else they are made from,
+ * while the store generation stands; at most 16 keys per record (origins, owners). Read-only.
+ */
+const derived = new WeakMap<object, { generation: number; values: Map<string, unknown> }>();
+
+/** `make(record, ...args)`, kept with `record` for `key` under the store's current generation (none inside a transaction). */
+export function derivedFrom<R extends object, A extends unknown[], T>(
+  store: { generation(): number }, record: R, key: string, make: (record: R, ...args: A) => T, ...args: A
+): T {
+  const generation = store.generation();
+  if (Number.isNaN(generation) || key.length > CACHED_URL_LENGTH) return make(record, ...args);
+  let entry = derived.get(record);
+  if (!entry || entry.generation !== generation) derived.set(record, (entry = { generation, values: new Map() }));
+  let value = entry.values.get(key) as T | undefined;
+  if (value === undefined) {
+    value = make(record, ...args);
+    if (entry.values.size >= 16) entry.values.clear();
+    entry.values.set(key, value);
+  }
+  return value;
+}
 
 /** Something a store's metadata decides, with the store generation it was made at. */
 interface Planned { generation: number; value: unknown }

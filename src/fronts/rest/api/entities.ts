@@ -13,7 +13,7 @@ import { errors } from '../../../wire/errors.ts';
 import { EdmDouble, type Entity, type Value } from '../../../wire/values.ts';
 import type { ApiContext } from './context.ts';
 import { EntityShape } from './entity-shape.ts';
-import { cachedAbsoluteUrl } from '../request-cache.ts';
+import { cachedAbsoluteUrl, derivedFrom } from '../request-cache.ts';
 
 const complex = (type: string, props: Array<[string, Value]>): Value => ({ kind: 'complex', type, props });
 const resourcePath = (url: string): Value => complex('SP.ResourcePath', [['DecodedUrl', url]]);
@@ -152,7 +152,24 @@ export const webFieldOwner = (web: Web): FieldOwner =>
 /** The group a field is listed under: its own, else SharePoint's for built-in and custom columns. */
 const fieldGroup = (field: FieldDefinition): string => field.options.group ?? (field.builtIn ? '_Hidden' : 'Custom Columns');
 
+/**
+ * A field's SP.Field entity: made once per field record, owner and API root while the store
+ * generation stands (request-cache.ts `derivedFrom`), not per request — a list's fields are read
+ * whole by most clients, each of forty-odd properties and its SchemaXml. Frozen: shared by requests.
+ */
 export function fieldEntity(field: FieldDefinition, owner: FieldOwner, ctx: ApiContext): Entity {
+  return derivedFrom(ctx.store, field, `${ctx.apiUrl}\n${owner.collectionLink}\n${owner.scope}\n${owner.webId}`, frozenFieldEntity, owner, ctx.apiUrl);
+}
+
+const frozenFieldEntity = (field: FieldDefinition, owner: FieldOwner, apiUrl: string): Entity => deepFreeze(makeFieldEntity(field, owner, apiUrl));
+
+function deepFreeze<T>(value: T): T {
+  if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return value;
+  for (const v of Object.values(value)) deepFreeze(v);
+  return Object.freeze(value);
+}
+
+function makeFieldEntity(field: FieldDefinition, owner: FieldOwner, apiUrl: string): Entity {
   const info = FIELD_KINDS[field.kind];
   const editLink = `${owner.collectionLink}(guid'${field.id}')`;
   const props: Array<[string, Value]> = [
@@ -197,7 +214,7 @@ export function fieldEntity(field: FieldDefinition, owner: FieldOwner, ctx: ApiC
         ['Formula', field.options.formula ?? ''], ['OutputType', OUTPUT_TYPE_NUMBERS[field.options.outputType ?? 'Text']], ['ShowAsPercentage', false]);
       break;
   }
-  return { type: info.entityType, id: `${ctx.apiUrl}${editLink}`, editLink, props };
+  return { type: info.entityType, id: `${apiUrl}${editLink}`, editLink, props };
 }
 
 function schemaXml(field: FieldDefinition): string {
