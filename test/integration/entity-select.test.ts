@@ -1,4 +1,5 @@
-// SP.Web and SP.List with a plain `$select` are made from the properties it names only
+// SP.Web and SP.List with a plain `$select` are made from the properties it names only, and a
+// field's SP.Field entity once per field record (request-cache.ts `derivedFrom`)
 // (src/fronts/rest/api/entity-shape.ts, issue #13), through a route kept per URL, an API root
 // kept with it and absolute URLs resolved once (request-cache.ts). Two things must hold:
 // - the answer is the general path's: each property selected alone, and several together, are
@@ -123,5 +124,24 @@ describe(`SP.Web and SP.List under a plain $select: the general path's answer, n
     assert.equal(await write('POST', `web/lists(guid'${id}')/breakroleinheritance(copyRoleAssignments=false,clearSubscopes=false)`), 200);
     await everywhere(security, { Title: 'Reselected', HasUniqueRoleAssignments: true }, 'unique');
     for (const [i, site] of sites().entries()) assert.equal((await get(site, security, { user: DAVE })).status, 403, `Dave, unique, through instance ${i + 1}`);
+  });
+
+  it('a field changed through one instance answers by its new definition at once, on both (one field, the collection, a site column)', async () => {
+    assert.equal(await write('POST', 'web/lists', { Title: 'Shaded', BaseTemplate: 100 }), 201);
+    assert.equal(await write('POST', "web/lists/getbytitle('Shaded')/fields", { Title: 'Shade', FieldTypeKind: 2 }), 201);
+    assert.equal(await write('POST', 'web/fields', { Title: 'Tint', FieldTypeKind: 2 }), 201);
+    const one = "web/lists/getbytitle('Shaded')/fields/getbyinternalnameortitle('Shade')?$select=Title,Description,MaxLength";
+    const all = "web/lists/getbytitle('Shaded')/fields?$filter=InternalName eq 'Shade'&$select=Title,Description";
+    const column = "web/fields/getbyinternalnameortitle('Tint')?$select=Title,Description";
+    await everywhere(one, { Title: 'Shade', Description: '', MaxLength: 255 }, 'new');
+    await everywhere(all, { value: [{ Title: 'Shade', Description: '' }] }, 'new');
+    await everywhere(column, { Title: 'Tint', Description: '' }, 'new');
+
+    const merge = { 'X-HTTP-Method': 'MERGE', 'IF-MATCH': '*' };
+    assert.equal(await write('POST', "web/lists/getbytitle('Shaded')/fields/getbyinternalnameortitle('Shade')", { Title: 'Hue', Description: 'changed' }, merge), 204);
+    assert.equal(await write('POST', "web/fields/getbyinternalnameortitle('Tint')", { Title: 'Tone', Description: 'changed too' }, merge), 204);
+    await everywhere(one.replace("'Shade'", "'Hue'"), { Title: 'Hue', Description: 'changed', MaxLength: 255 }, 'changed');
+    await everywhere(all, { value: [{ Title: 'Hue', Description: 'changed' }] }, 'changed');
+    await everywhere(column.replace("'Tint'", "'Tone'"), { Title: 'Tone', Description: 'changed too' }, 'changed');
   });
 });
