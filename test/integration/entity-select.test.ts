@@ -1,10 +1,10 @@
-// SP.Web and SP.List with a plain `$select` are made from the properties it names only, and a
-// field's SP.Field entity once per field record (request-cache.ts `derivedFrom`)
-// (src/fronts/rest/api/entity-shape.ts, issue #13), through a route kept per URL, an API root
+// SP.Web and SP.List with a plain `$select` are made from the properties it names only
+// (src/fronts/rest/api/entity-shape.ts, issue #13), a field's SP.Field entity once per field
+// record (request-cache.ts `derivedFrom`), through a route kept per URL, an API root
 // kept with it and absolute URLs resolved once (request-cache.ts). Two things must hold:
 // - the answer is the general path's: each property selected alone, and several together, are
-//   exactly what the whole entity has (every dialect's JSON), deferred links included;
-// - nothing is answered from a past state: a web or list renamed, an item added, inheritance
+//   exactly what the whole entity has, deferred links (verbose) included;
+// - nothing is answered from a past state: a web, list or field renamed, an item added, inheritance
 //   broken through one instance is seen at once on the same URLs, on that instance and on a
 //   second one sharing the database (a SQLite file on that leg, as --workers run; PostgreSQL on
 //   the other) — each URL first read through both, so both hold whatever they keep.
