@@ -9,7 +9,7 @@ import { getChangesMethod, withCurrentChangeToken, withCurrentChangeTokens } fro
 import { getListItemChangesSinceToken } from './list-item-changes.ts';
 import { absoluteUrl, folderEntity, LIST_SHAPE, listEditLink, listEntity, webEntity } from '../entities.ts';
 import { selectedEntity } from './selected-entity.ts';
-import { projectedCollection, projectEntity, type Navigation } from '../expand.ts';
+import { NO_NAVIGATIONS, projectedCollection, projectEntity, type Navigation } from '../expand.ts';
 import { boolProp, intProp, readEntityBody, stringProp, type Properties } from '../body.ts';
 import { noContent, ok, type Outcome } from '../outcome.ts';
 import { requirePermission } from '../../../../identity/permissions.ts';
@@ -53,7 +53,7 @@ async function listOutcome(cached: List, web: Web, ctx: ApiContext, status = 200
   }
   const entity = await withCurrentChangeToken(await withSecurableProperties(listEntity(list, web, ctx), ctx, { kind: 'list', web, list }), ctx, 'list', list.id);
   const link = listEditLink(list);
-  const selected = await projectEntity(entity, listNavigations(list, web, ctx), ctx);
+  const selected = await projectEntity(entity, ctx.query.expand.length ? listNavigations(list, web, ctx) : NO_NAVIGATIONS, ctx);
   return { status, payload: { kind: 'entity', metadataName: 'SP.ApiData.Lists', entity: selected }, headers: listHeaders(entity.etag!, link, status, ctx) };
 }
 
