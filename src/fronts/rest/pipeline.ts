@@ -108,7 +108,9 @@ export async function handleApi(req: FastifyRequest, reply: FastifyReply, option
   let response: ApiResponse;
   try {
     // 2. authenticate: who is asking (401 when nobody provably is), before anything about the tenant is revealed.
-    const identity = await options.authenticator.identify({ authorization: request.headers.authorization, cookie: request.headers.cookie, origin: request.origin });
+    // A proven header answers at once (no promise, so no turn of the event loop waiting on one).
+    const identified = options.authenticator.identify({ authorization: request.headers.authorization, cookie: request.headers.cookie, origin: request.origin });
+    const identity = identified instanceof Promise ? await identified : identified;
     // 3. respond: everything after authentication, the same function that runs each part of a `$batch`.
     response = await respond(request, { identity, inBatch: false }, options, req.log);
   } catch (e) {
@@ -122,9 +124,14 @@ export async function handleApi(req: FastifyRequest, reply: FastifyReply, option
  * route calls it once per request; the `$batch` executor once per part, as the batch's user.
  * First the throttling-and-faults stage (pipeline/throttle/: a part is charged and faulted alone).
  */
-async function respond(request: ApiRequest, caller: Caller, options: FrontDeps, log: Logger & GateLogger): Promise<ApiResponse> {
-  if (!options.gate?.active) return serve(request, caller, options, log);
-  const admission = await options.gate.admit(
+function respond(request: ApiRequest, caller: Caller, options: FrontDeps, log: Logger & GateLogger): Promise<ApiResponse> {
+  // Not async itself: without a gate the answer is serve's own promise, not one more wrapped around it.
+  return options.gate?.active ? gated(request, caller, options, log) : serve(request, caller, options, log);
+}
+
+/** respond with throttling or faults on: admitted (or refused, delayed, dropped) first. */
+async function gated(request: ApiRequest, caller: Caller, options: FrontDeps, log: Logger & GateLogger): Promise<ApiResponse> {
+  const admission = await options.gate!.admit(
     { method: request.method, url: request.url, headers: request.headers, upn: callerKey(caller.identity), inBatch: caller.inBatch }, log);
   if (admission.dropNow) return { status: 0, headers: {}, body: undefined, requestId: newRequestId(), delivery: { kind: 'drop' } };
   if (admission.refusal) return errorResponse(admission.refusal, newRequestId(), errorDialect(request.headers.accept, request.headers['odata-version']), log, request.url);

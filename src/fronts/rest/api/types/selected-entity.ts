@@ -20,7 +20,9 @@ export async function selectedEntity<S>(
   securable: Securable, token: { scope: TokenScopeName; id: string },
 ): Promise<Entity> {
   const props = shape.picked(selection, source);
-  await appendSecurableProperties(props, ctx, securable, selection.effectiveBasePermissions, selection.hasUniqueRoleAssignments);
+  if (selection.effectiveBasePermissions || selection.hasUniqueRoleAssignments) {
+    await appendSecurableProperties(props, ctx, securable, selection.effectiveBasePermissions, selection.hasUniqueRoleAssignments);
+  }
   if (selection.changeToken) {
     const at = props.findIndex(([name]) => name === 'CurrentChangeToken');
     props[at] = ['CurrentChangeToken', await currentTokenValue(ctx, token.scope, token.id)];
