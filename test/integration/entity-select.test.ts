@@ -85,6 +85,12 @@ describe(`SP.Web and SP.List under a plain $select: the general path's answer, n
       // An unknown name is still SharePoint's 400.
       assert.equal((await get(site, `${path}?$select=Title,NoSuchProperty`)).status, 400);
     }
+    // The web's lists: each as the whole collection has it, paged alike.
+    const lists = (await get(site, 'web/lists')).body.value as Json[];
+    const names = ['Title', 'Id', 'ItemCount', 'Hidden', 'ParentWebUrl', 'ImagePath'];
+    const pick = (l: Json) => Object.fromEntries(names.map((n) => [n, l[n]]));
+    assert.deepEqual((await get(site, `web/lists?$select=${names.join(',')}`)).body, { value: lists.map(pick) });
+    assert.deepEqual((await get(site, `web/lists?$select=${names.join(',')}&$skip=1&$top=2`)).body, { value: lists.slice(1, 3).map(pick) });
   });
 
   it('a web renamed through one instance answers by its new title and description at once, on both', async () => {
@@ -115,6 +121,10 @@ describe(`SP.Web and SP.List under a plain $select: the general path's answer, n
     await everywhere(byGuid, { ItemCount: 1, Title: 'Reselected' }, 'renamed');
     await everywhere(byTitle('Reselected'), { ItemCount: 1, Title: 'Reselected' }, 'renamed');
     for (const site of sites()) assert.equal((await get(site, byTitle('Selected'))).status, 404, 'the old title');
+    for (const [i, site] of sites().entries()) {
+      const titles = ((await get(site, 'web/lists?$select=Title,ItemCount')).body.value as Json[]).filter((l) => String(l.Title).endsWith('elected'));
+      assert.deepEqual(titles, [{ Title: 'Reselected', ItemCount: 1 }], `the web's lists, renamed, through instance ${i + 1}`);
+    }
 
     // Dave (a visitor) reads the list; once it stops inheriting (no assignment copied) he may not,
     // while Alice, its owner, still sees it unique — the same URLs, on both instances.

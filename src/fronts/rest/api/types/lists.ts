@@ -150,6 +150,21 @@ export const listsType: ResourceType<{ kind: 'lists'; web: Web }> = {
   },
   async get(r, ctx) {
     const lists = await ctx.store.lists.withCounters(await ctx.store.lists.inWeb(r.web.id));
+    // A plain `$select` with no `$filter` or `$orderby` (which read any property) and no change
+    // token (read once for all lists below): only what it names is made for each list.
+    const { filter, orderBy, skip, top } = ctx.query;
+    const selection = filter || orderBy.length ? undefined : LIST_SHAPE.selection(ctx.query);
+    if (selection && !selection.changeToken) {
+      let shown = skip ? lists.slice(skip) : lists;
+      if (top !== undefined) shown = shown.slice(0, top);
+      const entities: Entity[] = [];
+      for (const list of shown) {
+        const link = listEditLink(list);
+        entities.push(await selectedEntity(LIST_SHAPE, selection, { list, web: r.web }, { id: `${ctx.apiUrl}${link}`, editLink: link, etag: `"${list.version}"` },
+          ctx, { kind: 'list', web: r.web, list }, { scope: 'list', id: list.id }));
+      }
+      return ok({ kind: 'entitySet', metadataName: 'SP.ApiData.Lists', entities });
+    }
     const byId = new Map(lists.map((l) => [l.id, l]));
     const entities: Entity[] = [];
     for (const l of lists) entities.push(await withSecurableProperties(listEntity(l, r.web, ctx), ctx, { kind: 'list', web: r.web, list: l }));
