@@ -4,7 +4,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cachedAbsoluteUrl, CACHED_URL_LENGTH, derivedFrom, Lru, parsedRequest, plannedFor } from '../../src/fronts/rest/request-cache.ts';
+import { cachedAbsoluteUrl, CACHED_URL_LENGTH, derivedFrom, keepRoute, knownRoute, Lru, parsedRequest, plannedFor } from '../../src/fronts/rest/request-cache.ts';
 import { parseRequestQuery } from '../../src/fronts/rest/query-options.ts';
 
 test('an Lru keeps at most its limit, and an entry read since it was last considered outlives newer unread ones', () => {
@@ -88,4 +88,22 @@ test('absolute URLs resolve as URL does, once per API root and path', () => {
   }
   assert.equal(cachedAbsoluteUrl('http://h/sites/dev/_api/', '/sites/dev'), 'http://h/sites/dev');
   assert.equal(cachedAbsoluteUrl('http://other/sites/dev/_api/', '/sites/dev'), 'http://other/sites/dev', 'another origin is another entry');
+});
+
+test('a kept route is found by origin and URL while the generation stays, the last one found too, and never after it moved', () => {
+  let generation = 1;
+  const store = { generation: () => generation };
+  const url = "/sites/x/_api/web/lists/getbytitle('T')/items(1)";
+  assert.equal(knownRoute(store, 'http://h', url), undefined);
+  keepRoute(store, 'http://h', url, generation, 'route one');
+  assert.equal(knownRoute(store, 'http://h', url), 'route one');
+  assert.equal(knownRoute(store, 'http://h', `${url.slice(0, -1)})`), 'route one', 'the same URL in another string (the last one found)');
+  assert.equal(knownRoute(store, 'http://other', url), undefined, 'another origin');
+  generation++;
+  assert.equal(knownRoute(store, 'http://h', url), undefined, 'the last one found is gone with its generation');
+  keepRoute(store, 'http://h', url, generation - 1, 'made under the old metadata');
+  assert.equal(knownRoute(store, 'http://h', url), undefined, 'not kept: made before the generation moved');
+  keepRoute(store, 'http://h', url, generation, 'route two');
+  assert.equal(knownRoute(store, 'http://h', url), 'route two');
+  assert.equal(knownRoute({ generation: () => NaN }, 'http://h', url), undefined);
 });

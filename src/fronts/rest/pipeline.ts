@@ -11,7 +11,7 @@ import type { BodyKind } from './api/resource.ts';
 import type { Outcome } from './api/outcome.ts';
 import type { ApiContext } from './api/context.ts';
 import { parseApiPath, type PathSegment } from '../../odata/path.ts';
-import { cachedDialect, keepPlanned, knownPlanned, parsedRequest, plannedFor } from './request-cache.ts';
+import { cachedDialect, keepRoute, knownRoute, parsedRequest, plannedFor } from './request-cache.ts';
 import { ODataSyntaxError } from '../../odata/errors.ts';
 import { CONTENT_TYPES, errorDialect, type Dialect } from '../../wire/dialect.ts';
 import { serializerFor } from '../../wire/serializer.ts';
@@ -152,9 +152,8 @@ async function serve(request: ApiRequest, caller: Caller, options: FrontDeps, lo
     // dispatch, parse and resolution (resolve.ts `Route`, kept in request-cache.ts); who asks is
     // authorized and checked again, and the handler reads the data, as on the first request.
     const generation = options.store.generation();
-    const routeKey = negotiated && !caller.inBatch && request.method === 'GET' && request.headers['x-http-method'] === undefined
-      ? `route ${request.origin} ${request.url}` : undefined;
-    const known = routeKey === undefined ? undefined : knownPlanned<KnownRoute>(options.store, routeKey);
+    const routable = negotiated !== undefined && !caller.inBatch && request.method === 'GET' && request.headers['x-http-method'] === undefined;
+    const known = routable ? knownRoute<KnownRoute>(options.store, request.origin, request.url) : undefined;
     if (known) {
       const principal = await options.authenticator.authorize(known.site, caller.identity);
       const ctx = contextFor(request, options, known, principal);
@@ -217,7 +216,7 @@ async function serve(request: ApiRequest, caller: Caller, options: FrontDeps, lo
     const target: Addressed = { site, web, query, requestUrl, apiUrl: apiUrlOf(requestUrl, web) };
     const ctx = contextFor(request, options, target, principal);
     const plan = await resolve(segments as PathSegment[], verb, ctx);
-    if (routeKey !== undefined && plan.route) keepPlanned(options.store, routeKey, generation, { ...target, route: plan.route } satisfies KnownRoute);
+    if (routable && plan.route) keepRoute(options.store, request.origin, request.url, generation, { ...target, route: plan.route } satisfies KnownRoute);
 
     // deserialize, execute: the body as the handler declares it (JSON, raw bytes, none), then the handler.
     const outcome = await plan.run({ ...ctx, ...(await readBody(plan.body, request, options.settings.maxFileSize)) });

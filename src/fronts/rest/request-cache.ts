@@ -155,13 +155,28 @@ export async function plannedFor<T>(store: { generation(): number }, key: string
 }
 
 /**
- * What `key` was kept as under the store's current metadata (keepPlanned), or undefined: for a
- * plan that can only be known once a request has been served (a route: pipeline.ts).
+ * A GET's route kept for its origin and URL (keepRoute), under the store's current metadata:
+ * the plan kept for `route <origin> <url>`, with the last route found per store remembered by
+ * its origin and URL, so the same URL again (a client polling) is two string comparisons
+ * rather than a key made and hashed. Stamped like every plan: gone once the generation moves.
  */
-export function knownPlanned<T>(store: { generation(): number }, key: string): T | undefined {
+export function knownRoute<T>(store: { generation(): number }, origin: string, url: string): T | undefined {
+  const last = lastRoutes.get(store);
+  if (last && last.url === url && last.origin === origin && last.planned.generation === store.generation()) return last.planned.value as T;
+  const key = `route ${origin} ${url}`;
   const hit = planned.get(store)?.get(key);
-  return hit && hit.generation === store.generation() ? hit.value as T : undefined;
+  if (!hit || hit.generation !== store.generation()) return undefined;
+  lastRoutes.set(store, { origin, url, planned: hit });
+  return hit.value as T;
 }
+
+/** Keeps a GET's route for its origin and URL, made under metadata at `generation`: a plan that can only be known once a request has been served (pipeline.ts). */
+export function keepRoute(store: { generation(): number }, origin: string, url: string, generation: number, value: unknown): void {
+  keepPlanned(store, `route ${origin} ${url}`, generation, value);
+}
+
+/** The last route knownRoute found, per store. */
+const lastRoutes = new WeakMap<object, { origin: string; url: string; planned: Planned }>();
 
 /** Keeps `value` for `key`, made under metadata at `generation`: only if that still stands (as plannedFor). */
 export function keepPlanned(store: { generation(): number }, key: string, generation: number, value: unknown): void {
