@@ -11,7 +11,7 @@ import type { BodyKind } from './api/resource.ts';
 import type { Outcome } from './api/outcome.ts';
 import type { ApiContext } from './api/context.ts';
 import { parseApiPath, type PathSegment } from '../../odata/path.ts';
-import { cachedDialect, keepPlanned, knownPlanned, parsedRequest, plannedFor } from './request-cache.ts';
+import { cachedDialect, keepRoute, knownRoute, parsedRequest, plannedFor } from './request-cache.ts';
 import { ODataSyntaxError } from '../../odata/errors.ts';
 import { CONTENT_TYPES, errorDialect, type Dialect } from '../../wire/dialect.ts';
 import { serializerFor } from '../../wire/serializer.ts';
@@ -28,7 +28,7 @@ import { executeBatch } from './batch/execute.ts';
 import { newResponseBoundary, writeBatchResponse, type PartResponse } from './batch/write.ts';
 import { urlPrefix } from '../../domain/names.ts';
 import { DomainError } from '../../domain/errors.ts';
-import { conditionsFromHeaders } from '../../services/conditions.ts';
+import { conditionsFromHeaders, NO_CONDITIONS } from '../../services/conditions.ts';
 import { contentRange } from '../../pipeline/range.ts';
 import { Services } from '../../services/services.ts';
 import { webAt } from '../../services/document-paths.ts';
@@ -108,7 +108,9 @@ export async function handleApi(req: FastifyRequest, reply: FastifyReply, option
   let response: ApiResponse;
   try {
     // 2. authenticate: who is asking (401 when nobody provably is), before anything about the tenant is revealed.
-    const identity = await options.authenticator.identify({ authorization: request.headers.authorization, cookie: request.headers.cookie, origin: request.origin });
+    // A proven header answers at once (no promise, so no turn of the event loop waiting on one).
+    const identified = options.authenticator.identify({ authorization: request.headers.authorization, cookie: request.headers.cookie, origin: request.origin });
+    const identity = identified instanceof Promise ? await identified : identified;
     // 3. respond: everything after authentication, the same function that runs each part of a `$batch`.
     response = await respond(request, { identity, inBatch: false }, options, req.log);
   } catch (e) {
@@ -122,9 +124,14 @@ export async function handleApi(req: FastifyRequest, reply: FastifyReply, option
  * route calls it once per request; the `$batch` executor once per part, as the batch's user.
  * First the throttling-and-faults stage (pipeline/throttle/: a part is charged and faulted alone).
  */
-async function respond(request: ApiRequest, caller: Caller, options: FrontDeps, log: Logger & GateLogger): Promise<ApiResponse> {
-  if (!options.gate?.active) return serve(request, caller, options, log);
-  const admission = await options.gate.admit(
+function respond(request: ApiRequest, caller: Caller, options: FrontDeps, log: Logger & GateLogger): Promise<ApiResponse> {
+  // Not async itself: without a gate the answer is serve's own promise, not one more wrapped around it.
+  return options.gate?.active ? gated(request, caller, options, log) : serve(request, caller, options, log);
+}
+
+/** respond with throttling or faults on: admitted (or refused, delayed, dropped) first. */
+async function gated(request: ApiRequest, caller: Caller, options: FrontDeps, log: Logger & GateLogger): Promise<ApiResponse> {
+  const admission = await options.gate!.admit(
     { method: request.method, url: request.url, headers: request.headers, upn: callerKey(caller.identity), inBatch: caller.inBatch }, log);
   if (admission.dropNow) return { status: 0, headers: {}, body: undefined, requestId: newRequestId(), delivery: { kind: 'drop' } };
   if (admission.refusal) return errorResponse(admission.refusal, newRequestId(), errorDialect(request.headers.accept, request.headers['odata-version']), log, request.url);
@@ -145,14 +152,12 @@ async function serve(request: ApiRequest, caller: Caller, options: FrontDeps, lo
     // dispatch, parse and resolution (resolve.ts `Route`, kept in request-cache.ts); who asks is
     // authorized and checked again, and the handler reads the data, as on the first request.
     const generation = options.store.generation();
-    const routeKey = negotiated && !caller.inBatch && request.method === 'GET' && request.headers['x-http-method'] === undefined
-      ? `route ${request.origin} ${request.url}` : undefined;
-    const known = routeKey === undefined ? undefined : knownPlanned<KnownRoute>(options.store, routeKey);
+    const routable = negotiated !== undefined && !caller.inBatch && request.method === 'GET' && request.headers['x-http-method'] === undefined;
+    const known = routable ? knownRoute<KnownRoute>(options.store, request.origin, request.url) : undefined;
     if (known) {
       const principal = await options.authenticator.authorize(known.site, caller.identity);
       const ctx = contextFor(request, options, known, principal);
-      const outcome = await (await replay(known.route, ctx)).run(ctx);
-      return outcomeResponse(outcome, requestId, dialect, { apiUrl: ctx.apiUrl, select: known.query.selectText });
+      return outcomeResponse(await replay(known.route, ctx), requestId, dialect, { apiUrl: known.apiUrl, select: known.query.selectText });
     }
 
     const pathname = request.url.split('?')[0]!;
@@ -208,9 +213,10 @@ async function serve(request: ApiRequest, caller: Caller, options: FrontDeps, lo
     }
 
     // resolve: walk the path to the handler that answers (navigation runs now; the body is not read yet).
-    const ctx = contextFor(request, options, { site, web, query, requestUrl }, principal);
+    const target: Addressed = { site, web, query, requestUrl, apiUrl: apiUrlOf(requestUrl, web) };
+    const ctx = contextFor(request, options, target, principal);
     const plan = await resolve(segments as PathSegment[], verb, ctx);
-    if (routeKey !== undefined && plan.route) keepPlanned(options.store, routeKey, generation, { site, web, query, requestUrl, route: plan.route } satisfies KnownRoute);
+    if (routable && plan.route) keepRoute(options.store, request.origin, request.url, generation, { ...target, route: plan.route } satisfies KnownRoute);
 
     // deserialize, execute: the body as the handler declares it (JSON, raw bytes, none), then the handler.
     const outcome = await plan.run({ ...ctx, ...(await readBody(plan.body, request, options.settings.maxFileSize)) });
@@ -224,19 +230,44 @@ async function serve(request: ApiRequest, caller: Caller, options: FrontDeps, lo
 }
 
 /** What a request addressed, as a route kept for its URL holds it. */
-interface Addressed { site: Site; web: Web; query: ApiContext['query']; requestUrl: URL }
+interface Addressed { site: Site; web: Web; query: ApiContext['query']; requestUrl: URL; apiUrl: string }
 /** A GET's route, with what dispatch and parse found for its URL. */
 interface KnownRoute extends Addressed { route: Route }
 
-/** The context a handler runs with: the request's own parts, what it addressed, and who acts. */
-function contextFor(request: ApiRequest, options: FrontDeps, { site, web, query, requestUrl }: Addressed, principal: Principal): ApiContext {
-  const now = () => isoSeconds(options.clock().getTime());
+/** Absolute URL of the addressed web's API root, ending in `/_api/`. */
+const apiUrlOf = (requestUrl: URL, web: Web) => `${requestUrl.origin}${urlPrefix(web.serverRelativeUrl)}/_api/`;
+
+/** What every context of one server shares (its clock as `now`, its upload limits, its digest issuer): made once per server, not per request. */
+interface ServerParts { now: () => string; limits: { maxFileSize: number }; formDigest: NonNullable<ApiContext['formDigest']> }
+const serverParts = new WeakMap<FrontDeps, ServerParts>();
+function partsOf(options: FrontDeps): ServerParts {
+  let parts = serverParts.get(options);
+  if (!parts) {
+    serverParts.set(options, (parts = {
+      now: () => isoSeconds(options.clock().getTime()),
+      limits: { maxFileSize: options.settings.maxFileSize },
+      formDigest: (site, principal) => ({ value: options.authenticator.issueDigest(site, principal), timeoutSeconds: options.authenticator.digestTimeoutSeconds }),
+    }));
+  }
+  return parts;
+}
+
+/** The request's If-Match, If-None-Match, If-Modified-Since (none on most requests: one shared empty set, nothing parsed). */
+const conditionsOf = (headers: ApiRequest['headers']) =>
+  (headers['if-match'] === undefined && headers['if-none-match'] === undefined && headers['if-modified-since'] === undefined
+    ? NO_CONDITIONS : conditionsFromHeaders(headers));
+
+/**
+ * The context a handler runs with: the request's own parts, what it addressed, and who acts.
+ * Nothing in it is a function made for the request (each costs, with tsx's names, a property
+ * definition): the clock and the digest issuer are the server's.
+ */
+function contextFor(request: ApiRequest, options: FrontDeps, { site, web, query, requestUrl, apiUrl }: Addressed, principal: Principal): ApiContext {
+  const { now, limits, formDigest } = partsOf(options);
   return {
-    store: options.store, services: new Services(options.store, { userId: principal.userId, now }, { maxFileSize: options.settings.maxFileSize }, options.settings.webhooks),
-    conditions: conditionsFromHeaders(request.headers), site, web, principal, query, settings: options.settings, body: undefined, verboseBody: false,
-    now, requestUrl,
-    formDigest: () => ({ value: options.authenticator.issueDigest(site, principal), timeoutSeconds: options.authenticator.digestTimeoutSeconds }),
-    apiUrl: `${requestUrl.origin}${urlPrefix(web.serverRelativeUrl)}/_api/`,
+    store: options.store, services: new Services(options.store, { userId: principal.userId, now }, limits, options.settings.webhooks),
+    conditions: conditionsOf(request.headers), site, web, principal, query, settings: options.settings, body: undefined, verboseBody: false,
+    now, requestUrl, formDigest, apiUrl,
   };
 }
 

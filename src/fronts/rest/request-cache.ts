@@ -7,6 +7,9 @@
 //   the OData query options and aliases, the request URL object. Nothing in it depends on
 //   data, so it is never invalidated; it is bounded (LRU) since URLs are the client's.
 // - dialects: the dialect an `Accept` and `OData-Version` pair negotiate (pure, bounded).
+// - absoluteUrls: a server-relative path resolved against an API root (pure, bounded).
+// - derived: what is made from one record of the store's read cache (a field's SP.Field
+//   entity), kept with that record object while the store generation stands.
 // - planned: what a URL resolves to that depends on metadata — the web a site path names, an
 //   item projection's plan, and a GET's route (the resource its path addresses and the checks
 //   on the way: resolve.ts `Route`) — stamped with the store's generation (store.ts) and used only
@@ -89,6 +92,44 @@ export function cachedDialect(accept: string | undefined, odataVersion: string |
   return entry.dialect;
 }
 
+/** Absolute URLs of server-relative paths below an API root; never invalidated (pure: URL resolution), at most 1,000. */
+const absoluteUrls = new Lru<string>(1_000);
+
+/** `serverRelative` resolved against `apiUrl` (an entity's `odata.id`, its Url), trailing slash dropped; parsed once per pair. */
+export function cachedAbsoluteUrl(apiUrl: string, serverRelative: string): string {
+  if (serverRelative.length > CACHED_URL_LENGTH) return absolute(apiUrl, serverRelative);
+  const key = `${apiUrl}\u0000${serverRelative}`;
+  let url = absoluteUrls.get(key);
+  if (url === undefined) absoluteUrls.set(key, (url = absolute(apiUrl, serverRelative)));
+  return url;
+}
+
+const absolute = (apiUrl: string, serverRelative: string) => new URL(serverRelative, apiUrl).href.replace(/\/$/, '');
+
+/**
+ * Values made from a record the store's read cache holds (a field definition: the same object
+ * while its entry stands), by the record and a key naming whatever else they are made from,
+ * while the store generation stands; at most 16 keys per record (origins, owners). Read-only.
+ */
+const derived = new WeakMap<object, { generation: number; values: Map<string, unknown> }>();
+
+/** `make(record, ...args)`, kept with `record` for `key` under the store's current generation (none inside a transaction). */
+export function derivedFrom<R extends object, A extends unknown[], T>(
+  store: { generation(): number }, record: R, key: string, make: (record: R, ...args: A) => T, ...args: A
+): T {
+  const generation = store.generation();
+  if (Number.isNaN(generation) || key.length > CACHED_URL_LENGTH) return make(record, ...args);
+  let entry = derived.get(record);
+  if (!entry || entry.generation !== generation) derived.set(record, (entry = { generation, values: new Map() }));
+  let value = entry.values.get(key) as T | undefined;
+  if (value === undefined) {
+    value = make(record, ...args);
+    if (entry.values.size >= 16) entry.values.clear();
+    entry.values.set(key, value);
+  }
+  return value;
+}
+
 /** Something a store's metadata decides, with the store generation it was made at. */
 interface Planned { generation: number; value: unknown }
 
@@ -117,13 +158,28 @@ export async function plannedFor<T>(store: { generation(): number }, key: string
 }
 
 /**
- * What `key` was kept as under the store's current metadata (keepPlanned), or undefined: for a
- * plan that can only be known once a request has been served (a route: pipeline.ts).
+ * A GET's route kept for its origin and URL (keepRoute), under the store's current metadata:
+ * the plan kept for `route <origin> <url>`, with the last route found per store remembered by
+ * its origin and URL, so the same URL again (a client polling) is two string comparisons
+ * rather than a key made and hashed. Stamped like every plan: gone once the generation moves.
  */
-export function knownPlanned<T>(store: { generation(): number }, key: string): T | undefined {
+export function knownRoute<T>(store: { generation(): number }, origin: string, url: string): T | undefined {
+  const last = lastRoutes.get(store);
+  if (last && last.url === url && last.origin === origin && last.planned.generation === store.generation()) return last.planned.value as T;
+  const key = `route ${origin} ${url}`;
   const hit = planned.get(store)?.get(key);
-  return hit && hit.generation === store.generation() ? hit.value as T : undefined;
+  if (!hit || hit.generation !== store.generation()) return undefined;
+  lastRoutes.set(store, { origin, url, planned: hit });
+  return hit.value as T;
 }
+
+/** Keeps a GET's route for its origin and URL, made under metadata at `generation`: a plan that can only be known once a request has been served (pipeline.ts). */
+export function keepRoute(store: { generation(): number }, origin: string, url: string, generation: number, value: unknown): void {
+  keepPlanned(store, `route ${origin} ${url}`, generation, value);
+}
+
+/** The last route knownRoute found, per store. */
+const lastRoutes = new WeakMap<object, { origin: string; url: string; planned: Planned }>();
 
 /** Keeps `value` for `key`, made under metadata at `generation`: only if that still stands (as plannedFor). */
 export function keepPlanned(store: { generation(): number }, key: string, generation: number, value: unknown): void {

@@ -63,6 +63,6 @@ export interface ApiContext {
   rawBody?: Buffer | undefined;
   /** A `stream` handler's body. */
   bodyStream?: Readable | undefined;
-  /** Issues a request digest for the acting user on this site (contextinfo's FormDigestValue). */
-  formDigest?: (() => { value: string; timeoutSeconds: number }) | undefined;
+  /** Issues a request digest for a user on a site (contextinfo's FormDigestValue: the acting user, this site); the server's, not the request's. */
+  formDigest?: ((site: Site, principal: Principal) => { value: string; timeoutSeconds: number }) | undefined;
 }

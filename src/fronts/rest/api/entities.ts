@@ -12,6 +12,8 @@ import { templateInfo } from '../../../domain/templates.ts';
 import { errors } from '../../../wire/errors.ts';
 import { EdmDouble, type Entity, type Value } from '../../../wire/values.ts';
 import type { ApiContext } from './context.ts';
+import { EntityShape } from './entity-shape.ts';
+import { cachedAbsoluteUrl, derivedFrom } from '../request-cache.ts';
 
 const complex = (type: string, props: Array<[string, Value]>): Value => ({ kind: 'complex', type, props });
 const resourcePath = (url: string): Value => complex('SP.ResourcePath', [['DecodedUrl', url]]);
@@ -27,32 +29,44 @@ const changeToken = (id: string, scope: TokenScopeName): Value =>
   complex('SP.ChangeToken', [['StringValue', formatToken(scope, id, Date.now(), -1)]]);
 
 /** Absolute URL of a server-relative path on this server. */
-export const absoluteUrl = (ctx: ApiContext, serverRelative: string) => new URL(serverRelative, ctx.apiUrl).href.replace(/\/$/, '');
+export const absoluteUrl = (ctx: ApiContext, serverRelative: string) => cachedAbsoluteUrl(ctx.apiUrl, serverRelative);
 
 export const listEditLink = (list: List) => `Web/Lists(guid'${list.id}')`;
 
-export function webEntity(web: Web, ctx: ApiContext): Entity {
+/** What an SP.Web entity is made from: the web, and its absolute URL on this server. */
+export interface WebSource { web: Web; url: string }
+
+const masterUrl = ({ web }: WebSource) => `${web.serverRelativeUrl.replace(/\/$/, '')}/_catalogs/masterpage/seattle.master`;
+
+/** SP.Web's properties, in SharePoint's order (entity-shape.ts: `$select` makes only what it names). */
+export const WEB_SHAPE = new EntityShape<WebSource>('SP.Web',
+  ['AllProperties', 'AssociatedMemberGroup', 'AssociatedOwnerGroup', 'AssociatedVisitorGroup', 'AvailableFields', 'ContentTypes',
+    'CurrentUser', 'Fields', 'Folders', 'Lists', 'ParentWeb', 'RegionalSettings', 'RoleAssignments', 'RootFolder',
+    'SiteGroups', 'SiteUserInfoList', 'SiteUsers', 'Webs'],
+  [
+    ['AllowRssFeeds', true], ['AlternateCssUrl', ''], ['AppInstanceId', '00000000-0000-0000-0000-000000000000'],
+    ['Configuration', 0], ['Created', ({ web }) => web.created], ['CurrentChangeToken', ({ web }) => changeToken(web.id, 'web')],
+    ['CustomMasterUrl', masterUrl],
+    ['Description', ({ web }) => web.description], ['DesignPackageId', '00000000-0000-0000-0000-000000000000'],
+    ['EnableMinimalDownload', false], ['HorizontalQuickLaunch', false], ['Id', ({ web }) => web.id], ['IsMultilingual', false],
+    ['Language', ({ web }) => web.language], ['LastItemModifiedDate', ({ web }) => web.lastItemModified], ['LastItemUserModifiedDate', ({ web }) => web.lastItemModified],
+    ['MasterUrl', masterUrl], ['NoCrawl', false],
+    ['OverwriteTranslationsOnChange', false], ['ResourcePath', ({ url }) => resourcePath(url)], ['QuickLaunchEnabled', true],
+    ['RecycleBinEnabled', true], ['ServerRelativePath', ({ web }) => resourcePath(web.serverRelativeUrl)], ['ServerRelativeUrl', ({ web }) => web.serverRelativeUrl], ['SiteLogoUrl', null],
+    ['SyndicationEnabled', true], ['Title', ({ web }) => web.title], ['TreeViewEnabled', false], ['UIVersion', 15],
+    ['UIVersionConfigurationEnabled', false], ['Url', ({ url }) => url], ['WebTemplate', ({ web }) => web.webTemplate],
+  ]);
+
+/** An SP.Web entity's head (type, id, edit link), and its source for WEB_SHAPE. */
+export function webEntityHead(web: Web, ctx: ApiContext): { source: WebSource; id: string } {
   const url = absoluteUrl(ctx, web.serverRelativeUrl);
-  return {
-    // Each web is addressed below its own URL (a subweb in `webs` too: clients take its URL from the id).
-    type: 'SP.Web', id: `${url}/_api/Web`, editLink: 'Web',
-    deferred: ['AllProperties', 'AssociatedMemberGroup', 'AssociatedOwnerGroup', 'AssociatedVisitorGroup', 'AvailableFields', 'ContentTypes',
-      'CurrentUser', 'Fields', 'Folders', 'Lists', 'ParentWeb', 'RegionalSettings', 'RoleAssignments', 'RootFolder',
-      'SiteGroups', 'SiteUserInfoList', 'SiteUsers', 'Webs'],
-    props: [
-      ['AllowRssFeeds', true], ['AlternateCssUrl', ''], ['AppInstanceId', '00000000-0000-0000-0000-000000000000'],
-      ['Configuration', 0], ['Created', web.created], ['CurrentChangeToken', changeToken(web.id, 'web')],
-      ['CustomMasterUrl', `${web.serverRelativeUrl.replace(/\/$/, '')}/_catalogs/masterpage/seattle.master`],
-      ['Description', web.description], ['DesignPackageId', '00000000-0000-0000-0000-000000000000'],
-      ['EnableMinimalDownload', false], ['HorizontalQuickLaunch', false], ['Id', web.id], ['IsMultilingual', false],
-      ['Language', web.language], ['LastItemModifiedDate', web.lastItemModified], ['LastItemUserModifiedDate', web.lastItemModified],
-      ['MasterUrl', `${web.serverRelativeUrl.replace(/\/$/, '')}/_catalogs/masterpage/seattle.master`], ['NoCrawl', false],
-      ['OverwriteTranslationsOnChange', false], ['ResourcePath', resourcePath(url)], ['QuickLaunchEnabled', true],
-      ['RecycleBinEnabled', true], ['ServerRelativePath', resourcePath(web.serverRelativeUrl)], ['ServerRelativeUrl', web.serverRelativeUrl], ['SiteLogoUrl', null],
-      ['SyndicationEnabled', true], ['Title', web.title], ['TreeViewEnabled', false], ['UIVersion', 15],
-      ['UIVersionConfigurationEnabled', false], ['Url', url], ['WebTemplate', web.webTemplate],
-    ],
-  };
+  // Each web is addressed below its own URL (a subweb in `webs` too: clients take its URL from the id).
+  return { source: { web, url }, id: `${url}/_api/Web` };
+}
+
+export function webEntity(web: Web, ctx: ApiContext): Entity {
+  const { source, id } = webEntityHead(web, ctx);
+  return { type: 'SP.Web', id, editLink: 'Web', deferred: [...WEB_SHAPE.deferred], props: WEB_SHAPE.all(source) };
 }
 
 export function siteEntity(site: Site, ctx: ApiContext): Entity {
@@ -83,33 +97,41 @@ export function folderEntity(list: List, ctx: ApiContext): Entity {
   };
 }
 
+/** What an SP.List entity is made from: the list and its web. */
+export interface ListSource { list: List; web: Web }
+
+const ITEM_IMAGE = '/_layouts/15/images/itgen.png?rev=47';
+
+/** SP.List's properties, in SharePoint's order (entity-shape.ts: `$select` makes only what it names). */
+export const LIST_SHAPE = new EntityShape<ListSource>('SP.List',
+  ['ContentTypes', 'DefaultView', 'EventReceivers', 'Fields', 'FirstUniqueAncestorSecurableObject', 'Forms',
+    'InformationRightsManagementSettings', 'Items', 'ParentWeb', 'RoleAssignments', 'RootFolder', 'Subscriptions',
+    'UserCustomActions', 'Views', 'WorkflowAssociations'],
+  [
+    ['AllowContentTypes', true], ['BaseTemplate', ({ list }) => list.baseTemplate], ['BaseType', ({ list }) => list.baseType],
+    ['ContentTypesEnabled', false], ['CrawlNonDefaultViews', false], ['Created', ({ list }) => list.created],
+    ['CurrentChangeToken', ({ list }) => changeToken(list.id, 'list')], ['DefaultContentApprovalWorkflowId', '00000000-0000-0000-0000-000000000000'],
+    ['DefaultItemOpenUseListSetting', false], ['Description', ({ list }) => list.description], ['Direction', 'none'],
+    ['DisableGridEditing', false], ['DocumentTemplateUrl', null], ['DraftVersionVisibility', 0],
+    ['EnableAttachments', ({ list }) => list.baseType === 0], ['EnableFolderCreation', ({ list }) => list.baseType === 1], ['EnableMinorVersions', ({ list }) => list.enableMinorVersions],
+    ['EnableModeration', ({ list }) => list.enableModeration], ['EnableRequestSignOff', true], ['EnableVersioning', ({ list }) => list.enableVersioning],
+    ['EntityTypeName', ({ list }) => list.entityTypeName], ['ExemptFromBlockDownloadOfNonViewableFiles', false],
+    ['FileSavePostProcessingEnabled', false], ['ForceCheckout', false], ['HasExternalDataSource', false],
+    ['Hidden', ({ list }) => list.hidden], ['Id', ({ list }) => list.id], ['ImagePath', () => resourcePath(ITEM_IMAGE)],
+    ['ImageUrl', ITEM_IMAGE], ['IrmEnabled', false], ['IrmExpire', false], ['IrmReject', false],
+    ['IsApplicationList', false], ['IsCatalog', ({ list }) => list.baseTemplate === 112], ['IsPrivate', false], ['ItemCount', ({ list }) => list.itemCount],
+    ['LastItemDeletedDate', ({ list }) => list.lastItemDeletedDate], ['LastItemModifiedDate', ({ list }) => list.lastItemModifiedDate],
+    ['LastItemUserModifiedDate', ({ list }) => list.lastItemModifiedDate], ['ListExperienceOptions', 0],
+    ['ListItemEntityTypeFullName', ({ list }) => listItemEntityTypeFullName(list.entityTypeName)], ['MajorVersionLimit', ({ list }) => (list.enableVersioning ? 50 : 0)],
+    ['MajorWithMinorVersionsLimit', 0], ['MultipleDataList', false], ['NoCrawl', false],
+    ['ParentWebPath', ({ web }) => resourcePath(web.serverRelativeUrl)], ['ParentWebUrl', ({ web }) => web.serverRelativeUrl], ['ParserDisabled', false],
+    ['ServerTemplateCanCreateFolders', true], ['TemplateFeatureId', ({ list }) => templateInfo(list.baseTemplate).featureId], ['Title', ({ list }) => list.title],
+  ]);
+
 export function listEntity(list: List, web: Web, ctx: ApiContext): Entity {
-  const info = templateInfo(list.baseTemplate);
   return {
     type: 'SP.List', id: `${ctx.apiUrl}${listEditLink(list)}`, editLink: listEditLink(list), etag: `"${list.version}"`,
-    deferred: ['ContentTypes', 'DefaultView', 'EventReceivers', 'Fields', 'FirstUniqueAncestorSecurableObject', 'Forms',
-      'InformationRightsManagementSettings', 'Items', 'ParentWeb', 'RoleAssignments', 'RootFolder', 'Subscriptions',
-      'UserCustomActions', 'Views', 'WorkflowAssociations'],
-    props: [
-      ['AllowContentTypes', true], ['BaseTemplate', list.baseTemplate], ['BaseType', list.baseType],
-      ['ContentTypesEnabled', false], ['CrawlNonDefaultViews', false], ['Created', list.created],
-      ['CurrentChangeToken', changeToken(list.id, 'list')], ['DefaultContentApprovalWorkflowId', '00000000-0000-0000-0000-000000000000'],
-      ['DefaultItemOpenUseListSetting', false], ['Description', list.description], ['Direction', 'none'],
-      ['DisableGridEditing', false], ['DocumentTemplateUrl', null], ['DraftVersionVisibility', 0],
-      ['EnableAttachments', list.baseType === 0], ['EnableFolderCreation', list.baseType === 1], ['EnableMinorVersions', list.enableMinorVersions],
-      ['EnableModeration', list.enableModeration], ['EnableRequestSignOff', true], ['EnableVersioning', list.enableVersioning],
-      ['EntityTypeName', list.entityTypeName], ['ExemptFromBlockDownloadOfNonViewableFiles', false],
-      ['FileSavePostProcessingEnabled', false], ['ForceCheckout', false], ['HasExternalDataSource', false],
-      ['Hidden', list.hidden], ['Id', list.id], ['ImagePath', resourcePath('/_layouts/15/images/itgen.png?rev=47')],
-      ['ImageUrl', '/_layouts/15/images/itgen.png?rev=47'], ['IrmEnabled', false], ['IrmExpire', false], ['IrmReject', false],
-      ['IsApplicationList', false], ['IsCatalog', list.baseTemplate === 112], ['IsPrivate', false], ['ItemCount', list.itemCount],
-      ['LastItemDeletedDate', list.lastItemDeletedDate], ['LastItemModifiedDate', list.lastItemModifiedDate],
-      ['LastItemUserModifiedDate', list.lastItemModifiedDate], ['ListExperienceOptions', 0],
-      ['ListItemEntityTypeFullName', listItemEntityTypeFullName(list.entityTypeName)], ['MajorVersionLimit', list.enableVersioning ? 50 : 0],
-      ['MajorWithMinorVersionsLimit', 0], ['MultipleDataList', false], ['NoCrawl', false],
-      ['ParentWebPath', resourcePath(web.serverRelativeUrl)], ['ParentWebUrl', web.serverRelativeUrl], ['ParserDisabled', false],
-      ['ServerTemplateCanCreateFolders', true], ['TemplateFeatureId', info.featureId], ['Title', list.title],
-    ],
+    deferred: [...LIST_SHAPE.deferred], props: LIST_SHAPE.all({ list, web }),
   };
 }
 
@@ -130,7 +152,24 @@ export const webFieldOwner = (web: Web): FieldOwner =>
 /** The group a field is listed under: its own, else SharePoint's for built-in and custom columns. */
 const fieldGroup = (field: FieldDefinition): string => field.options.group ?? (field.builtIn ? '_Hidden' : 'Custom Columns');
 
+/**
+ * A field's SP.Field entity: made once per field record, owner and API root while the store
+ * generation stands (request-cache.ts `derivedFrom`), not per request — a list's fields are read
+ * whole by most clients, each of forty-odd properties and its SchemaXml. Frozen: shared by requests.
+ */
 export function fieldEntity(field: FieldDefinition, owner: FieldOwner, ctx: ApiContext): Entity {
+  return derivedFrom(ctx.store, field, `${ctx.apiUrl}\n${owner.collectionLink}\n${owner.scope}\n${owner.webId}`, frozenFieldEntity, owner, ctx.apiUrl);
+}
+
+const frozenFieldEntity = (field: FieldDefinition, owner: FieldOwner, apiUrl: string): Entity => deepFreeze(makeFieldEntity(field, owner, apiUrl));
+
+function deepFreeze<T>(value: T): T {
+  if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return value;
+  for (const v of Object.values(value)) deepFreeze(v);
+  return Object.freeze(value);
+}
+
+function makeFieldEntity(field: FieldDefinition, owner: FieldOwner, apiUrl: string): Entity {
   const info = FIELD_KINDS[field.kind];
   const editLink = `${owner.collectionLink}(guid'${field.id}')`;
   const props: Array<[string, Value]> = [
@@ -175,7 +214,7 @@ export function fieldEntity(field: FieldDefinition, owner: FieldOwner, ctx: ApiC
         ['Formula', field.options.formula ?? ''], ['OutputType', OUTPUT_TYPE_NUMBERS[field.options.outputType ?? 'Text']], ['ShowAsPercentage', false]);
       break;
   }
-  return { type: info.entityType, id: `${ctx.apiUrl}${editLink}`, editLink, props };
+  return { type: info.entityType, id: `${apiUrl}${editLink}`, editLink, props };
 }
 
 function schemaXml(field: FieldDefinition): string {

@@ -23,6 +23,9 @@ export interface Navigation {
   nested?: (entity: Entity) => Record<string, Navigation>;
 }
 
+/** What an entity may expand when `$expand` names nothing: nothing is looked up in it. */
+export const NO_NAVIGATIONS: Readonly<Record<string, Navigation>> = Object.freeze({});
+
 /** The names `$expand` asks for at this level, each checked against what the entity has; their deeper paths by name. */
 function expandedNames(entity: Entity, expand: string[][], available: Record<string, Navigation>): Map<string, string[][]> {
   const names = new Map<string, string[][]>();
@@ -85,7 +88,9 @@ export async function projectedCollection(
   if (skip) result = result.slice(skip);
   if (top !== undefined) result = result.slice(0, top);
   const projected: Entity[] = [];
-  for (const e of result) projected.push(await projectEntity(e, navigations(e), ctx));
+  // Without `$expand` no entity's navigations are looked at: none are made.
+  const expanding = ctx.query.expand.length > 0;
+  for (const e of result) projected.push(await projectEntity(e, expanding ? navigations(e) : NO_NAVIGATIONS, ctx));
   return ok({ kind: 'entitySet', metadataName, entities: projected });
 }
 

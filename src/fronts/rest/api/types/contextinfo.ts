@@ -13,7 +13,7 @@ export const contextInfoType: ResourceType<{ kind: 'contextInfo' }> = {
   permissions: { create: 'Open' },
   async create(_r, ctx) {
     if (!ctx.formDigest) throw new Error('contextinfo needs a digest issuer');
-    const { value, timeoutSeconds } = ctx.formDigest();
+    const { value, timeoutSeconds } = ctx.formDigest(ctx.site, ctx.principal);
     const siteUrl = `${ctx.requestUrl.origin}${urlPrefix(ctx.site.url)}`;
     const webUrl = `${ctx.requestUrl.origin}${urlPrefix(ctx.web.serverRelativeUrl)}`;
     return ok({

@@ -7,8 +7,9 @@ import { errors } from '../../../../wire/errors.ts';
 import type { ApiContext } from '../context.ts';
 import { getChangesMethod, withCurrentChangeToken, withCurrentChangeTokens } from './changes.ts';
 import { getListItemChangesSinceToken } from './list-item-changes.ts';
-import { absoluteUrl, folderEntity, listEditLink, listEntity, webEntity } from '../entities.ts';
-import { projectedCollection, projectEntity, type Navigation } from '../expand.ts';
+import { absoluteUrl, folderEntity, LIST_SHAPE, listEditLink, listEntity, webEntity } from '../entities.ts';
+import { selectedEntity } from './selected-entity.ts';
+import { NO_NAVIGATIONS, projectedCollection, projectEntity, type Navigation } from '../expand.ts';
 import { boolProp, intProp, readEntityBody, stringProp, type Properties } from '../body.ts';
 import { noContent, ok, type Outcome } from '../outcome.ts';
 import { requirePermission } from '../../../../identity/permissions.ts';
@@ -42,12 +43,24 @@ function listProps(ctx: ApiContext): Properties {
 /** The list with `$expand=RootFolder,ParentWeb` and `$select` (below them too), as PnPjs's list.getParentInfos asks. */
 async function listOutcome(cached: List, web: Web, ctx: ApiContext, status = 200): Promise<Outcome> {
   const list = (await ctx.store.lists.withCounters([cached]))[0]!;
+  // A plain `$select` (`getbytitle('Tasks')?$select=Id,ItemCount`): only what it names is made.
+  const selection = LIST_SHAPE.selection(ctx.query);
+  if (selection) {
+    const link = listEditLink(list);
+    const entity = await selectedEntity(LIST_SHAPE, selection, { list, web }, { id: `${ctx.apiUrl}${link}`, editLink: link, etag: `"${list.version}"` },
+      ctx, { kind: 'list', web, list }, { scope: 'list', id: list.id });
+    return { status, payload: { kind: 'entity', metadataName: 'SP.ApiData.Lists', entity }, headers: listHeaders(entity.etag!, link, status, ctx) };
+  }
   const entity = await withCurrentChangeToken(await withSecurableProperties(listEntity(list, web, ctx), ctx, { kind: 'list', web, list }), ctx, 'list', list.id);
   const link = listEditLink(list);
-  const selected = await projectEntity(entity, listNavigations(list, web, ctx), ctx);
-  const headers: Record<string, string> = { ETag: entity.etag! };
+  const selected = await projectEntity(entity, ctx.query.expand.length ? listNavigations(list, web, ctx) : NO_NAVIGATIONS, ctx);
+  return { status, payload: { kind: 'entity', metadataName: 'SP.ApiData.Lists', entity: selected }, headers: listHeaders(entity.etag!, link, status, ctx) };
+}
+
+function listHeaders(etag: string, link: string, status: number, ctx: ApiContext): Record<string, string> {
+  const headers: Record<string, string> = { ETag: etag };
   if (status === 201) headers.Location = `${ctx.apiUrl}${link}`;
-  return { status, payload: { kind: 'entity', metadataName: 'SP.ApiData.Lists', entity: selected }, headers };
+  return headers;
 }
 
 /**
@@ -137,6 +150,21 @@ export const listsType: ResourceType<{ kind: 'lists'; web: Web }> = {
   },
   async get(r, ctx) {
     const lists = await ctx.store.lists.withCounters(await ctx.store.lists.inWeb(r.web.id));
+    // A plain `$select` with no `$filter` or `$orderby` (which read any property) and no change
+    // token (read once for all lists below): only what it names is made for each list.
+    const { filter, orderBy, skip, top } = ctx.query;
+    const selection = filter || orderBy.length ? undefined : LIST_SHAPE.selection(ctx.query);
+    if (selection && !selection.changeToken) {
+      let shown = skip ? lists.slice(skip) : lists;
+      if (top !== undefined) shown = shown.slice(0, top);
+      const entities: Entity[] = [];
+      for (const list of shown) {
+        const link = listEditLink(list);
+        entities.push(await selectedEntity(LIST_SHAPE, selection, { list, web: r.web }, { id: `${ctx.apiUrl}${link}`, editLink: link, etag: `"${list.version}"` },
+          ctx, { kind: 'list', web: r.web, list }, { scope: 'list', id: list.id }));
+      }
+      return ok({ kind: 'entitySet', metadataName: 'SP.ApiData.Lists', entities });
+    }
     const byId = new Map(lists.map((l) => [l.id, l]));
     const entities: Entity[] = [];
     for (const l of lists) entities.push(await withSecurableProperties(listEntity(l, r.web, ctx), ctx, { kind: 'list', web: r.web, list: l }));

@@ -359,7 +359,14 @@ export async function withSecurableProperties(entity: Entity, ctx: ApiContext, s
   // Named in `$expand` too, as CLI for Microsoft 365 asks for HasUniqueRoleAssignments (SharePoint writes it then).
   const named = new Set([...(ctx.query.select ?? []), ...ctx.query.expand.filter((p) => p.length === 1)].map((p) => p[0]?.toLowerCase()));
   const props = [...entity.props];
-  if (named.has('effectivebasepermissions')) props.push(['EffectiveBasePermissions', basePermissionsValue(await effectivePermissions(ctx.store, ctx.site, ctx.principal, securable))]);
-  if (named.has('hasuniqueroleassignments')) props.push(['HasUniqueRoleAssignments', (await assignmentsOf(ctx.store, ctx.site, securable)).unique]);
+  await appendSecurableProperties(props, ctx, securable, named.has('effectivebasepermissions'), named.has('hasuniqueroleassignments'));
   return props.length === entity.props.length ? entity : { ...entity, props };
+}
+
+/** Appends EffectiveBasePermissions and HasUniqueRoleAssignments (those asked for, in that order) to `props`. */
+export async function appendSecurableProperties(
+  props: Array<[string, Value]>, ctx: ApiContext, securable: Securable, effectiveBasePermissions: boolean, hasUniqueRoleAssignments: boolean,
+): Promise<void> {
+  if (effectiveBasePermissions) props.push(['EffectiveBasePermissions', basePermissionsValue(await effectivePermissions(ctx.store, ctx.site, ctx.principal, securable))]);
+  if (hasUniqueRoleAssignments) props.push(['HasUniqueRoleAssignments', (await assignmentsOf(ctx.store, ctx.site, securable)).unique]);
 }

@@ -3,7 +3,8 @@
 import type { MethodDef, ResourceType } from '../resource.ts';
 import { webUnshareObject } from './sharing.ts';
 import { webFileMethods } from './files.ts';
-import { siteEntity, webEntity } from '../entities.ts';
+import { siteEntity, WEB_SHAPE, webEntity, webEntityHead } from '../entities.ts';
+import { selectedEntity } from './selected-entity.ts';
 import { getChangesMethod, withCurrentChangeToken } from './changes.ts';
 import { errors } from '../../../../wire/errors.ts';
 import { singleEntity, stringArgument } from './shared.ts';
@@ -14,7 +15,7 @@ import { urlPrefix } from '../../../../domain/names.ts';
 import { decodeUrlText } from '../../../../domain/documents.ts';
 import { readEntityBody, stringProp } from '../body.ts';
 import type { ApiContext } from '../context.ts';
-import { projectEntity } from '../expand.ts';
+import { NO_NAVIGATIONS, projectEntity, type Navigation } from '../expand.ts';
 import { ok, type Outcome } from '../outcome.ts';
 import { openWebById, subwebMethods, webInformationEntity } from './webs.ts';
 import { siteCustomActions, webCustomActions } from './custom-actions.ts';
@@ -99,15 +100,15 @@ export const webType: ResourceType<WebResource> = {
     },
   },
   async get(r, ctx) {
+    // A plain `$select` (`web?$select=Title`): only what it names is made.
+    const selection = WEB_SHAPE.selection(ctx.query);
+    if (selection) {
+      const { source, id } = webEntityHead(r.web, ctx);
+      const entity = await selectedEntity(WEB_SHAPE, selection, source, { id, editLink: 'Web' }, ctx, { kind: 'web', web: r.web }, { scope: 'web', id: r.web.id });
+      return ok({ kind: 'entity', metadataName: 'SP.Web', entity });
+    }
     const entity = await withCurrentChangeToken(await withSecurableProperties(webEntity(r.web, ctx), ctx, { kind: 'web', web: r.web }), ctx, 'web', r.web.id);
-    const projected = await projectEntity(entity, {
-      ParentWeb: { link: 'Web/ParentWeb', load: async () => { const parent = await parentOf(r.web, ctx); return parent ? webInformationEntity(parent, ctx) : null; } },
-      AssociatedOwnerGroup: { link: 'Web/AssociatedOwnerGroup', load: () => associatedGroupEntity('owner', ctx) },
-      AssociatedMemberGroup: { link: 'Web/AssociatedMemberGroup', load: () => associatedGroupEntity('member', ctx) },
-      AssociatedVisitorGroup: { link: 'Web/AssociatedVisitorGroup', load: () => associatedGroupEntity('visitor', ctx) },
-      // Needs Enumerate Permissions, as reading them any other way (security.ts).
-      RoleAssignments: roleAssignmentsNavigation('Web', { kind: 'web', web: r.web }, ctx),
-    }, ctx);
+    const projected = await projectEntity(entity, ctx.query.expand.length ? webNavigations(r.web, ctx) : NO_NAVIGATIONS, ctx);
     return ok({ kind: 'entity', metadataName: 'SP.Web', entity: projected });
   },
   /** MERGE: Title and Description are kept; SP.Web's other settings are not modelled and are refused. */
@@ -127,6 +128,18 @@ export const webType: ResourceType<WebResource> = {
     return { status: 200 };
   },
 };
+
+/** What `$expand` may load below a web: its parent's SP.WebInformation, its associated groups. */
+function webNavigations(web: Web, ctx: ApiContext): Record<string, Navigation> {
+  return {
+    ParentWeb: { link: 'Web/ParentWeb', load: async () => { const parent = await parentOf(web, ctx); return parent ? webInformationEntity(parent, ctx) : null; } },
+    AssociatedOwnerGroup: { link: 'Web/AssociatedOwnerGroup', load: () => associatedGroupEntity('owner', ctx) },
+    AssociatedMemberGroup: { link: 'Web/AssociatedMemberGroup', load: () => associatedGroupEntity('member', ctx) },
+    AssociatedVisitorGroup: { link: 'Web/AssociatedVisitorGroup', load: () => associatedGroupEntity('visitor', ctx) },
+    // Needs Enumerate Permissions, as reading them any other way (security.ts).
+    RoleAssignments: roleAssignmentsNavigation('Web', { kind: 'web', web }, ctx),
+  };
+}
 
 async function parentOf(web: Web, ctx: ApiContext): Promise<Web | undefined> {
   return web.parentId === null ? undefined : ctx.store.sites.web(web.parentId);
