@@ -132,6 +132,7 @@ export class WorkerGateHome implements GateHome {
   };
   private connected: ((state: WireChange) => void) | undefined;
 
+  /** The primary's budgets, under the configuration it sent (and by its clock: the worker's `now` is not sent). */
   ledger(_config: ThrottleConfig): BudgetLedger {
     return { charge: (caller, cost) => this.ask<Charge>({ type: 'gate:charge', id: this.nextId++, caller, cost }) };
   }
