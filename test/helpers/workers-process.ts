@@ -58,16 +58,17 @@ export function call(agent: Agent, url: string, path: string, init: { method?: s
 /** The pid of the worker that serves `agent`'s connection. */
 export const pidOf = async (agent: Agent, url: string): Promise<number> => (await call(agent, url, '/_spemu/health')).json.pid as number;
 
-/** A keep-alive connection to the worker `wanted` picks (new connections until one lands there). */
-export async function agentOn(url: string, wanted: (pid: number) => boolean, attempts = 40): Promise<{ agent: Agent; pid: number }> {
-  for (let attempt = 0; attempt < attempts; attempt++) {
+/** A keep-alive connection to the worker `wanted` picks: new connections until one lands there (within `withinMs`). */
+export async function agentOn(url: string, wanted: (pid: number) => boolean, withinMs = 20_000): Promise<{ agent: Agent; pid: number }> {
+  const deadline = Date.now() + withinMs;
+  while (Date.now() < deadline) {
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     const pid = await pidOf(agent, url).catch(() => undefined);
     if (pid !== undefined && wanted(pid)) return { agent, pid };
     agent.destroy();
-    if (pid === undefined) await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 50));
   }
-  throw new Error('no connection reached the worker wanted');
+  throw new Error(`no connection reached the worker wanted within ${withinMs / 1000} s`);
 }
 
 /** Two agents whose connections landed on different workers. */

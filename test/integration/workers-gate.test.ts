@@ -88,7 +88,7 @@ describe(`spemu --workers 2: one throttling-and-faults state (${testBackend()})`
 
     process.kill(pidB, 'SIGKILL');
     b.destroy();
-    const { agent: c, pid: replacement } = await agentOn(server.url, (pid) => pid !== pidA && pid !== pidB, 300);
+    const { agent: c, pid: replacement } = await agentOn(server.url, (pid) => pid !== pidA && pid !== pidB, 90_000);
     assert.match(server.output(), new RegExp(`worker ${pidB} stopped \\(SIGKILL\\); starting another`));
 
     // The replacement has the rules set before it started…

@@ -173,7 +173,7 @@ export class WorkerGateHome implements GateHome {
         break;
       case 'gate:set':
         this.gate?.configure(fromWire(message.change));
-        process.send!({ type: 'gate:applied', n: message.n } satisfies ToPrimary);
+        if (process.connected) process.send!({ type: 'gate:applied', n: message.n } satisfies ToPrimary);
         break;
       case 'gate:published':
       case 'gate:charged': {
