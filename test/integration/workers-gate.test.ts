@@ -2,11 +2,15 @@
 // server, whichever worker a connection lands on. A user's budget is counted once, not once per
 // worker; rules POSTed to /_spemu/faults through one worker hold on every connection the moment
 // the POST is answered (and so do throttle settings and DELETE); a worker killed with SIGKILL is
-// replaced by one that has the rules in force and the budget already spent.
+// replaced by one that has the rules in force and the budget already spent; a faults file,
+// watched by the primary alone, reaches both workers when it changes.
 
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Agent } from 'node:http';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { testBackend } from '../helpers/postgres.ts';
 import type { Cleanups } from '../helpers/spemu-process.ts';
 import { agentOn, agentsOnTwoWorkers, call, startWorkers, type Reply } from '../helpers/workers-process.ts';
@@ -101,6 +105,33 @@ describe(`spemu --workers 2: one throttling-and-faults state (${testBackend()})`
     for (const reply of replies.slice(2)) assertThrottled(reply);
     a.destroy();
     c.destroy();
+    server.child.kill('SIGTERM');
+    assert.equal(await server.exited, 0);
+  });
+  it('--faults file.json: the primary alone watches it; a change reaches every worker, a bad file is reported once', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'spemu-workers-faults-'));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    const file = join(dir, 'faults.json');
+    writeFileSync(file, JSON.stringify({ rules: [{ path: WEB, error: 503 }] }));
+    const server = await startWorkers(['--faults', file], cleanups);
+    const { a, b } = await agentsOnTwoWorkers(server.url);
+    for (const agent of [a, b]) assert.equal((await call(agent, server.url, WEB)).status, 503);
+    writeFileSync(file, JSON.stringify({ rules: [{ path: WEB, error: 504 }] }));
+    // Reloaded within a few polls (250 ms each): then on both workers alike.
+    const deadline = Date.now() + 10_000;
+    while ((await call(a, server.url, WEB)).status !== 504 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    for (const agent of [a, b, a, b]) assert.equal((await call(agent, server.url, WEB)).status, 504);
+    // One watcher, not one per worker: a file that does not parse is reported once, and the
+    // rules in force stay on both.
+    writeFileSync(file, '{ "rules": [ { "error": "nonsense" } ] }  ');
+    const reported = () => server.output().split('fault rules not reloaded').length - 1;
+    const until = Date.now() + 10_000;
+    while (reported() === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 1500));
+    assert.equal(reported(), 1, server.output());
+    for (const agent of [a, b]) assert.equal((await call(agent, server.url, WEB)).status, 504);
+    a.destroy();
+    b.destroy();
     server.child.kill('SIGTERM');
     assert.equal(await server.exited, 0);
   });
