@@ -4,11 +4,13 @@
 
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { request, Agent } from 'node:http';
-import { cleanEnv, newWorkspace, spemuCommand, workspaceArgs, type Cleanups } from './spemu-process.ts';
+import { cleanEnv, newWorkspace, spemuCommand, workspaceArgs, type Cleanups, type Workspace } from './spemu-process.ts';
 
 export const OWNER = 'alice@contoso.onmicrosoft.com';
 
 export interface Workers {
+  /** The workspace (and database) it serves. */
+  ws: Workspace;
   child: ChildProcessWithoutNullStreams;
   url: string;
   output: () => string;
@@ -28,7 +30,7 @@ export async function startWorkers(flags: string[], cleanups: Cleanups): Promise
   const deadline = Date.now() + 60_000;
   for (;;) {
     const banner = /serving tenant 'contoso' at (https?:\/\/\S+) \(2 workers\)/.exec(output);
-    if (banner) return { child, url: banner[1]!, output: () => output, exited };
+    if (banner) return { ws, child, url: banner[1]!, output: () => output, exited };
     if (child.exitCode !== null || Date.now() > deadline) throw new Error(`spemu --workers 2 did not start:\n${output}`);
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -36,7 +38,7 @@ export async function startWorkers(flags: string[], cleanups: Cleanups): Promise
 
 export interface Reply { status: number; headers: Record<string, string | string[] | undefined>; json: any }
 
-/** One request over `agent` (a keep-alive agent with one socket: one connection, so one worker); 5 s at most. */
+/** One request over `agent` (a keep-alive agent with one socket: one connection, so one worker); 15 s at most. */
 export function call(agent: Agent, url: string, path: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const body = init.body === undefined ? undefined : JSON.stringify(init.body);
@@ -49,7 +51,7 @@ export function call(agent: Agent, url: string, path: string, init: { method?: s
       res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, json: text ? JSON.parse(text) : undefined }));
     });
     // A connection the primary handed to a worker just killed is never answered: given up on.
-    req.setTimeout(5_000, () => req.destroy(new Error(`no answer from ${path} in 5 s`)));
+    req.setTimeout(15_000, () => req.destroy(new Error(`no answer from ${path} in 15 s`)));
     req.on('error', reject);
     req.end(body);
   });
