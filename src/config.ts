@@ -6,6 +6,7 @@ import { peerTrust } from './pipeline/origin.ts';
 import type { TlsSource } from './server/tls.ts';
 import { throttleFromValue, ThrottleConfigError, type ThrottleConfig } from './pipeline/throttle/config.ts';
 import { FaultConfigError, parseFaults, type FaultsConfig } from './pipeline/throttle/faults.ts';
+import type { WorkerGateHome } from './pipeline/throttle/shared-gate.ts';
 import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from './services/webhooks/settings.ts';
 
 export interface ServerOptions {
@@ -57,6 +58,11 @@ export interface ServerOptions {
    * instances (always on for PostgreSQL).
    */
   shared?: boolean;
+  /**
+   * `--workers` (set by cli/workers.ts): throttling and fault rules are the primary's, one state
+   * for every worker (pipeline/throttle/shared-gate.ts); the primary also watches the faults file.
+   */
+  sharedGate?: WorkerGateHome | undefined;
   /** Serve HTTPS: with `cert`/`key` or `pfx` if given, else with a certificate spemu makes into <data>/tls/. */
   https?: boolean;
   /** Also serve HTTPS on this port, HTTP staying on `port` (implies `https`). */

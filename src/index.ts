@@ -28,7 +28,7 @@ import { allowedHostNames, boundName } from './server/hosts.ts';
 import { peerTrust } from './pipeline/origin.ts';
 import { TENANT_HASH_KEY, TENANT_NAME_KEY } from './domain/settings.ts';
 import { isoSeconds } from './domain/values.ts';
-import { TrafficGate } from './pipeline/throttle/gate.ts';
+import { TrafficGate, type GateState } from './pipeline/throttle/gate.ts';
 import { readFaultsFile, watchFaultsFile } from './pipeline/throttle/faults-file.ts';
 import { FaultConfigError, parseFaults } from './pipeline/throttle/faults.ts';
 import { throttleFromValue, ThrottleConfigError, type ThrottleConfig } from './pipeline/throttle/config.ts';
@@ -242,12 +242,14 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     throw e instanceof SecretError ? new ConfigError(e.message) : e;
   }
   // Throttling and faults (pipeline/throttle/): off until configured; one gate for every listener.
+  // Under --workers its state is the primary's: the worker takes it before it serves.
   let gate: TrafficGate;
   let stopWatching = () => {};
+  const sharedGate = options.sharedGate;
   try {
-    gate = new TrafficGate({ now: () => resolved.clock().getTime(), debug: resolved.faultsDebug }, {
-      throttle: resolved.throttle, faults: resolved.faultsFile ? readFaultsFile(resolved.faultsFile) : resolved.faults,
-    });
+    gate = new TrafficGate({ now: () => resolved.clock().getTime(), debug: resolved.faultsDebug, home: sharedGate },
+      sharedGate ? {} : gateSettingsOf(resolved).state);
+    if (sharedGate) await sharedGate.connect(gate);
   } catch (e) {
     await store.close();
     throw e instanceof FaultConfigError ? new ConfigError(e.message) : e;
@@ -294,7 +296,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     await store.close();
     throw e;
   }
-  if (resolved.faultsFile) {
+  // Under --workers the primary watches the file, once for all of them.
+  if (resolved.faultsFile && !sharedGate) {
     const log = apps[0]!.log;
     stopWatching = watchFaultsFile(resolved.faultsFile, (faults) => {
       gate.configure({ faults });
@@ -317,13 +320,14 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       : { name: resolved.managedIdentity, endpoint: `${(secure ?? urls[0]!).url}${APP_SERVICE_PATH}`, header: managedIdentityHeader(secret) },
     tenant: { name: (await store.settings.get(TENANT_NAME_KEY)) ?? '', sites },
     setFaults(faults) {
-      gate.configure({ faults: configValue(() => parseFaults(faults ?? [])) });
+      void gate.update({ faults: configValue(() => parseFaults(faults ?? [])) });
     },
     setThrottle(throttle) {
-      gate.configure({ throttle: configValue(() => throttleFromValue(throttle)) });
+      void gate.update({ throttle: configValue(() => throttleFromValue(throttle)) });
     },
     async close() {
       stopWatching();
+      sharedGate?.close();
       stopHousekeeping();
       stopDelivery();
       await webhookDelivery.idle();
@@ -331,6 +335,19 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       await store.close();
     },
   };
+}
+
+/**
+ * The throttling-and-faults state the options ask for at start (the faults file read now), and
+ * the faults file to watch: startServer's, or under --workers the primary's for every worker.
+ */
+export function gateSettings(options: ServerOptions): { state: GateState; faultsFile: string | undefined } {
+  return gateSettingsOf(resolveOptions(options));
+}
+
+function gateSettingsOf(resolved: ResolvedOptions): { state: GateState; faultsFile: string | undefined } {
+  const faults = resolved.faultsFile ? configValue(() => readFaultsFile(resolved.faultsFile!)) : resolved.faults;
+  return { state: { throttle: resolved.throttle, faults: faults ?? { seed: 1, rules: [] } }, faultsFile: resolved.faultsFile };
 }
 
 /** A throttle or faults value checked as startServer checks it: a ConfigError when it is wrong. */

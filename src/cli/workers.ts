@@ -10,6 +10,8 @@
 
 import cluster, { type Worker } from 'node:cluster';
 import type { RunningServer, ServerOptions } from '../index.ts';
+import { watchFaultsFile } from '../pipeline/throttle/faults-file.ts';
+import { GateHub, WorkerGateHome } from '../pipeline/throttle/shared-gate.ts';
 
 /** What a worker tells the primary once it listens. */
 type ReadyMessage = { type: 'ready' } & Pick<RunningServer, 'url' | 'port' | 'httpsUrl' | 'caPath' | 'hostNames' | 'tenant'>
@@ -29,9 +31,15 @@ export const isWorker = (): boolean => cluster.isWorker;
  * any that dies. `announce` gets the first worker's address once all of them listen.
  */
 export async function runPrimary(options: ServerOptions, count: number, announce: (server: Omit<ReadyMessage, 'type'>) => void): Promise<void> {
-  const { prepareDatabase } = await import('../index.ts');
+  const { prepareDatabase, gateSettings } = await import('../index.ts');
   // Shared, as the workers will be: refused here, once, where the database cannot be shared.
   await prepareDatabase({ ...options, shared: true });
+  const gate = gateSettings(options);
+  const hub = new GateHub(gate.state);
+  const stopWatching = gate.faultsFile ? watchFaultsFile(gate.faultsFile, (faults) => {
+    void hub.publish({ faults });
+    if (['info', 'debug', 'trace'].includes(options.logLevel ?? 'info')) console.log(`spemu: fault rules reloaded from ${gate.faultsFile} (${faults.rules.length})`);
+  }, (e) => console.error(`spemu: fault rules not reloaded: the file is not valid; the rules in force stay (${e.message})`)) : () => {};
   let stopping = false;
   let serving = false;
   const restarts: number[] = [];
@@ -44,6 +52,7 @@ export async function runPrimary(options: ServerOptions, count: number, announce
    */
   const start = (): Promise<ReadyMessage> => new Promise((resolve, reject) => {
     const worker = cluster.fork();
+    hub.attach(worker);
     let listening = false;
     worker.on('message', (message: ReadyMessage) => { if (message?.type === 'ready') { listening = true; resolve(message); } });
     worker.once('exit', (code, signal) => {
@@ -69,6 +78,7 @@ export async function runPrimary(options: ServerOptions, count: number, announce
     ready = await Promise.all(Array.from({ length: count }, start));
   } catch (e) {
     stopping = true;
+    stopWatching();
     await stopAll();
     throw e;
   }
@@ -82,6 +92,7 @@ export async function runPrimary(options: ServerOptions, count: number, announce
   process.off('SIGINT', stop);
   process.off('SIGTERM', stop);
   stopping = true;
+  stopWatching();
   await stopAll();
   if (outcome) throw outcome;
 }
@@ -100,7 +111,7 @@ async function stopAll(): Promise<void> {
 export async function runWorker(options: ServerOptions): Promise<void> {
   const { startServer } = await import('../index.ts');
   // The primary prepared (and if asked, reset) the database: a worker never wipes it.
-  const server = await startServer({ ...options, reset: false, shared: true });
+  const server = await startServer({ ...options, reset: false, shared: true, sharedGate: new WorkerGateHome() });
   const ready: ReadyMessage = {
     type: 'ready', url: server.url, port: server.port, httpsUrl: server.httpsUrl, caPath: server.caPath, hostNames: server.hostNames, tenant: server.tenant,
     managedIdentity: server.managedIdentity && { name: server.managedIdentity.name, endpoint: server.managedIdentity.endpoint },

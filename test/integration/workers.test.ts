@@ -5,102 +5,37 @@
 
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { request, Agent } from 'node:http';
+import { spawn } from 'node:child_process';
+import { Agent } from 'node:http';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tlsRequest } from '../helpers/tls-request.ts';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { sharedCluster, testBackend } from '../helpers/postgres.ts';
+import { testBackend } from '../helpers/postgres.ts';
+import type { Cleanups } from '../helpers/spemu-process.ts';
+import { agentsOnTwoWorkers, call, OWNER, pidOf, startWorkers as startWorkersOn } from '../helpers/workers-process.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const OWNER = 'alice@contoso.onmicrosoft.com';
 const backend = testBackend();
 const JSON_NOMETADATA = 'application/json;odata=nometadata';
 
 const dirs: string[] = [];
-const cleanups: Array<() => Promise<void>> = [];
+const cleanups: Cleanups = [];
 after(async () => {
-  for (const cleanup of cleanups) await cleanup();
+  for (const cleanup of cleanups.reverse()) await cleanup();
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 const tempDir = () => { const d = mkdtempSync(join(tmpdir(), 'spemu-workers-')); dirs.push(d); return d; };
 
-async function databaseFlags(): Promise<string[]> {
-  const data = join(tempDir(), 'ws');
-  if (backend === 'sqlite') return ['--data', data];
-  const cluster = await sharedCluster();
-  const url = await cluster.createDatabase('spemu_workers');
-  cleanups.push(() => cluster.dropDatabase(url));
-  return ['--db', url, '--data', data];
-}
-
-interface Running {
-  child: ChildProcessWithoutNullStreams;
-  url: string;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-/** `spemu --workers 2 …` (the demo tenant; requests without credentials act as its owner), once its banner is out. */
-async function startWorkers(flags: string[]): Promise<Running> {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('SPEMU_')));
-  const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), join(ROOT, 'src/cli/main.ts'),
-    '--workers', '2', '--port', '0', '--log-level', 'warn', '--anonymous-user', OWNER, ...flags], { env });
-  let output = '';
-  child.stdout.on('data', (d) => { output += String(d); });
-  child.stderr.on('data', (d) => { output += String(d); });
-  const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
-  cleanups.push(async () => { if (child.exitCode === null) { child.kill('SIGKILL'); await exited; } });
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const banner = /serving tenant 'contoso' at (https?:\/\/\S+) \(2 workers\)/.exec(output);
-    if (banner) return { child, url: banner[1]!, output: () => output, exited };
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`spemu --workers 2 did not start:\n${output}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-interface Reply { status: number; json: any }
-
-/** One keep-alive connection, and so one worker, per agent. */
-function call(agent: Agent, url: string, path: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<Reply> {
-  return new Promise((resolve, reject) => {
-    const body = init.body === undefined ? undefined : JSON.stringify(init.body);
-    const req = request(`${url}${path}`, {
-      agent, method: init.method ?? 'GET',
-      headers: { Accept: JSON_NOMETADATA, ...(body ? { 'Content-Type': 'application/json' } : {}), ...init.headers },
-    }, (res) => {
-      let text = '';
-      res.on('data', (d) => { text += String(d); });
-      res.on('end', () => resolve({ status: res.statusCode!, json: text ? JSON.parse(text) : undefined }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
-const pidOf = async (agent: Agent, url: string) => (await call(agent, url, '/_spemu/health')).json.pid as number;
-
-/** Two agents whose connections landed on different workers. */
-async function agentsOnTwoWorkers(url: string): Promise<{ a: Agent; b: Agent; pidA: number; pidB: number }> {
-  const a = new Agent({ keepAlive: true, maxSockets: 1 });
-  const pidA = await pidOf(a, url);
-  for (let attempt = 0; attempt < 20; attempt++) {
-    const b = new Agent({ keepAlive: true, maxSockets: 1 });
-    const pidB = await pidOf(b, url);
-    if (pidB !== pidA) return { a, b, pidA, pidB };
-    b.destroy();
-  }
-  throw new Error('every connection went to the same worker');
-}
+/** `spemu --workers 2 …` on a new workspace of the leg's database (test/helpers/workers-process.ts). */
+const startWorkers = (flags: string[] = []) => startWorkersOn(flags, cleanups);
 
 const alive = (pid: number) => { try { process.kill(pid, 0); return true; } catch { return false; } };
 
 describe(`spemu --workers (${backend})`, () => {
   it('a write through one worker is seen at once through the other: lists, renames, item counters, items, profiles, site users', async () => {
-    const server = await startWorkers(await databaseFlags());
+    const server = await startWorkers();
     const { a, b, pidA, pidB } = await agentsOnTwoWorkers(server.url);
     assert.notEqual(pidA, pidB);
     const web = '/sites/dev/_api/web';
@@ -163,7 +98,7 @@ describe(`spemu --workers (${backend})`, () => {
   });
 
   it('a worker killed with SIGKILL is replaced; what it acknowledged stays; SIGTERM stops every worker', async () => {
-    const server = await startWorkers(await databaseFlags());
+    const server = await startWorkers();
     const { a, b, pidA, pidB } = await agentsOnTwoWorkers(server.url);
     const items = "/sites/dev/_api/web/lists/getbytitle('Tasks')/items";
     const acknowledged = await call(b, server.url, items, { method: 'POST', body: { Title: 'written just before the crash' } });
@@ -193,9 +128,8 @@ describe(`spemu --workers (${backend})`, () => {
   });
 
   it('--https: every worker serves TLS with the one certificate the primary made into the workspace', async () => {
-    const flags = await databaseFlags();
-    const data = flags[flags.indexOf('--data') + 1]!;
-    const server = await startWorkers([...flags, '--https']);
+    const server = await startWorkers(['--https']);
+    const data = server.ws.data;
     assert.match(server.url, /^https:\/\//);
     const caPath = join(data, 'tls', 'ca.pem');
     assert.ok(server.output().includes(`NODE_EXTRA_CA_CERTS=${caPath}`), server.output());

@@ -2,6 +2,7 @@
 //   GET     what is in force: { seed, rules, throttle }
 //   POST    replaces it: { "seed": 7, "rules": [ … ], "throttle": "app-ru=10/5s" } (a key left out stays as it is)
 //   DELETE  clears both: no rules, no throttling
+// With --workers, a change holds for every worker before it is answered.
 // Rules and throttle text are checked as the flags are; a wrong one is a 400 and changes nothing.
 
 import type { FastifyInstance } from 'fastify';
@@ -43,14 +44,15 @@ export function registerFaults(app: FastifyInstance, deps: FrontDeps): void {
       if (e instanceof FaultConfigError || e instanceof ThrottleConfigError) throw errors.badArgument(e.message);
       throw e;
     }
-    gate.configure({ ...(faults ? { faults } : {}), ...('throttle' in body ? { throttle } : {}) });
+    // Under --workers this answers once every worker has the change (pipeline/throttle/shared-gate.ts).
+    await gate.update({ ...(faults ? { faults } : {}), ...('throttle' in body ? { throttle } : {}) });
     req.log.info({ by: upn, rules: gate.state().faults.rules.length, throttle: gate.state().throttle !== undefined }, 'fault rules set');
     return reply.header('Cache-Control', 'no-store').send(show(gate.state()));
   });
 
   app.delete('/_spemu/faults', async (req, reply) => {
     const upn = await requireAdmin(req, deps);
-    gate.configure({ faults: { seed: 1, rules: [] }, throttle: undefined });
+    await gate.update({ faults: { seed: 1, rules: [] }, throttle: undefined });
     req.log.info({ by: upn }, 'fault rules cleared');
     return reply.code(204).send();
   });

@@ -2,11 +2,14 @@
 // for each `$batch` part): added latency, then the resource-unit budgets (budgets.ts), then
 // the fault rules (faults.ts). It answers with an admission: go on (maybe with RateLimit-*
 // headers, maybe to be dropped or cut short when answered), or SharePoint's refusal. Off —
-// no work at all — until throttling or a rule is configured. State is in memory, per process.
+// no work at all — until throttling or a rule is configured. Where its state lives is its
+// GateHome: by default this process (one Budgets here, changes applied at once); under
+// `--workers`, the primary (shared-gate.ts: it counts the budgets and hands every change to
+// every worker). Latency and the rules' random draws are always decided here.
 
 import { SpError } from '../../wire/errors.ts';
 import { faultError, loadErrors } from '../../wire/throttle-errors.ts';
-import { Budgets, type Caller } from './budgets.ts';
+import { Budgets, type Caller, type Charge } from './budgets.ts';
 import type { ThrottleConfig } from './config.ts';
 import { requestCost } from './costs.ts';
 import { matches, type FaultRule, type FaultsConfig, type FaultTarget, type Latency } from './faults.ts';
@@ -57,30 +60,57 @@ export interface GateState {
   faults: FaultsConfig;
 }
 
+/** Where budgets are counted: a Budgets in this process, or the primary's (asked per request). */
+export interface BudgetLedger {
+  charge(caller: Caller, cost: number, now: number): Charge | Promise<Charge>;
+}
+
+/** Where the gate's state is kept: the budgets, and who must hear of a configuration change. */
+export interface GateHome {
+  /** The ledger that counts budgets under `config` (a new one: budgets start empty). */
+  ledger(config: ThrottleConfig): BudgetLedger;
+  /** Makes `change` hold for every gate of the server (this one's `configure` included); resolves once it does. */
+  publish(change: Partial<GateState>): Promise<void>;
+}
+
 export class TrafficGate {
-  private budgets: Budgets | undefined;
+  private throttle: ThrottleConfig | undefined;
+  private ledger: BudgetLedger | undefined;
   private faults: FaultsConfig = { seed: 1, rules: [] };
   private random = new SeededRandom(1);
 
-  constructor(private readonly options: { now: () => number; debug: boolean }, state: Partial<GateState> = {}) {
+  constructor(private readonly options: { now: () => number; debug: boolean; home?: GateHome | undefined }, state: Partial<GateState> = {}) {
     this.configure(state);
   }
 
-  /** Replaces what is set (budgets start empty again, the random source from the seed). */
+  /** Replaces what is set in this gate (budgets start empty again, the random source from the seed). */
   configure(state: Partial<GateState>): void {
-    if ('throttle' in state) this.budgets = state.throttle ? new Budgets(state.throttle) : undefined;
+    if ('throttle' in state) {
+      this.throttle = state.throttle;
+      this.ledger = !state.throttle ? undefined : this.options.home ? this.options.home.ledger(state.throttle) : new Budgets(state.throttle);
+    }
     if (state.faults) {
       this.faults = state.faults;
       this.random = new SeededRandom(state.faults.seed);
     }
   }
 
+  /**
+   * Changes the configuration of the whole server: this gate at once (one process), or every
+   * worker's gate, resolving once each has it (`--workers`). The admin endpoint's way in.
+   */
+  update(change: Partial<GateState>): Promise<void> {
+    if (this.options.home) return this.options.home.publish(change);
+    this.configure(change);
+    return Promise.resolve();
+  }
+
   state(): GateState {
-    return { throttle: this.budgets?.config, faults: this.faults };
+    return { throttle: this.throttle, faults: this.faults };
   }
 
   get active(): boolean {
-    return this.budgets !== undefined || this.faults.rules.length > 0;
+    return this.ledger !== undefined || this.faults.rules.length > 0;
   }
 
   /** Decides the faults for one request: which rules fire (drawn from the seeded source) and the latency they add. */
@@ -116,10 +146,12 @@ export class TrafficGate {
       await new Promise((resolve) => setTimeout(resolve, plan.latencyMs));
     }
 
-    if (this.budgets) {
+    if (this.ledger) {
       const cost = requestCost(request.method, request.url, request.headers['x-http-method']);
       if (cost > 0) {
-        const charge = this.budgets.charge(caller, cost, this.options.now());
+        const answer = this.ledger.charge(caller, cost, this.options.now());
+        // A local ledger answers at once: no extra turn of the event loop for one process.
+        const charge = answer instanceof Promise ? await answer : answer;
         Object.assign(admission.headers, charge.kind === 'admitted' ? charge.headers : {});
         if (charge.kind !== 'admitted') {
           log.warn({ limit: charge.limit, status: charge.kind === 'blocked' ? 503 : 429, retryAfter: charge.retryAfter, method: request.method, url: target.path, inBatch: request.inBatch }, 'request throttled');
