@@ -1,0 +1,142 @@
+// The hot read path on PostgreSQL (direct-reads.ts): named statements on a few connections of
+// its own, kept out of the pool, each in pipeline mode.
+//
+// Why not the pool: a hot read is one statement, and through `pool.query` it also pays a checkout
+// and a release (pg-pool's callbacks and promises) and a socket write of its own, which on a
+// small machine wakes the database's process once per read. On a lane of its own, the reads that
+// a turn of the event loop brings (a burst of requests the shared counter read let go at once,
+// sql-store.ts) are written together: the socket is corked from the first read of the turn until
+// the turn ends, so they leave in one write, and the database answers them in order.
+//
+// Pipelining has a cost the pool has not: a slow statement holds up the reads queued behind it on
+// its lane. So a lane that has made no progress for STALLED_MS takes no new reads; they go to
+// another lane, else through the pool, as before.
+
+import type pg from 'pg';
+import type { DirectDriver, Row } from './direct-reads.ts';
+
+/**
+ * PostgreSQL's text cannot hold U+0000, which SQLite (and SharePoint) store. It travels as
+ * U+FFFF, a noncharacter no real text carries, both ways: parameters are encoded, result
+ * strings decoded, so a NUL round-trips and compares as on SQLite (a NUL in a lookup key
+ * matches nothing, instead of an error).
+ */
+const NUL_STANDIN = '\uFFFF';
+export const encodeNul = (v: unknown): unknown => (typeof v === 'string' && v.includes('\u0000') ? v.replaceAll('\u0000', NUL_STANDIN) : v);
+export function decodeNuls<T extends { rows?: unknown[] }>(result: T): T {
+  for (const row of result?.rows ?? []) {
+    if (!row || typeof row !== 'object') continue;
+    const record = row as Record<string, unknown>;
+    for (const key in record) {
+      const v = record[key];
+      if (typeof v === 'string' && v.includes(NUL_STANDIN)) record[key] = v.replaceAll(NUL_STANDIN, '\u0000');
+    }
+  }
+  return result;
+}
+
+/** Most distinct texts run as named (server-side prepared) statements; others run unnamed. */
+const MAX_NAMED_STATEMENTS = 1_000;
+/** Connections of the hot path. */
+const LANES = 2;
+/** A lane with reads out and no answer for this long takes no new reads (a slow statement at its head). */
+const STALLED_MS = 20;
+
+export interface PostgresDirectOptions {
+  driver: typeof pg;
+  /** How each lane connects: the pool's settings (URL, timeouts, type parsers). */
+  config: pg.ClientConfig;
+  /** Where reads go while every lane is stalled. */
+  pool: pg.Pool;
+  /** Maps "the database is not there" to SharePoint's 503 (connect.ts). */
+  unavailable: (e: unknown) => unknown;
+  onIdleError?: ((error: Error) => void) | undefined;
+}
+
+interface Lane {
+  client: pg.Client;
+  /** Set once connected; until then reads wait for `opening`. */
+  open: boolean;
+  /** The connection failed or was lost: the next read opens a new lane in its place. */
+  dead: boolean;
+  opening: Promise<void>;
+  corked: boolean;
+  /** Reads sent and not yet answered. */
+  out: number;
+  /** When a read was last answered, or sent to an idle lane (Date.now()). */
+  progress: number;
+}
+
+type Done = (error: Error | null, result: pg.QueryResult) => void;
+
+export function postgresDirect(options: PostgresDirectOptions): DirectDriver & { end(): Promise<void> } {
+  const { driver, config, pool, unavailable } = options;
+  const names = new Map<string, string>();
+  const lanes: Array<Lane | undefined> = new Array(LANES).fill(undefined);
+  let turn = 0;
+  let ending = false;
+
+  function openLane(): Lane {
+    const client = new driver.Client({ ...config, pipeline: true } as pg.ClientConfig);
+    const lane: Lane = { client, open: false, dead: false, opening: undefined!, corked: false, out: 0, progress: 0 };
+    // A lost connection fails the reads it had out (pg does), and must not bring the process down.
+    client.on('error', (e) => { lane.dead = true; if (!ending) options.onIdleError?.(e); });
+    client.on('end', () => { lane.dead = true; });
+    lane.opening = client.connect().then(() => { lane.open = true; }, (e: unknown) => { lane.dead = true; throw e; });
+    lane.opening.catch(() => {}); // its reads are told; nobody else waits for it
+    return lane;
+  }
+
+  /** The next lane round the ring that is not stalled (a dead one is replaced), or undefined. */
+  function pick(): Lane | undefined {
+    const now = Date.now();
+    for (let tried = 0; tried < LANES; tried++) {
+      const i = turn;
+      turn = (turn + 1) % LANES;
+      let lane = lanes[i];
+      if (!lane || lane.dead) lanes[i] = lane = openLane();
+      if (lane.out === 0 || now - lane.progress < STALLED_MS) return lane;
+    }
+    return undefined;
+  }
+
+  /** Holds the lane's writes until this turn of the event loop ends, so its reads leave together. */
+  function cork(lane: Lane): void {
+    if (lane.corked) return;
+    const stream = (lane.client as unknown as { connection: { stream: NodeJS.WritableStream & { cork(): void; uncork(): void } } }).connection.stream;
+    lane.corked = true;
+    stream.cork();
+    setImmediate(() => { lane.corked = false; stream.uncork(); });
+  }
+
+  function send(lane: Lane, query: pg.QueryConfig, done: Done): void {
+    if (lane.out++ === 0) lane.progress = Date.now();
+    cork(lane);
+    lane.client.query(query, (error: Error | null, result: pg.QueryResult) => {
+      lane.out--;
+      lane.progress = Date.now();
+      done(error, result);
+    });
+  }
+
+  return {
+    rows(text, params) {
+      let name = names.get(text);
+      if (name === undefined && names.size < MAX_NAMED_STATEMENTS) names.set(text, (name = `spemu_${names.size}`));
+      const query: pg.QueryConfig = name ? { text, values: params.map(encodeNul), name } : { text, values: params.map(encodeNul) };
+      const lane = ending ? undefined : pick();
+      if (!lane) return pool.query(query).then((result) => decodeNuls(result).rows as Row[], (e: unknown) => { throw unavailable(e); });
+      return new Promise<Row[]>((resolve, reject) => {
+        const done: Done = (error, result) => (error ? reject(unavailable(error)) : resolve(decodeNuls(result).rows as Row[]));
+        if (lane.open) send(lane, query, done);
+        else lane.opening.then(() => send(lane, query, done), (e: unknown) => reject(unavailable(e)));
+      });
+    },
+    // PostgreSQL replans a prepared statement itself when a table it reads changes.
+    clear: () => {},
+    async end() {
+      ending = true;
+      await Promise.all(lanes.map((lane) => lane && !lane.dead && lane.client.end().catch(() => {})));
+    },
+  };
+}
