@@ -74,6 +74,8 @@ export function postgresDirect(options: PostgresDirectOptions): DirectDriver & {
   const names = new Map<string, string>();
   const lanes: Array<Lane | undefined> = new Array(LANES).fill(undefined);
   let turn = 0;
+  /** The lane corked in this turn of the event loop. */
+  let current: Lane | undefined;
   let ending = false;
 
   function openLane(): Lane {
@@ -87,8 +89,12 @@ export function postgresDirect(options: PostgresDirectOptions): DirectDriver & {
     return lane;
   }
 
-  /** The next lane round the ring that is not stalled (a dead one is replaced), or undefined. */
+  /**
+   * The lane this turn of the event loop writes to, so the turn's reads leave in one write; else
+   * the next round the ring that is not stalled (a dead one is replaced), or undefined.
+   */
   function pick(): Lane | undefined {
+    if (current && !current.dead) return current;
     const now = Date.now();
     for (let tried = 0; tried < LANES; tried++) {
       const i = turn;
@@ -105,8 +111,9 @@ export function postgresDirect(options: PostgresDirectOptions): DirectDriver & {
     if (lane.corked) return;
     const stream = (lane.client as unknown as { connection: { stream: NodeJS.WritableStream & { cork(): void; uncork(): void } } }).connection.stream;
     lane.corked = true;
+    current = lane;
     stream.cork();
-    setImmediate(() => { lane.corked = false; stream.uncork(); });
+    setImmediate(() => { lane.corked = false; if (current === lane) current = undefined; stream.uncork(); });
   }
 
   function send(lane: Lane, query: pg.QueryConfig, done: Done): void {

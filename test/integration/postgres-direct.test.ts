@@ -1,0 +1,62 @@
+// The hot read path on PostgreSQL (src/store/sql/postgres-direct.ts): named statements on
+// pipelined connections of its own. Pipelining queues reads behind one another on a connection,
+// so a slow statement must not hold up the reads that come after it; and what a pipelined
+// connection answers must be each read's own rows. Against a real cluster, through the driver
+// spemu builds (connect.ts), nothing mocked.
+
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { openPostgres } from '../../src/store/sql/connect.ts';
+import { postgresBinaries, sharedCluster, type Cluster } from '../helpers/postgres.ts';
+
+const binaries = postgresBinaries();
+const skip = 'missing' in binaries ? `PostgreSQL leg skipped: ${binaries.missing}` : false;
+if (skip) console.log(`# ${skip}`);
+
+describe('PostgreSQL hot reads on connections of their own', { skip }, () => {
+  let cluster: Cluster;
+  let url: string;
+  let connection: Awaited<ReturnType<typeof openPostgres>>;
+
+  before(async () => {
+    cluster = await sharedCluster();
+    url = await cluster.createDatabase();
+    connection = await openPostgres({ url });
+  });
+  after(async () => {
+    await connection?.db.destroy();
+    if (url) await cluster.dropDatabase(url);
+  });
+
+  const read = (text: string, params: unknown[]) => connection.direct.rows(text, params)!;
+
+  it('many reads sent at once each get their own rows, NULs included', async () => {
+    const values = Array.from({ length: 200 }, (_, i) => `v${i}${i % 7 === 0 ? '\u0000x' : ''}`);
+    const rows = await Promise.all(values.map((v, i) => read('select $1::text as v, $2::int as i', [v, i])));
+    assert.deepEqual(rows.map((r) => r), values.map((v, i) => [{ v, i }]));
+  });
+
+  it('a slow statement does not hold up the reads sent after it', async () => {
+    // Reads of one event-loop turn share a connection; a slow statement sent in each of two turns
+    // holds up both (every lane), so later reads must go another way (the pool) instead of waiting.
+    const slow = [read('select pg_sleep(1.5) as a', [])];
+    await new Promise((r) => setTimeout(r, 50));
+    slow.push(read('select pg_sleep(1.5) as b', []));
+    await new Promise((r) => setTimeout(r, 100));
+    const started = Date.now();
+    const quick = await Promise.all(Array.from({ length: 10 }, (_, i) => read('select $1::int as n', [i])));
+    const took = Date.now() - started;
+    assert.deepEqual(quick, Array.from({ length: 10 }, (_, n) => [{ n }]));
+    assert.ok(took < 1000, `quick reads took ${took} ms behind the slow ones`);
+    await Promise.all(slow);
+  });
+
+  it('an error in one read fails that read only; the reads pipelined with it are answered', async () => {
+    const results = await Promise.allSettled([
+      read('select $1::int as n', [1]), read('select 1 / $1::int as n', [0]), read('select $1::int as n', [3]),
+    ]);
+    assert.deepEqual(results.map((r) => r.status), ['fulfilled', 'rejected', 'fulfilled']);
+    assert.deepEqual((results[2] as PromiseFulfilledResult<unknown>).value, [{ n: 3 }]);
+    assert.deepEqual(await read('select $1::int as n', [4]), [{ n: 4 }]);
+  });
+});
