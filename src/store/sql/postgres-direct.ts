@@ -38,7 +38,7 @@ export function decodeNuls<T extends { rows?: unknown[] }>(result: T): T {
 /** Most distinct texts run as named (server-side prepared) statements; others run unnamed. */
 const MAX_NAMED_STATEMENTS = 1_000;
 /** Connections of the hot path. */
-const LANES = 2;
+const LANES = Number(process.env.SPEMU_LANES ?? 2);
 /** A lane with reads out and no answer for this long takes no new reads (a slow statement at its head). */
 const STALLED_MS = 20;
 
@@ -71,6 +71,7 @@ type Done = (error: Error | null, result: pg.QueryResult) => void;
 
 export function postgresDirect(options: PostgresDirectOptions): DirectDriver & { end(): Promise<void> } {
   const { driver, config, pool, unavailable } = options;
+  const Query = driver.Query as unknown as new (text: string, values: unknown[], callback: Done) => pg.Submittable & { name?: string };
   const names = new Map<string, string>();
   const lanes: Array<Lane | undefined> = new Array(LANES).fill(undefined);
   let turn = 0;
@@ -116,27 +117,31 @@ export function postgresDirect(options: PostgresDirectOptions): DirectDriver & {
     setImmediate(() => { lane.corked = false; if (current === lane) current = undefined; stream.uncork(); });
   }
 
-  function send(lane: Lane, query: pg.QueryConfig, done: Done): void {
+  function send(lane: Lane, text: string, name: string | undefined, values: unknown[], done: Done): void {
     if (lane.out++ === 0) lane.progress = Date.now();
     cork(lane);
-    lane.client.query(query, (error: Error | null, result: pg.QueryResult) => {
+    // A Query made from the text, not from a config object: pg copies a config object property
+    // by property (its descriptors) on every query. The name is what a config would have set.
+    const query = new Query(text, values, (error: Error | null, result: pg.QueryResult) => {
       lane.out--;
       lane.progress = Date.now();
       done(error, result);
     });
+    if (name) query.name = name;
+    lane.client.query(query);
   }
 
   return {
     rows(text, params) {
       let name = names.get(text);
       if (name === undefined && names.size < MAX_NAMED_STATEMENTS) names.set(text, (name = `spemu_${names.size}`));
-      const query: pg.QueryConfig = name ? { text, values: params.map(encodeNul), name } : { text, values: params.map(encodeNul) };
+      const values = params.map(encodeNul);
       const lane = ending ? undefined : pick();
-      if (!lane) return pool.query(query).then((result) => decodeNuls(result).rows as Row[], (e: unknown) => { throw unavailable(e); });
+      if (!lane) return pool.query(name ? { text, values, name } : { text, values }).then((result) => decodeNuls(result).rows as Row[], (e: unknown) => { throw unavailable(e); });
       return new Promise<Row[]>((resolve, reject) => {
         const done: Done = (error, result) => (error ? reject(unavailable(error)) : resolve(decodeNuls(result).rows as Row[]));
-        if (lane.open) send(lane, query, done);
-        else lane.opening.then(() => send(lane, query, done), (e: unknown) => reject(unavailable(e)));
+        if (lane.open) send(lane, text, name, values, done);
+        else lane.opening.then(() => send(lane, text, name, values, done), (e: unknown) => reject(unavailable(e)));
       });
     },
     // PostgreSQL replans a prepared statement itself when a table it reads changes.
