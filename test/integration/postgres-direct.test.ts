@@ -7,6 +7,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { openPostgres } from '../../src/store/sql/connect.ts';
+import { LANES } from '../../src/store/sql/postgres-direct.ts';
 import { postgresBinaries, sharedCluster, type Cluster } from '../helpers/postgres.ts';
 
 const binaries = postgresBinaries();
@@ -32,16 +33,19 @@ describe('PostgreSQL hot reads on connections of their own', { skip }, () => {
 
   it('many reads sent at once each get their own rows, NULs included', async () => {
     const values = Array.from({ length: 200 }, (_, i) => `v${i}${i % 7 === 0 ? '\u0000x' : ''}`);
-    const rows = await Promise.all(values.map((v, i) => read('select $1::text as v, $2::int as i', [v, i])));
-    assert.deepEqual(rows.map((r) => r), values.map((v, i) => [{ v, i }]));
+    // One named statement, run 200 times (its columns are taken in once): bigint comes back a number.
+    const rows = await Promise.all(values.map((v, i) => read('select $1::text as v, $2::int as i, $2::bigint as b', [v, i])));
+    assert.deepEqual(rows, values.map((v, i) => [{ v, i, b: i }]));
   });
 
   it('a slow statement does not hold up the reads sent after it', async () => {
-    // Reads of one event-loop turn share a connection; a slow statement sent in each of two turns
-    // holds up both (every lane), so later reads must go another way (the pool) instead of waiting.
-    const slow = [read('select pg_sleep(1.5) as a', [])];
-    await new Promise((r) => setTimeout(r, 50));
-    slow.push(read('select pg_sleep(1.5) as b', []));
+    // Reads of one event-loop turn share a lane; a slow statement sent in each of LANES turns holds
+    // up every lane, so later reads must go another way (the pool) instead of waiting.
+    const slow: Array<Promise<unknown>> = [];
+    for (let i = 0; i < LANES; i++) {
+      slow.push(read(`select pg_sleep(1.5) as s${i}`, []));
+      await new Promise((r) => setTimeout(r, 30));
+    }
     await new Promise((r) => setTimeout(r, 100));
     const started = Date.now();
     const quick = await Promise.all(Array.from({ length: 10 }, (_, i) => read('select $1::int as n', [i])));
