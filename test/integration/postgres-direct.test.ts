@@ -5,6 +5,8 @@
 // spemu builds (connect.ts), nothing mocked.
 
 import { after, before, describe, it } from 'node:test';
+import pg from 'pg';
+import { sql } from 'kysely';
 import assert from 'node:assert/strict';
 import { openPostgres } from '../../src/store/sql/connect.ts';
 import { LANES } from '../../src/store/sql/postgres-direct.ts';
@@ -53,6 +55,36 @@ describe('PostgreSQL hot reads on connections of their own', { skip }, () => {
     assert.deepEqual(quick, Array.from({ length: 10 }, (_, n) => [{ n }]));
     assert.ok(took < 1000, `quick reads took ${took} ms behind the slow ones`);
     await Promise.all(slow);
+  });
+
+  it('the lanes and the pool together open no more connections than maxConnections', async () => {
+    const small = await openPostgres({ url: `${url}${url.includes('?') ? '&' : '?'}application_name=spemu_small`, maxConnections: 4 });
+    const counter = new pg.Client({ connectionString: url });
+    await counter.connect();
+    try {
+      let stop = false;
+      const reads = (async () => {
+        while (!stop) {
+          await Promise.all(Array.from({ length: 20 }, (_, i) => small.direct.rows('select $1::int as n, pg_sleep(0.01)', [i])));
+          await new Promise((r) => setImmediate(r));
+        }
+      })();
+      const writes = Promise.all(Array.from({ length: 6 }, () => small.db.transaction().execute((trx) => sql`select pg_sleep(0.2)`.execute(trx))));
+      let most = 0;
+      for (let i = 0; i < 10; i++) {
+        await new Promise((r) => setTimeout(r, 40));
+        const { rows } = await counter.query('select count(*)::int as n from pg_stat_activity where application_name = \'spemu_small\'');
+        most = Math.max(most, rows[0].n);
+      }
+      await writes;
+      stop = true;
+      await reads;
+      assert.ok(most >= 3, `the load used ${most} connections`);
+      assert.ok(most <= 4, `${most} connections open`);
+    } finally {
+      await counter.end();
+      await small.db.destroy();
+    }
   });
 
   it('an error in one read fails that read only; the reads pipelined with it are answered', async () => {

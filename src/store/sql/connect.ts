@@ -7,7 +7,7 @@ import type pg from 'pg';
 import { fail, DomainError } from '../../domain/errors.ts';
 import type { SqlFlavour } from './flavour.ts';
 import type { DirectDriver, Row } from './direct-reads.ts';
-import { decodeNuls, encodeNul, postgresDirect } from './postgres-direct.ts';
+import { decodeNuls, encodeNul, LANES, postgresDirect } from './postgres-direct.ts';
 
 export interface Connection {
   db: Kysely<any>;
@@ -74,7 +74,7 @@ export function openSqlite(options: SqliteOptions): Connection & { clearStatemen
 export interface PostgresOptions {
   /** `postgres://user:password@host:port/database` (anything `pg` accepts). */
   url: string;
-  /** Most connections the pool opens. Default 10. */
+  /** Most connections opened: the pool's and the hot reads' (postgres-direct.ts). Default 10. */
   maxConnections?: number;
   /** Longest a statement may run, in milliseconds (PostgreSQL's statement_timeout); 0 = none. Default 30000. */
   statementTimeoutMs?: number;
@@ -125,7 +125,11 @@ export async function openPostgres(options: PostgresOptions): Promise<Connection
     ...(statementTimeout > 0 ? { statement_timeout: statementTimeout } : {}),
     types: pgTypesFor(driver),
   };
-  const pool = new driver.Pool({ ...connection, max: options.maxConnections ?? 10, idleTimeoutMillis: 30_000 });
+  // The connections are shared between the pool and the hot path's lanes (postgres-direct.ts); the
+  // pool keeps at least 2 (startup holds one for its lock while migrating on another).
+  const max = options.maxConnections ?? 10;
+  const lanes = Math.min(LANES, Math.max(0, max - 2));
+  const pool = new driver.Pool({ ...connection, max: max - lanes, idleTimeoutMillis: 30_000 });
   // A connection that dies while idle (the server restarts) must not bring the process down;
   // the pool drops it and opens a new one on demand, which is how the server recovers.
   pool.on('error', (e) => options.onIdleError?.(e));
@@ -161,7 +165,7 @@ export async function openPostgres(options: PostgresOptions): Promise<Connection
     end: async () => { await direct.end(); await pool.end(); },
   };
   // Hot reads on connections of their own (postgres-direct.ts), the pool when those are held up.
-  const direct = postgresDirect({ driver, config: connection, pool, unavailable, onIdleError: options.onIdleError });
+  const direct = postgresDirect({ driver, config: connection, lanes, pool, unavailable, onIdleError: options.onIdleError });
   const db = new Kysely<any>({ dialect: new PostgresDialect({ pool: wrapped as never }) });
   return { db, flavour: 'postgres', pool, direct };
 }

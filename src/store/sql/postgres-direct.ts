@@ -37,7 +37,7 @@ export function decodeNuls<T extends { rows?: unknown[] }>(result: T): T {
 
 /** Most distinct texts run as named (server-side prepared) statements; others run unnamed. */
 const MAX_NAMED_STATEMENTS = 1_000;
-/** Connections of the hot path, beside the pool's (4 measured more req/s than 2 on a 2-core machine: more backends at work). */
+/** Most connections of the hot path (4 measured more req/s than 2 on a 2-core machine: more backends at work). */
 export const LANES = 4;
 /** A lane with reads out and no answer for this long takes no new reads (a slow statement at its head). */
 const STALLED_MS = 20;
@@ -46,6 +46,8 @@ export interface PostgresDirectOptions {
   driver: typeof pg;
   /** How each lane connects: the pool's settings (URL, timeouts, type parsers). */
   config: pg.ClientConfig;
+  /** Connections of the hot path (at most LANES); 0 sends every read through the pool. */
+  lanes: number;
   /** Where reads go while every lane is stalled. */
   pool: pg.Pool;
   /** Maps "the database is not there" to SharePoint's 503 (connect.ts). */
@@ -109,7 +111,8 @@ export function postgresDirect(options: PostgresDirectOptions): DirectDriver & {
   const { driver, config, pool, unavailable } = options;
   const Query = hotQueryClass(driver);
   const names = new Map<string, string>();
-  const lanes: Array<Lane | undefined> = new Array(LANES).fill(undefined);
+  const count = Math.max(0, Math.min(LANES, options.lanes));
+  const lanes: Array<Lane | undefined> = new Array(count).fill(undefined);
   let turn = 0;
   /** The lane corked in this turn of the event loop. */
   let current: Lane | undefined;
@@ -133,9 +136,9 @@ export function postgresDirect(options: PostgresDirectOptions): DirectDriver & {
   function pick(): Lane | undefined {
     if (current && !current.dead) return current;
     const now = Date.now();
-    for (let tried = 0; tried < LANES; tried++) {
+    for (let tried = 0; tried < count; tried++) {
       const i = turn;
-      turn = (turn + 1) % LANES;
+      turn = (turn + 1) % count;
       let lane = lanes[i];
       if (!lane || lane.dead) lanes[i] = lane = openLane();
       if (lane.out === 0 || now - lane.progress < STALLED_MS) return lane;
