@@ -202,4 +202,28 @@ describe('a PostgreSQL database that goes away and comes back', { skip }, () => 
     });
     assert.equal(created.status, 201);
   });
+
+  it('reads of one item by many requests at once (the pipelined hot-read connections): only 200 and 503 while it stops, then 200 for all', async () => {
+    const url = `${server.url}/sites/dev/_api/web/lists/getbytitle('Tasks')/items(1)?$select=Title,Author/Title&$expand=Author`;
+    const get = async () => (await fetch(url, { headers: { Accept: NOMETA } })).status;
+    const burst = () => Promise.all(Array.from({ length: 16 }, get));
+    assert.deepEqual(new Set(await burst()), new Set([200]));
+    let stop = false;
+    const seen: number[] = [];
+    const loaders = Array.from({ length: 16 }, async () => { while (!stop) seen.push(await get()); });
+    await new Promise((r) => setTimeout(r, 200));
+    cluster.stop();
+    await new Promise((r) => setTimeout(r, 300));
+    stop = true;
+    await Promise.all(loaders);
+    assert.ok(seen.every((s) => s === 200 || s === 503), `only 200 and 503, got ${[...new Set(seen)].join(',')}`);
+    assert.deepEqual(new Set(await burst()), new Set([503]));
+    cluster.start();
+    let statuses = await burst();
+    for (let i = 0; statuses.some((s) => s !== 200) && i < 50; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      statuses = await burst();
+    }
+    assert.deepEqual(new Set(statuses), new Set([200]), 'every request of a burst answered again after the restart');
+  });
 });

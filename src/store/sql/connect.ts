@@ -7,6 +7,7 @@ import type pg from 'pg';
 import { fail, DomainError } from '../../domain/errors.ts';
 import type { SqlFlavour } from './flavour.ts';
 import type { DirectDriver, Row } from './direct-reads.ts';
+import { decodeNuls, encodeNul, LANES, postgresDirect } from './postgres-direct.ts';
 
 export interface Connection {
   db: Kysely<any>;
@@ -74,7 +75,7 @@ export function openSqlite(options: SqliteOptions): Connection & { clearStatemen
 export interface PostgresOptions {
   /** `postgres://user:password@host:port/database` (anything `pg` accepts). */
   url: string;
-  /** Most connections the pool opens. Default 10. */
+  /** Most connections opened: the pool's and the hot reads' (postgres-direct.ts). Default 10. */
   maxConnections?: number;
   /** Longest a statement may run, in milliseconds (PostgreSQL's statement_timeout); 0 = none. Default 30000. */
   statementTimeoutMs?: number;
@@ -92,26 +93,6 @@ const pgTypesFor = (driver: typeof pg) => ({
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
     (oid === INT8_OID && format !== 'binary' ? (v: string) => Number(v) : driver.types.getTypeParser(oid, format as 'text'))) as typeof pg.types.getTypeParser,
 });
-
-/**
- * PostgreSQL's text cannot hold U+0000, which SQLite (and SharePoint) store. It travels as
- * U+FFFF, a noncharacter no real text carries, both ways: parameters are encoded, result
- * strings decoded, so a NUL round-trips and compares as on SQLite (a NUL in a lookup key
- * matches nothing, instead of an error).
- */
-const NUL_STANDIN = '\uFFFF';
-const encodeNul = (v: unknown): unknown => (typeof v === 'string' && v.includes('\u0000') ? v.replaceAll('\u0000', NUL_STANDIN) : v);
-function decodeNuls<T extends { rows?: unknown[] }>(result: T): T {
-  for (const row of result?.rows ?? []) {
-    if (!row || typeof row !== 'object') continue;
-    const record = row as Record<string, unknown>;
-    for (const key in record) {
-      const v = record[key];
-      if (typeof v === 'string' && v.includes(NUL_STANDIN)) record[key] = v.replaceAll(NUL_STANDIN, '\u0000');
-    }
-  }
-  return result;
-}
 
 /** SQLSTATE classes and codes that mean "the database is not there right now", not "this request is wrong". */
 const UNAVAILABLE_STATES = new Set([
@@ -139,14 +120,17 @@ export async function openPostgres(options: PostgresOptions): Promise<Connection
   const driver = (await import('pg')).default;
   const retryAfter = options.retryAfterSeconds ?? 5;
   const statementTimeout = options.statementTimeoutMs ?? 30_000;
-  const pool = new driver.Pool({
+  const connection: pg.ClientConfig = {
     connectionString: options.url,
-    max: options.maxConnections ?? 10,
     connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
-    idleTimeoutMillis: 30_000,
     ...(statementTimeout > 0 ? { statement_timeout: statementTimeout } : {}),
     types: pgTypesFor(driver),
-  });
+  };
+  // The connections are shared between the pool and the hot path's lanes (postgres-direct.ts); the
+  // pool keeps at least 2 (startup holds one for its lock while migrating on another).
+  const max = options.maxConnections ?? 10;
+  const lanes = Math.min(LANES, Math.max(0, max - 2));
+  const pool = new driver.Pool({ ...connection, max: max - lanes, idleTimeoutMillis: 30_000 });
   // A connection that dies while idle (the server restarts) must not bring the process down;
   // the pool drops it and opens a new one on demand, which is how the server recovers.
   pool.on('error', (e) => options.onIdleError?.(e));
@@ -179,31 +163,12 @@ export async function openPostgres(options: PostgresOptions): Promise<Connection
         release: () => client.release(),
       };
     },
-    end: () => pool.end(),
+    end: async () => { await direct.end(); await pool.end(); },
   };
+  // Hot reads on connections of their own (postgres-direct.ts), the pool when those are held up.
+  const direct = postgresDirect({ driver, config: connection, lanes, pool, unavailable, onIdleError: options.onIdleError });
   const db = new Kysely<any>({ dialect: new PostgresDialect({ pool: wrapped as never }) });
-  return { db, flavour: 'postgres', pool, direct: postgresDirect(pool, unavailable) };
-}
-
-/** Most distinct texts run as named (server-side prepared) statements; others run unnamed. */
-const MAX_NAMED_STATEMENTS = 1_000;
-
-/**
- * Hot reads as named statements: each connection of the pool parses and plans a text once,
- * then only binds and executes it (one round trip).
- */
-function postgresDirect(pool: pg.Pool, unavailable: (e: unknown) => unknown): DirectDriver {
-  const names = new Map<string, string>();
-  return {
-    rows(text, params) {
-      let name = names.get(text);
-      if (name === undefined && names.size < MAX_NAMED_STATEMENTS) names.set(text, (name = `spemu_${names.size}`));
-      const query = { text, values: params.map(encodeNul), ...(name ? { name } : {}) };
-      return pool.query(query).then((result) => decodeNuls(result).rows as Row[], (e: unknown) => { throw unavailable(e); });
-    },
-    // PostgreSQL replans a prepared statement itself when a table it reads changes.
-    clear: () => {},
-  };
+  return { db, flavour: 'postgres', pool, direct };
 }
 
 /** Whether `--db` names a PostgreSQL database rather than a SQLite file. */
