@@ -93,7 +93,7 @@ function hotQueryClass(driver: typeof pg) {
   return class HotQuery extends Base {
     override handleRowDescription(msg: { fields: FieldDescription[] }): void {
       const known = this.name ? described.get(this.name) : undefined;
-      if (known && sameFields(known.fields, msg.fields)) {
+      if (known?.parsers && sameFields(known.fields, msg.fields)) {
         const result = this._result;
         result.fields = msg.fields;
         result._parsers = known.parsers;
