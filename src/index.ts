@@ -30,6 +30,8 @@ import { TENANT_HASH_KEY, TENANT_NAME_KEY } from './domain/settings.ts';
 import { isoSeconds } from './domain/values.ts';
 import { TrafficGate, type GateState } from './pipeline/throttle/gate.ts';
 import { readFaultsFile, watchFaultsFile } from './pipeline/throttle/faults-file.ts';
+import { GateHub, WorkerGateHome } from './pipeline/throttle/shared-gate.ts';
+import type { Worker } from 'node:cluster';
 import { FaultConfigError, parseFaults } from './pipeline/throttle/faults.ts';
 import { throttleFromValue, ThrottleConfigError, type ThrottleConfig } from './pipeline/throttle/config.ts';
 import { findManagedIdentity, managedIdentityHeader } from './identity/managed-identity.ts';
@@ -336,6 +338,25 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     },
   };
 }
+
+/**
+ * Under `--workers`, the primary's end of the server's one throttling-and-faults state
+ * (pipeline/throttle/shared-gate.ts): the state the options ask for, every worker attached to it,
+ * the faults file watched here once and each reload handed to every worker.
+ */
+export function primaryGate(options: ServerOptions, report: { reloaded(path: string, rules: number): void; invalid(error: Error): void }): { attach(worker: Worker): void; stop(): void } {
+  const gate = gateSettings(options);
+  const hub = new GateHub(gate.state);
+  const faultsFile = gate.faultsFile;
+  const stop = faultsFile ? watchFaultsFile(faultsFile, (faults) => {
+    void hub.publish({ faults });
+    report.reloaded(faultsFile, faults.rules.length);
+  }, report.invalid) : () => {};
+  return { attach: (worker) => hub.attach(worker), stop };
+}
+
+/** A worker's end of that state, for `startServer`'s `sharedGate`. */
+export const workerGate = (): WorkerGateHome => new WorkerGateHome();
 
 /**
  * The throttling-and-faults state the options ask for at start (the faults file read now), and

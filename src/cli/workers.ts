@@ -10,8 +10,6 @@
 
 import cluster, { type Worker } from 'node:cluster';
 import type { RunningServer, ServerOptions } from '../index.ts';
-import { watchFaultsFile } from '../pipeline/throttle/faults-file.ts';
-import { GateHub, WorkerGateHome } from '../pipeline/throttle/shared-gate.ts';
 
 /** What a worker tells the primary once it listens. */
 type ReadyMessage = { type: 'ready' } & Pick<RunningServer, 'url' | 'port' | 'httpsUrl' | 'caPath' | 'hostNames' | 'tenant'>
@@ -31,15 +29,14 @@ export const isWorker = (): boolean => cluster.isWorker;
  * any that dies. `announce` gets the first worker's address once all of them listen.
  */
 export async function runPrimary(options: ServerOptions, count: number, announce: (server: Omit<ReadyMessage, 'type'>) => void): Promise<void> {
-  const { prepareDatabase, gateSettings } = await import('../index.ts');
+  const { prepareDatabase, primaryGate } = await import('../index.ts');
   // Shared, as the workers will be: refused here, once, where the database cannot be shared.
   await prepareDatabase({ ...options, shared: true });
-  const gate = gateSettings(options);
-  const hub = new GateHub(gate.state);
-  const stopWatching = gate.faultsFile ? watchFaultsFile(gate.faultsFile, (faults) => {
-    void hub.publish({ faults });
-    if (['info', 'debug', 'trace'].includes(options.logLevel ?? 'info')) console.log(`spemu: fault rules reloaded from ${gate.faultsFile} (${faults.rules.length})`);
-  }, (e) => console.error(`spemu: fault rules not reloaded: the file is not valid; the rules in force stay (${e.message})`)) : () => {};
+  const hub = primaryGate(options, {
+    reloaded: (path, rules) => { if (['info', 'debug', 'trace'].includes(options.logLevel ?? 'info')) console.log(`spemu: fault rules reloaded from ${path} (${rules})`); },
+    invalid: (e) => console.error(`spemu: fault rules not reloaded: the file is not valid; the rules in force stay (${e.message})`),
+  });
+  const stopWatching = hub.stop;
   let stopping = false;
   let serving = false;
   const restarts: number[] = [];
@@ -109,9 +106,9 @@ async function stopAll(): Promise<void> {
 
 /** A worker: one server in shared mode, until the primary (or a signal) says stop. */
 export async function runWorker(options: ServerOptions): Promise<void> {
-  const { startServer } = await import('../index.ts');
+  const { startServer, workerGate } = await import('../index.ts');
   // The primary prepared (and if asked, reset) the database: a worker never wipes it.
-  const server = await startServer({ ...options, reset: false, shared: true, sharedGate: new WorkerGateHome() });
+  const server = await startServer({ ...options, reset: false, shared: true, sharedGate: workerGate() });
   const ready: ReadyMessage = {
     type: 'ready', url: server.url, port: server.port, httpsUrl: server.httpsUrl, caPath: server.caPath, hostNames: server.hostNames, tenant: server.tenant,
     managedIdentity: server.managedIdentity && { name: server.managedIdentity.name, endpoint: server.managedIdentity.endpoint },
