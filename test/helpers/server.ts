@@ -59,6 +59,28 @@ export async function sharedTestDatabase(prefix: string): Promise<{ db: string; 
 }
 
 /**
+ * `count` test servers sharing one database (`shared: true`, as `--workers` or several instances
+ * on PostgreSQL run them) and one token secret, so a token made for one is good on the others;
+ * `close()` stops them and drops the database.
+ */
+export async function startSharedInstances(prefix: string, count = 2, options: ServerOptions = {}): Promise<{ servers: TestServer[]; tokenSecret: string; close(): Promise<void> }> {
+  const database = await sharedTestDatabase(prefix);
+  const tokenSecret = randomBytes(32).toString('base64url');
+  const servers: TestServer[] = [];
+  const close = async () => {
+    for (const s of servers.reverse()) await s.close();
+    await database.drop();
+  };
+  try {
+    for (let i = 0; i < count; i++) servers.push(await startTestServer({ db: database.db, shared: true, tokenSecret, ...options }));
+  } catch (e) {
+    await close();
+    throw e;
+  }
+  return { servers: [...servers], tokenSecret, close };
+}
+
+/**
  * A spemu on a free port over an in-memory database (or a fresh PostgreSQL one). Requests without credentials act as
  * the seed's first owner unless the caller passes `anonymousUser: undefined` explicitly
  * (then they get SharePoint's 401, as from `spemu` itself).

@@ -7,8 +7,7 @@
 
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
-import { sharedTestDatabase, startTestServer, type TestServer } from '../helpers/server.ts';
+import { startSharedInstances, type TestServer } from '../helpers/server.ts';
 import { testBackend } from '../helpers/postgres.ts';
 import { pnpFor } from '../helpers/pnp.ts';
 import { installStatementRecorder, statementsOf } from '../../bench/statements.ts';
@@ -22,14 +21,9 @@ describe(`requests that arrive together share the metadata counter read, and all
   const servers: TestServer[] = [];
 
   before(async () => {
-    const database = await sharedTestDatabase('spemu-coherence-');
-    cleanups.push(() => database.drop());
-    const options = { db: database.db, shared: true, tokenSecret: randomBytes(32).toString('base64url') };
-    for (let i = 0; i < 2; i++) {
-      const s = await startTestServer(options);
-      servers.push(s);
-      cleanups.push(() => s.close());
-    }
+    const shared = await startSharedInstances('spemu-coherence-');
+    cleanups.push(() => shared.close());
+    servers.push(...shared.servers);
   });
   after(async () => { for (const cleanup of cleanups.reverse()) await cleanup(); });
 

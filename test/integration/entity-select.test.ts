@@ -12,8 +12,7 @@
 
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
-import { sharedTestDatabase, startTestServer, type TestServer } from '../helpers/server.ts';
+import { startSharedInstances, type TestServer } from '../helpers/server.ts';
 import { testBackend } from '../helpers/postgres.ts';
 import { demoBasic, demoDigest } from '../helpers/pnp.ts';
 
@@ -25,16 +24,15 @@ type Json = Record<string, unknown>;
 
 describe(`SP.Web and SP.List under a plain $select: the general path's answer, never a past one, on both instances (${testBackend()})`, () => {
   const servers: TestServer[] = [];
-  let drop: () => Promise<void>;
+  let close: () => Promise<void>;
   const sites = () => servers.map((s) => s.site('/sites/dev'));
 
   before(async () => {
-    const database = await sharedTestDatabase('spemu-entity-select-');
-    drop = database.drop;
-    const options = { db: database.db, shared: true, tokenSecret: randomBytes(32).toString('base64url') };
-    for (let i = 0; i < 2; i++) servers.push(await startTestServer(options));
+    const shared = await startSharedInstances('spemu-entity-select-');
+    close = shared.close;
+    servers.push(...shared.servers);
   });
-  after(async () => { for (const s of servers) await s.close(); await drop(); });
+  after(async () => { await close(); });
 
   async function get(site: string, path: string, options: { user?: string; accept?: string } = {}): Promise<{ status: number; body: Json }> {
     const r = await fetch(`${site}/_api/${path}`, { headers: { Accept: options.accept ?? NOMETADATA, Authorization: demoBasic(options.user ?? ALICE) } });

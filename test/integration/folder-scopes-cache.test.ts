@@ -8,12 +8,11 @@
 
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import type { SPFI } from '@pnp/sp';
 import '@pnp/sp/folders/index.js';
 import '@pnp/sp/files/index.js';
 import '@pnp/sp/security/index.js';
-import { sharedTestDatabase, startTestServer, useTestServer, type TestServer } from '../helpers/server.ts';
+import { startSharedInstances, useTestServer, type TestServer } from '../helpers/server.ts';
 import { testBackend } from '../helpers/postgres.ts';
 import { demoBasic, pnpFor } from '../helpers/pnp.ts';
 import { installStatementRecorder, statementsOf } from '../../bench/statements.ts';
@@ -58,14 +57,9 @@ describe(`folder scopes are cached and every write that changes them is seen at 
   const sites = () => servers.map((s) => s.site('/sites/dev'));
 
   before(async () => {
-    const database = await sharedTestDatabase('spemu-folder-scopes-');
-    cleanups.push(() => database.drop());
-    const options = { db: database.db, shared: true, tokenSecret: randomBytes(32).toString('base64url') };
-    for (let i = 0; i < 2; i++) {
-      const s = await startTestServer(options);
-      servers.push(s);
-      cleanups.push(() => s.close());
-    }
+    const shared = await startSharedInstances('spemu-folder-scopes-');
+    cleanups.push(() => shared.close());
+    servers.push(...shared.servers);
     // Writes go through the first instance, as its owner.
     sp = pnpFor(sites()[0]!);
   });

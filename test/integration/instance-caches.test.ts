@@ -19,7 +19,7 @@
 
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createPrivateKey, randomBytes } from 'node:crypto';
+import { createPrivateKey } from 'node:crypto';
 import { SignJWT } from 'jose';
 import type { SPFI } from '@pnp/sp';
 import '@pnp/sp/site-groups/index.js';
@@ -28,7 +28,7 @@ import '@pnp/sp/security/index.js';
 import '@pnp/sp/files/index.js';
 import '@pnp/sp/folders/index.js';
 import { Web } from '@pnp/sp/webs/index.js';
-import { sharedTestDatabase, startTestServer, type TestServer } from '../helpers/server.ts';
+import { sharedTestDatabase, startSharedInstances, startTestServer, type TestServer } from '../helpers/server.ts';
 import { testBackend } from '../helpers/postgres.ts';
 import { demoBasic, demoDigest, pnpFor } from '../helpers/pnp.ts';
 import { bearerFor } from '../helpers/bearer.ts';
@@ -55,15 +55,10 @@ describe(`caches on two instances sharing a database follow every write made thr
   const site = (i: number) => servers[i]!.site('/sites/dev');
 
   before(async () => {
-    const database = await sharedTestDatabase('spemu-instance-caches-');
-    cleanups.push(() => database.drop());
-    secret = randomBytes(32).toString('base64url');
-    const options = { db: database.db, shared: true, tokenSecret: secret };
-    for (let i = 0; i < 2; i++) {
-      const s = await startTestServer(options);
-      servers.push(s);
-      cleanups.push(() => s.close());
-    }
+    const shared = await startSharedInstances('spemu-instance-caches-');
+    cleanups.push(() => shared.close());
+    servers.push(...shared.servers);
+    secret = shared.tokenSecret;
     sp = pnpFor(site(0), { Authorization: demoBasic(ALICE), 'X-RequestDigest': (await demoDigest(site(0), ALICE))! });
   });
   after(async () => { for (const cleanup of cleanups.reverse()) await cleanup(); });

@@ -12,12 +12,11 @@
 
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import type { SPFI } from '@pnp/sp';
 import '@pnp/sp/security/index.js';
 import '@pnp/sp/site-users/index.js';
 import '@pnp/sp/site-groups/index.js';
-import { sharedTestDatabase, startTestServer, type TestServer } from '../helpers/server.ts';
+import { startSharedInstances, type TestServer } from '../helpers/server.ts';
 import { testBackend } from '../helpers/postgres.ts';
 import { demoBasic, pnpFor } from '../helpers/pnp.ts';
 
@@ -33,14 +32,9 @@ describe(`a member's kept permissions follow every change at the next request, o
   const sites = () => servers.map((s) => s.site('/sites/dev'));
 
   before(async () => {
-    const database = await sharedTestDatabase('spemu-permission-memo-');
-    cleanups.push(() => database.drop());
-    const options = { db: database.db, shared: true, tokenSecret: randomBytes(32).toString('base64url') };
-    for (let i = 0; i < 2; i++) {
-      const s = await startTestServer(options);
-      servers.push(s);
-      cleanups.push(() => s.close());
-    }
+    const shared = await startSharedInstances('spemu-permission-memo-');
+    cleanups.push(() => shared.close());
+    servers.push(...shared.servers);
     // Writes go through the first instance, as its owner.
     sp = pnpFor(sites()[0]!);
   });
