@@ -191,7 +191,8 @@ async function million(ctx: SectionContext, databases: Databases): Promise<Figur
   try {
     const file = join(dir, 'items.ndjson.gz');
     ctx.log('PostgreSQL: 1M items, spemu export (SQLite → file) …');
-    const exported = await cli(ctx, ['export', file, '--db', source.db]);
+    // The workspace's folder too: its files' bytes are in its blobs/ (config.ts blobFolderOf).
+    const exported = await cli(ctx, ['export', file, '--db', source.db, '--data', source.dir]);
     ctx.log(`exported ${n(exported.rows)} rows in ${n(exported.seconds, 1)} s; spemu import (file → PostgreSQL) …`);
     const imported = await cli(ctx, ['import', file, '--db', db]);
     ctx.log(`imported in ${n(imported.seconds, 1)} s`);
