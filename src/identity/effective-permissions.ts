@@ -21,6 +21,7 @@ import { siteGroupOfRole } from './site-groups.ts';
 import { EVERYONE_LOGIN, groupLogin, SYSTEM_ACCOUNT_ID } from './site-users.ts';
 import { USER_INFO_LIST_TEMPLATE } from '../domain/templates.ts';
 import { itemScopeKey, listScopeKey, uniqueItemIds, webScopeKey } from '../domain/scope-keys.ts';
+import { GenerationMemo } from '../domain/generation-memo.ts';
 
 export type Securable =
   | { kind: 'web'; web: Web }
@@ -207,9 +208,7 @@ async function maskOf(store: Reader, site: Site, principal: Principal, assignmen
  * webs, site groups and their members, role definitions, directory memberships, the User
  * Information List's rows. Never shared across callers; nothing kept inside a transaction (NaN).
  */
-const knownMasks = new WeakMap<Principal, { generation: number; masks: Map<string, BasePermissions> }>();
-/** Most objects remembered per caller (past it they are worked out again). */
-const MAX_MASKS = 1_000;
+const knownMasks = new GenerationMemo<Principal, string, BasePermissions>(1_000);
 
 /** What `principal` may do on the object. */
 export async function effectivePermissions(store: Reader, site: Site, principal: Principal, s: Securable): Promise<BasePermissions> {
@@ -217,14 +216,10 @@ export async function effectivePermissions(store: Reader, site: Site, principal:
   const generation = store.generation();
   // An item checked in a given folder may be one not placed yet (a file's upload): its folder is part of the key.
   const key = `${site.id}\n${scopeKey(s)}${s.kind === 'item' && s.dir !== undefined ? `\n${s.dir}` : ''}`;
-  let kept = knownMasks.get(principal);
-  const hit = kept?.generation === generation ? kept.masks.get(key) : undefined;
+  const hit = knownMasks.get(principal, generation, key);
   if (hit) return hit;
   const mask = await workOutPermissions(store, site, principal, s);
-  if (!Number.isNaN(generation) && store.generation() === generation) {
-    if (!kept || kept.generation !== generation || kept.masks.size >= MAX_MASKS) knownMasks.set(principal, (kept = { generation, masks: new Map() }));
-    kept.masks.set(key, mask);
-  }
+  knownMasks.keep(principal, generation, store.generation(), key, mask);
   return mask;
 }
 

@@ -9,6 +9,7 @@ import { grants } from '../../../domain/permissions.ts';
 import { itemVisibility, isAtOrBelow, isVisible, type ItemVisibility } from '../../../identity/effective-permissions.ts';
 import type { Expression } from '../../../query/ast.ts';
 import type { ApiContext } from './context.ts';
+import { GenerationMemo } from '../../../domain/generation-memo.ts';
 
 /**
  * Who may view what of each list, and that as a condition, per principal object while the
@@ -17,22 +18,16 @@ import type { ApiContext } from './context.ts';
  * repeat query of a list with unique items works neither out again. Never shared across callers.
  */
 interface ViewRule { rule: ItemVisibility | undefined; condition: Expression | undefined }
-const keptRules = new WeakMap<Principal, { generation: number; lists: Map<number, ViewRule> }>();
-/** Most lists remembered per caller (past it they are worked out again). */
-const MAX_RULES = 200;
+const keptRules = new GenerationMemo<Principal, number, ViewRule>(200);
 
 async function viewRule(list: List, ctx: ApiContext): Promise<ViewRule> {
   const generation = ctx.store.generation();
-  let kept = keptRules.get(ctx.principal);
-  const hit = kept?.generation === generation ? kept.lists.get(list.rowId) : undefined;
+  const hit = keptRules.get(ctx.principal, generation, list.rowId);
   if (hit) return hit;
   const rule = await itemVisibility(ctx.store, ctx.site, ctx.principal, ctx.web, list, (mask) => grants(mask, 'ViewListItems'));
   // Shared by the caller's later requests: frozen, as the parsed query it is joined to is.
   const made: ViewRule = Object.freeze({ rule, condition: rule && deepFreeze(visibleCondition(rule, list)) });
-  if (!Number.isNaN(generation) && ctx.store.generation() === generation) {
-    if (!kept || kept.generation !== generation || kept.lists.size >= MAX_RULES) keptRules.set(ctx.principal, (kept = { generation, lists: new Map() }));
-    kept.lists.set(list.rowId, made);
-  }
+  keptRules.keep(ctx.principal, generation, ctx.store.generation(), list.rowId, made);
   return made;
 }
 
