@@ -7,7 +7,7 @@
 // Without a workspace (an in-memory server), one key is made for the process.
 
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, type JsonWebKey, type KeyObject } from 'node:crypto';
-import { chmodSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const SIGNING_KEYS_FILE = join('identity', 'signing-keys.json');
@@ -39,19 +39,27 @@ export interface SigningKey {
 export const RECHECK_MS = 10_000;
 
 export class SigningKeys {
-  #keys: SigningKey[];
+  #keys: SigningKey[] | undefined;
+  /** Makes the keys on first use: a process's own key, which takes an RSA key generation (~0.1 s) a server may never need. */
+  #make: (() => SigningKey[]) | undefined;
   #checkedAt = Date.now();
   #mtimeMs: number | undefined;
 
   /** `file`: where the keys came from, read again when it changes; none for a process's own key. */
-  constructor(keys: SigningKey[], private readonly file?: string, private readonly recheckMs = RECHECK_MS) {
-    if (!keys.some((k) => !k.retired)) throw new Error('no active signing key');
-    this.#keys = keys;
+  constructor(keys: SigningKey[] | (() => SigningKey[]), private readonly file?: string, private readonly recheckMs = RECHECK_MS) {
+    if (typeof keys === 'function') this.#make = keys;
+    else this.#keys = SigningKeys.#checked(keys);
     if (file) this.#mtimeMs = statSync(file).mtimeMs;
+  }
+
+  static #checked(keys: SigningKey[]): SigningKey[] {
+    if (!keys.some((k) => !k.retired)) throw new Error('no active signing key');
+    return keys;
   }
 
   /** The keys, read again from the file if it changed since it was last looked at (a broken file keeps the old ones). */
   #current(): SigningKey[] {
+    if (!this.#keys) this.#keys = SigningKeys.#checked(this.#make!());
     if (!this.file || Date.now() - this.#checkedAt < this.recheckMs) return this.#keys;
     this.#checkedAt = Date.now();
     try {
@@ -123,15 +131,18 @@ function readKeyFile(file: string): KeyFile {
 
 /** The workspace's keys (made on first use); without a workspace, a key for this process only. */
 export function loadSigningKeys(dataDir: string | undefined, now: Date, recheckMs = RECHECK_MS): SigningKeys {
-  if (dataDir === undefined) return new SigningKeys([toSigningKey(newStoredKey(now))]);
+  if (dataDir === undefined) return new SigningKeys(() => [toSigningKey(newStoredKey(now))]);
   const dir = join(dataDir, 'identity');
   mkdirSync(dir, { recursive: true });
   const file = join(dataDir, SIGNING_KEYS_FILE);
-  try {
-    // 'wx': two instances starting at once keep the first one's key.
-    writeKeyFile(file, { keys: [newStoredKey(now)] }, 'wx');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+  // A key is generated only when none is kept yet (generating one takes ~0.1 s of every start otherwise).
+  if (!existsSync(file)) {
+    try {
+      // 'wx': two instances starting at once keep the first one's key.
+      writeKeyFile(file, { keys: [newStoredKey(now)] }, 'wx');
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    }
   }
   if (process.platform !== 'win32') chmodSync(file, 0o600);
   return new SigningKeys(readKeyFile(file).keys.map(toSigningKey), file, recheckMs);

@@ -82,10 +82,12 @@ export const managedIdentityFront: FastifyPluginAsync<ManagedIdentityOptions> = 
     const result = await issue(req, query);
     if (result === 'noResource') return refuse(400, "Required query variable 'resource' is missing");
     if (result === 'notFound') return refuse(400, 'Identity not found');
-    const now = Math.floor(deps.clock().getTime() / 1000);
+    // Counted from the token's issue (its nbf), not from after signing it: a first signing
+    // (the key made then) can cross a second, and expires_in would disagree with its own nbf.
+    const lifetime = String(result.expiresOn - result.notBefore);
     return send(req, reply, 200, {
-      access_token: result.accessToken, refresh_token: '', expires_in: String(result.expiresOn - now), expires_on: String(result.expiresOn),
-      ext_expires_in: String(result.expiresOn - now), not_before: String(result.notBefore), resource: result.resource, token_type: 'Bearer',
+      access_token: result.accessToken, refresh_token: '', expires_in: lifetime, expires_on: String(result.expiresOn),
+      ext_expires_in: lifetime, not_before: String(result.notBefore), resource: result.resource, token_type: 'Bearer',
       client_id: result.clientId,
     });
   });
