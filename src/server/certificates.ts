@@ -9,7 +9,12 @@ import { X509Certificate, createPrivateKey, generateKeyPairSync, randomBytes } f
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { join } from 'node:path';
-import forge from 'node-forge';
+import { createRequire } from 'node:module';
+import type Forge from 'node-forge';
+
+/** node-forge, loaded when a certificate is first made or read: not on every start (~20 ms of it). */
+let forgeModule: typeof Forge | undefined;
+const forge = (): typeof Forge => (forgeModule ??= createRequire(import.meta.url)('node-forge') as typeof Forge);
 
 export interface GeneratedTls {
   /** PEM of the server certificate followed by the CA's (the chain a client is sent). */
@@ -97,13 +102,13 @@ function sameNames(cert: string, names: readonly string[]): boolean {
 /** One spelling per IP address (node writes ::1 as 0:0:0:0:0:0:0:1): the URL parser's compressed form. */
 const canonicalIp = (address: string) => (isIP(address) === 6 ? new URL(`http://[${address}]/`).hostname : address);
 
-function newKeyPair(): { key: string; forgeKey: forge.pki.rsa.PrivateKey; publicKey: forge.pki.rsa.PublicKey } {
+function newKeyPair(): { key: string; forgeKey: Forge.pki.rsa.PrivateKey; publicKey: Forge.pki.rsa.PublicKey } {
   const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const key = privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
   return {
     key,
-    forgeKey: forge.pki.privateKeyFromPem(privateKey.export({ type: 'pkcs1', format: 'pem' }) as string) as forge.pki.rsa.PrivateKey,
-    publicKey: forge.pki.publicKeyFromPem(publicKey.export({ type: 'spki', format: 'pem' }) as string) as forge.pki.rsa.PublicKey,
+    forgeKey: forge().pki.privateKeyFromPem(privateKey.export({ type: 'pkcs1', format: 'pem' }) as string) as Forge.pki.rsa.PrivateKey,
+    publicKey: forge().pki.publicKeyFromPem(publicKey.export({ type: 'spki', format: 'pem' }) as string) as Forge.pki.rsa.PublicKey,
   };
 }
 
@@ -114,7 +119,7 @@ const serialNumber = () => {
   return bytes.toString('hex');
 };
 
-function validity(cert: forge.pki.Certificate, now: Date, days: number): void {
+function validity(cert: Forge.pki.Certificate, now: Date, days: number): void {
   // A minute back: clients whose clock runs a little behind still accept it at once.
   cert.validity.notBefore = new Date(now.getTime() - 60_000);
   cert.validity.notAfter = new Date(now.getTime() + days * DAY_MS);
@@ -122,7 +127,7 @@ function validity(cert: forge.pki.Certificate, now: Date, days: number): void {
 
 function makeCa(now: Date): Pair {
   const keys = newKeyPair();
-  const cert = forge.pki.createCertificate();
+  const cert = forge().pki.createCertificate();
   cert.publicKey = keys.publicKey;
   cert.serialNumber = serialNumber();
   validity(cert, now, CA_DAYS);
@@ -135,15 +140,15 @@ function makeCa(now: Date): Pair {
     { name: 'keyUsage', keyCertSign: true, cRLSign: true, critical: true },
     { name: 'subjectKeyIdentifier' },
   ]);
-  cert.sign(keys.forgeKey, forge.md.sha256.create());
-  return { cert: forge.pki.certificateToPem(cert), key: keys.key };
+  cert.sign(keys.forgeKey, forge().md.sha256.create());
+  return { cert: forge().pki.certificateToPem(cert), key: keys.key };
 }
 
 function makeServerCertificate(ca: Pair, names: readonly string[], now: Date): Pair {
-  const caCert = forge.pki.certificateFromPem(ca.cert);
-  const caKey = forge.pki.privateKeyFromPem(createPrivateKey(ca.key).export({ type: 'pkcs1', format: 'pem' }) as string);
+  const caCert = forge().pki.certificateFromPem(ca.cert);
+  const caKey = forge().pki.privateKeyFromPem(createPrivateKey(ca.key).export({ type: 'pkcs1', format: 'pem' }) as string);
   const keys = newKeyPair();
-  const cert = forge.pki.createCertificate();
+  const cert = forge().pki.createCertificate();
   cert.publicKey = keys.publicKey;
   cert.serialNumber = serialNumber();
   validity(cert, now, SERVER_DAYS);
@@ -158,8 +163,8 @@ function makeServerCertificate(ca: Pair, names: readonly string[], now: Date): P
     { name: 'subjectKeyIdentifier' },
     { name: 'authorityKeyIdentifier', keyIdentifier: caCert.generateSubjectKeyIdentifier().getBytes() },
   ]);
-  cert.sign(caKey, forge.md.sha256.create());
-  return { cert: forge.pki.certificateToPem(cert), key: keys.key };
+  cert.sign(caKey, forge().md.sha256.create());
+  return { cert: forge().pki.certificateToPem(cert), key: keys.key };
 }
 
 /** Written whole or not at all (a temporary file renamed), readable by the owner only. */

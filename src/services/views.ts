@@ -3,7 +3,7 @@
 // 5000; its query is well-formed CAML; a list always has exactly one default view, which
 // cannot be deleted (make another view the default first).
 
-import { XMLValidator } from 'fast-xml-parser';
+import { validateXml } from '../query/caml/xml.ts';
 import { fail } from '../domain/errors.ts';
 import { findFieldByNameOrTitle } from '../domain/fields.ts';
 import type { List } from '../domain/model.ts';
@@ -127,7 +127,7 @@ function checkScope(scope: number): number {
 /** A view's query: the CAML inside `<Query>`, well-formed (its elements are compiled when the view is read). */
 function checkQuery(query: string): string {
   const inner = query.trim().replace(/^<Query>([\s\S]*)<\/Query>$/i, '$1').trim();
-  if (inner && XMLValidator.validate(`<Query>${inner}</Query>`) !== true) throw fail.badArgument('The view query is not well-formed CAML.');
+  if (inner && validateXml(`<Query>${inner}</Query>`) !== true) throw fail.badArgument('The view query is not well-formed CAML.');
   return inner;
 }
 
@@ -136,7 +136,7 @@ const SCOPES: Record<string, number> = { recursive: 1, recursiveall: 2, filesonl
 /** The parts of a `<View>` element spemu keeps: Query, ViewFields, RowLimit (and Paged), the Scope attribute. */
 function parseViewXml(xml: string): ViewPatch {
   const text = xml.trim();
-  if (XMLValidator.validate(text) !== true || !/^<View[\s>/]/.test(text)) throw fail.badArgument('viewXml must be a well-formed <View> element.');
+  if (validateXml(text) !== true || !/^<View[\s>/]/.test(text)) throw fail.badArgument('viewXml must be a well-formed <View> element.');
   const patch: ViewPatch = {};
   const query = /<Query>([\s\S]*?)<\/Query>|<Query\s*\/>/.exec(text);
   if (query) patch.query = (query[1] ?? '').trim();
