@@ -28,10 +28,9 @@ import { allowedHostNames, boundName } from './server/hosts.ts';
 import { peerTrust } from './pipeline/origin.ts';
 import { TENANT_HASH_KEY, TENANT_NAME_KEY } from './domain/settings.ts';
 import { isoSeconds } from './domain/values.ts';
-import { TrafficGate, type GateState } from './pipeline/throttle/gate.ts';
-import { readFaultsFile, watchFaultsFile } from './pipeline/throttle/faults-file.ts';
-import { GateHub, WorkerGateHome } from './pipeline/throttle/shared-gate.ts';
-import type { Worker } from 'node:cluster';
+import { TrafficGate } from './pipeline/throttle/gate.ts';
+import { configValue, gateSettingsOf } from './gate-settings.ts';
+import { watchFaultsFile } from './pipeline/throttle/faults-file.ts';
 import { FaultConfigError, parseFaults } from './pipeline/throttle/faults.ts';
 import { throttleFromValue, ThrottleConfigError, type ThrottleConfig } from './pipeline/throttle/config.ts';
 import { findManagedIdentity, managedIdentityHeader } from './identity/managed-identity.ts';
@@ -161,28 +160,6 @@ async function exclusively(connection: Connection, fn: () => Promise<void>): Pro
       await sql`select pg_advisory_unlock(${sql.lit(STARTUP_LOCK)})`.execute(conn).catch(() => {});
     }
   });
-}
-
-/**
- * Makes the database ready to serve, and closes it: the workspace, migrations, the seed, the
- * token secret and a generated TLS certificate. `--workers` runs this once before starting the workers, so they never race to
- * migrate, seed or write the secret.
- */
-export async function prepareDatabase(options: ServerOptions): Promise<void> {
-  const resolved = resolveOptions(options);
-  // A faults file that does not parse stops the primary, not each worker in turn.
-  if (resolved.faultsFile) configValue(() => readFaultsFile(resolved.faultsFile!));
-  const { store } = await openPreparedStore(resolved);
-  try {
-    resolveSecret({ tokenSecret: resolved.tokenSecret, dataDir: resolved.data });
-    loadSigningKeys(resolved.data, resolved.clock());
-    // Made here once, so the workers find it rather than race to write it.
-    tlsSetup(resolved, await tenantHosts(store));
-  } catch (e) {
-    throw e instanceof SecretError ? new ConfigError(e.message) : e;
-  } finally {
-    await store.close();
-  }
 }
 
 // Where a SQLite database keeps its files' bytes: config.ts (maintenance commands need it too).
@@ -337,47 +314,6 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       await store.close();
     },
   };
-}
-
-/**
- * Under `--workers`, the primary's end of the server's one throttling-and-faults state
- * (pipeline/throttle/shared-gate.ts): the state the options ask for, every worker attached to it,
- * the faults file watched here once and each reload handed to every worker.
- */
-export function primaryGate(options: ServerOptions, report: { reloaded(path: string, rules: number): void; invalid(error: Error): void }): { attach(worker: Worker): void; stop(): void } {
-  const gate = gateSettings(options);
-  const hub = new GateHub(gate.state);
-  const faultsFile = gate.faultsFile;
-  const stop = faultsFile ? watchFaultsFile(faultsFile, (faults) => {
-    void hub.publish({ faults });
-    report.reloaded(faultsFile, faults.rules.length);
-  }, report.invalid) : () => {};
-  return { attach: (worker) => hub.attach(worker), stop };
-}
-
-/** A worker's end of that state, for `startServer`'s `sharedGate`. */
-export const workerGate = (): WorkerGateHome => new WorkerGateHome();
-
-/**
- * The throttling-and-faults state the options ask for at start (the faults file read now), and
- * the faults file to watch: startServer's, or under --workers the primary's for every worker.
- */
-export function gateSettings(options: ServerOptions): { state: GateState; faultsFile: string | undefined } {
-  return gateSettingsOf(resolveOptions(options));
-}
-
-function gateSettingsOf(resolved: ResolvedOptions): { state: GateState; faultsFile: string | undefined } {
-  const faults = resolved.faultsFile ? configValue(() => readFaultsFile(resolved.faultsFile!)) : resolved.faults;
-  return { state: { throttle: resolved.throttle, faults: faults ?? { seed: 1, rules: [] } }, faultsFile: resolved.faultsFile };
-}
-
-/** A throttle or faults value checked as startServer checks it: a ConfigError when it is wrong. */
-function configValue<T>(read: () => T): T {
-  try {
-    return read();
-  } catch (e) {
-    throw e instanceof FaultConfigError || e instanceof ThrottleConfigError ? new ConfigError(e.message) : e;
-  }
 }
 
 async function closeApp(app: FastifyInstance): Promise<void> {

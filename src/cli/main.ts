@@ -52,11 +52,14 @@ async function main(): Promise<number> {
   return (await command.load()).run(rest, process.env);
 }
 
-/** Errors whose message is written for the operator (bad flags, a bad tenant or export file, a schema mismatch): printed without a stack. */
+/**
+ * Errors whose message is written for the operator (bad flags, a bad tenant or export file, a schema mismatch): printed
+ * without a stack. By class, or by name when a worker's start failure reached the primary (workers.ts WorkerStartError).
+ */
 const OPERATOR_ERRORS = new Set(['ConfigError', 'TenantFileError', 'ImportError', 'SchemaError']);
 
 main().then((code) => { process.exitCode = code; }, (e: unknown) => {
-  if (e instanceof ConfigError || (e instanceof Error && OPERATOR_ERRORS.has(e.constructor.name))) console.error(`spemu: ${(e as Error).message}`);
+  if (e instanceof ConfigError || (e instanceof Error && (OPERATOR_ERRORS.has(e.constructor.name) || OPERATOR_ERRORS.has(e.name)))) console.error(`spemu: ${(e as Error).message}`);
   else if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE') console.error(`spemu: ${(e as Error).message}. Choose another --port (0 picks a free one).`);
   else if ((e as { status?: unknown }).status === 503) console.error('spemu: the database is unavailable (not running, unreachable, or too busy); try again.');
   else console.error('spemu: failed:', e);

@@ -98,7 +98,8 @@ describe(`spemu --workers (${backend})`, () => {
   });
 
   it('a worker killed with SIGKILL is replaced; what it acknowledged stays; SIGTERM stops every worker', async () => {
-    const server = await startWorkers();
+    // --reset: the first worker to start wipes the database, once; a replacement never does.
+    const server = await startWorkers(['--reset']);
     const { a, b, pidA, pidB } = await agentsOnTwoWorkers(server.url);
     const items = "/sites/dev/_api/web/lists/getbytitle('Tasks')/items";
     const acknowledged = await call(b, server.url, items, { method: 'POST', body: { Title: 'written just before the crash' } });
@@ -127,7 +128,7 @@ describe(`spemu --workers (${backend})`, () => {
     for (const pid of [pidA, replacement]) assert.equal(alive(pid), false, `worker ${pid} still running after SIGTERM`);
   });
 
-  it('--https: every worker serves TLS with the one certificate the primary made into the workspace', async () => {
+  it('--https: every worker serves TLS with the one certificate the first worker made into the workspace', async () => {
     const server = await startWorkers(['--https']);
     const data = server.ws.data;
     assert.match(server.url, /^https:\/\//);
@@ -154,8 +155,14 @@ describe(`spemu --workers (${backend})`, () => {
     assert.equal(await server.exited, 0);
   });
 
-  it('refuses --workers 0, and more than one worker on an in-memory database', async () => {
-    for (const [args, message] of [[['--workers', '0'], /--workers must be at least 1/], [['--workers', '2', '--db', ':memory:'], /in-memory database cannot be shared/]] as const) {
+  it('refuses --workers 0, more than one worker on an in-memory database, and reports a worker\'s failed start once', async () => {
+    const missing = join(tempDir(), 'missing-tenant.json');
+    for (const [args, message] of [
+      [['--workers', '0'], /--workers must be at least 1/],
+      [['--workers', '2', '--db', ':memory:'], /in-memory database cannot be shared/],
+      // Found by the worker that prepares the database: told by the primary, as one process would.
+      [['--workers', '2', '--data', tempDir(), '--seed', missing], new RegExp(`^spemu: Cannot load tenant file ${missing}:\nfile not found\n$`)],
+    ] as const) {
       const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('SPEMU_')));
       const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), join(ROOT, 'src/cli/main.ts'), ...args, '--port', '0'], { env, cwd: tempDir() });
       let stderr = '';
