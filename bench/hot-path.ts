@@ -10,7 +10,7 @@
 
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { median, runLoad, type LoadFigures } from './load.ts';
 import { memoryOf, startServerChild, stopChild } from './processes.ts';
@@ -240,6 +240,7 @@ export const hotPathSection: BenchSection = {
       const outOfReach = (floor: number, name: string) => `**missed**; out of reach on this machine: ${name} is ${fmt(floor, 2)} (notes)`;
       const workersRatio = ratio('ep1 Bearer, 2 workers', 'ep1 Bearer');
       const jsonRatio = ratio('ep1 Bearer', 'json-server');
+      const jsonDefault = ratio('ep1 Bearer, 2 workers', 'json-server');
       const pgRatio = postgres ? ratio('ep1 Bearer, PostgreSQL', 'ep1 Bearer') : undefined;
       const load = [
         ['node:http hello (baseline)', fmt(med('hello')), '1.00'],
@@ -265,8 +266,10 @@ export const hotPathSection: BenchSection = {
         ['`_api/web?$select=Title`, `--workers 1`, ÷ bare node:http hello', `${fmt(web, 2)} (its floor, SharePoint-shaped: ${fmt(webFloor, 2)})`, '≥ 0.5',
           web >= 0.5 ? 'met' : webFloor < 0.5 ? outOfReach(webFloor, 'its SharePoint-shaped floor') : `**missed**: ${fmt(web / webFloor, 2)} of its floor (notes)`],
         ['seed endpoint 1, `--workers 2` ÷ `--workers 1`', fmt(workersRatio, 2), '≥ 1.6', verdict(workersRatio >= 1.6)],
-        ['seed endpoint 1 ÷ json-server on the same record', `${fmt(jsonRatio, 2)} (the SharePoint-shaped floor ÷ json-server: ${fmt(ratio('floor, SharePoint-shaped', 'json-server'), 2)})`, '≥ 5',
-          jsonRatio >= 5 ? 'met' : ratio('floor, SharePoint-shaped', 'json-server') < 5 ? outOfReach(ratio('floor, SharePoint-shaped', 'json-server'), 'the SharePoint-shaped floor ÷ json-server') : '**missed**'],
+        // Judged one process against one (json-server has no more); spemu as a user runs it by default (a worker per core) shown beside.
+        ['seed endpoint 1 ÷ json-server on the same record', `${fmt(jsonRatio, 2)} with \`--workers 1\` (the SharePoint-shaped floor ÷ json-server: ${fmt(ratio('floor, SharePoint-shaped', 'json-server'), 2)}); ${fmt(jsonDefault, 2)} with \`--workers 2\`${availableParallelism() === 2 ? ' (the default here)' : ''}`, '≥ 5',
+          jsonRatio >= 5 ? 'met' : ratio('floor, SharePoint-shaped', 'json-server') < 5 ? outOfReach(ratio('floor, SharePoint-shaped', 'json-server'), 'the SharePoint-shaped floor ÷ json-server')
+            : `**missed** one process against one (${fmt(jsonRatio / ratio('floor, SharePoint-shaped', 'json-server'), 2)} of the shaped floor)${jsonDefault >= 5 ? '; met with two workers' : ''}`],
         ['PostgreSQL seed endpoint 1 ÷ SQLite, same run; statements per read', pgRatio === undefined ? noPg : `${fmt(pgRatio, 2)}; ${fmt(statements!, 2)}`, '≥ 0.5; ≤ 2', pgRatio === undefined ? '–' : verdict(pgRatio >= 0.5 && statements! <= 2.05)],
         [`1M-item list, indexed \`$filter\` + \`$top=100\`, ${settings.bigConnections} connections, \`--workers 2\``, millionMed ? `${fmt(millionMed.two)} req/s (${fmt(millionMed.two / MILLION_BASELINE, 2)}× ${MILLION_BASELINE}), p99 ${fmt(millionMed.p99, 1)} ms` : 'not measured (--skip-1m)', `≥ 2× ${MILLION_BASELINE} req/s; p99 ≤ 50 ms`, millionMed ? verdict(millionMed.two >= 2 * MILLION_BASELINE && millionMed.p99 <= 50) : '–'],
         ['item add (single POST), SQLite, durable; `$batch` of 100 adds', `${hasWrk() ? `${fmt(med('item add'))} req/s, p99 ${fmt(p99('item add'), 1)} ms` : 'not measured (no wrk)'}; ${batchMs === undefined ? 'batch not measured (--only)' : `${fmt(batchMs)} ms per batch`}`, 'measured; no regression of the `$batch` figure (37–48 ms before #13)', 'measured'],
