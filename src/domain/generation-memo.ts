@@ -1,7 +1,10 @@
-// What was worked out for one owner object (one caller's principal) while the store's
-// generation stands: every change to what the values rest on moves the generation, which drops
-// them all at once. Keyed weakly by the owner, so an owner no request holds any more takes its
-// values with it; bounded per owner (past `maxPerOwner` they are worked out again).
+// What was worked out for one owner object (one caller's principal or identity, or a record of
+// the store's read cache) while the store's generation stands: every change to what the values
+// rest on moves the generation, which drops them all at once. Keyed weakly by the owner, so an
+// owner no request holds any more takes its values with it; bounded per owner (keeping one past
+// `maxPerOwner` drops the owner's others, which are worked out again). Every memo of this kind is
+// one of these: effective-permissions.ts, item-visibility.ts, site-principals.ts and
+// request-cache.ts (`derivedFrom`).
 
 export class GenerationMemo<Owner extends object, Key, Value> {
   private readonly byOwner = new WeakMap<Owner, { generation: number; values: Map<Key, Value> }>();

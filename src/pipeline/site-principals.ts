@@ -15,6 +15,7 @@ import { appSiteRole } from '../identity/apps.ts';
 import type { AppCaller } from '../identity/app-callers.ts';
 import { isoSeconds } from '../domain/values.ts';
 import type { Identity } from './caller-identity.ts';
+import { GenerationMemo } from '../domain/generation-memo.ts';
 
 /** The login app-only callers act as, and its display name, as SharePoint Online shows them. */
 export const APP_PRINCIPAL_LOGIN = 'SHAREPOINT\\app';
@@ -56,26 +57,24 @@ export function createSiteAuthorizer(store: Store, clock: () => Date): (site: Si
 
   /**
    * Principals already worked out, per identity object (proven-identities.ts hands a repeat
-   * request the same one) and site, valid while the store's generation stands: a role, a
-   * site user or an app grant that changes invalidates cached metadata and so moves it.
-   * Never kept: a principal with no site role (its access rests on assignments read per check).
+   * request the same one) and site id, valid while the store's generation stands: a role, a
+   * site user or an app grant that changes invalidates cached metadata and so moves it; at most
+   * 1,000 sites per identity; nothing kept inside a transaction. Never kept: a principal with no
+   * site role (its access rests on assignments read per check).
    */
-  const known = new WeakMap<Identity, Map<string, { generation: number; principal: Principal }>>();
+  const known = new GenerationMemo<Identity, string, Principal>(1_000);
 
   // A repeat caller's principal is handed back without an async frame of its own.
   return (site, identity) => {
     const generation = store.generation();
-    const hit = known.get(identity)?.get(site.id);
-    return hit && hit.generation === generation ? Promise.resolve(hit.principal) : workOut(site, identity, generation);
+    const hit = known.get(identity, generation, site.id);
+    return hit ? Promise.resolve(hit) : workOut(site, identity, generation);
   };
 
   async function workOut(site: Site, identity: Identity, generation: number): Promise<Principal> {
-    const principal = await principalOn(site, identity);
-    if (principal.role !== 'none' && store.generation() === generation && !Number.isNaN(generation)) {
-      let sites = known.get(identity);
-      if (!sites) known.set(identity, (sites = new Map()));
-      sites.set(site.id, { generation, principal: Object.freeze(principal) });
-    }
+    // Frozen, kept or not: a kept one is shared by the identity's later requests; no request writes to it.
+    const principal = Object.freeze(await principalOn(site, identity));
+    if (principal.role !== 'none') known.keep(identity, generation, store.generation(), site.id, principal);
     return principal;
   }
 

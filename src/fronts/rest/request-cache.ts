@@ -9,7 +9,8 @@
 // - dialects: the dialect an `Accept` and `OData-Version` pair negotiate (pure, bounded).
 // - absoluteUrls: a server-relative path resolved against an API root (pure, bounded).
 // - derived: what is made from one record of the store's read cache (a field's SP.Field
-//   entity), kept with that record object while the store generation stands.
+//   entity), kept with that record object while the store generation stands (a
+//   GenerationMemo: domain/generation-memo.ts; nothing kept inside a transaction).
 // - planned: what a URL resolves to that depends on metadata — the web a site path names, an
 //   item projection's plan, and a GET's route (the resource its path addresses and the checks
 //   on the way: resolve.ts `Route`) — stamped with the store's generation (store.ts) and used only
@@ -26,6 +27,7 @@
 import type { PathSegment } from '../../odata/path.ts';
 import { negotiateDialect, type Dialect } from '../../wire/dialect.ts';
 import type { QueryOptions } from './api/context.ts';
+import { GenerationMemo } from '../../domain/generation-memo.ts';
 
 /**
  * A bounded map that forgets what is not used: beyond `limit`, the oldest entry goes unless it
@@ -111,22 +113,19 @@ const absolute = (apiUrl: string, serverRelative: string) => new URL(serverRelat
  * while its entry stands), by the record and a key naming whatever else they are made from,
  * while the store generation stands; at most 16 keys per record (origins, owners). Read-only.
  */
-const derived = new WeakMap<object, { generation: number; values: Map<string, unknown> }>();
+const derived = new GenerationMemo<object, string, unknown>(16);
 
 /** `make(record, ...args)`, kept with `record` for `key` under the store's current generation (none inside a transaction). */
 export function derivedFrom<R extends object, A extends unknown[], T>(
   store: { generation(): number }, record: R, key: string, make: (record: R, ...args: A) => T, ...args: A
 ): T {
+  // A key as long as a huge URL is made each time, not held (as long URLs above).
+  if (key.length > CACHED_URL_LENGTH) return make(record, ...args);
   const generation = store.generation();
-  if (Number.isNaN(generation) || key.length > CACHED_URL_LENGTH) return make(record, ...args);
-  let entry = derived.get(record);
-  if (!entry || entry.generation !== generation) derived.set(record, (entry = { generation, values: new Map() }));
-  let value = entry.values.get(key) as T | undefined;
-  if (value === undefined) {
-    value = make(record, ...args);
-    if (entry.values.size >= 16) entry.values.clear();
-    entry.values.set(key, value);
-  }
+  const hit = derived.get(record, generation, key) as T | undefined;
+  if (hit !== undefined) return hit;
+  const value = make(record, ...args);
+  derived.keep(record, generation, store.generation(), key, value);
   return value;
 }
 
