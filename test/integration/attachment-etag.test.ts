@@ -111,7 +111,7 @@ describe('item attachments: ETag on $value and If-Match on saves', () => {
     assert.equal(await item.attachmentFiles.getByName('b.txt').getText(), 'b3');
   });
 
-  it('a deleted and re-added attachment of the same name has a new GUID: an etag of the old one does not match', async () => {
+  it('a deleted and re-added attachment of the same name has a new GUID, so a new ETag text', async () => {
     const item = spemu.sp.web.lists.getByTitle('Attachment Etags').items.getById(id);
     await item.attachmentFiles.add('c.txt', 'old');
     const old = (await read(byKey('c.txt'))).etag;
