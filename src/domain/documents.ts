@@ -88,3 +88,6 @@ export function fileType(name: string): string {
 
 /** A file's etag, as SharePoint writes it for the file (not its list item): `"{GUID},version"`. */
 export const fileEtag = (item: Item): string => `"{${item.guid.toUpperCase()}},${item.version}"`;
+
+/** An item attachment's, in the same form: in SharePoint it is a file too (docs/compatibility.md). */
+export const attachmentEtag = (a: { uniqueId: string; version: number }): string => `"{${a.uniqueId.toUpperCase()}},${a.version}"`;

@@ -122,7 +122,8 @@ const RULES: { [K in keyof Repositories]?: Record<string, Rule> } = {
   attachments: {
     put: {
       before: (repos, [list, itemId]) => repos.items.get(list, [], itemId),
-      after: ([list], r, item: Item | undefined) => one(typeof r === 'object' && item, () => itemChange(list, item!, Update)),
+      // A refused save (`{ conflict }`) changed nothing.
+      after: ([list], r, item: Item | undefined) => one(typeof r === 'object' && !('conflict' in r) && item, () => itemChange(list, item!, Update)),
     },
     delete: {
       before: (repos, [list, itemId]) => repos.items.get(list, [], itemId),

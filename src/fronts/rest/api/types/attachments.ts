@@ -5,6 +5,7 @@
 
 import type { List } from '../../../../domain/model.ts';
 import type { Attachment } from '../../../../store/attachments.ts';
+import { attachmentEtag } from '../../../../domain/documents.ts';
 import { fail } from '../../../../domain/errors.ts';
 import type { Entity } from '../../../../wire/values.ts';
 import type { ApiContext } from '../context.ts';
@@ -49,6 +50,9 @@ export const attachmentsType: ResourceType<AttachmentsResource> = {
     return entityCollection(all.map((a) => attachmentEntity(r.list, r.id, a, ctx)), 'SP.ApiData.Attachments', ctx);
   },
   methods: {
+    // SP.AttachmentCollection's own ways to name one (the key `('name')` is the other).
+    getbyfilename: { kind: 'function', invoke: async (r, args) => ({ kind: 'attachment', list: r.list, id: r.id, name: stringArgument(args, 'filename') }) },
+    getbyfilenameaspath: { kind: 'function', invoke: async (r, args) => ({ kind: 'attachment', list: r.list, id: r.id, name: urlArgument(args, true) }) },
     add: { kind: 'action', permission: 'EditListItems', body: 'stream', invoke: (r, args, ctx) => add(r, stringArgument(args, 'filename'), ctx) },
     addusingpath: { kind: 'action', permission: 'EditListItems', body: 'stream', invoke: (r, args, ctx) => add(r, urlArgument(args, true), ctx) },
   },
@@ -80,10 +84,10 @@ export const attachmentContentType: ResourceType<{ kind: 'attachmentContent'; li
     const found = await requireAttachment({ ...r, kind: 'attachment' }, ctx);
     const stream = await ctx.store.blobs.open(found.blobId);
     if (!stream) throw fail.fileNotFoundById();
-    return { kind: 'bytes', status: 200, body: stream, contentType: 'application/octet-stream', length: found.size };
+    return { kind: 'bytes', status: 200, body: stream, contentType: 'application/octet-stream', length: found.size, etag: attachmentEtag(found) };
   },
   async update(r, ctx) {
-    await ctx.services.attachments.put(r.list, r.id, r.name, bodyOf(ctx), { replace: true });
+    await ctx.services.attachments.put(r.list, r.id, r.name, bodyOf(ctx), { replace: true, conditions: ctx.conditions });
     return noContent();
   },
 };
