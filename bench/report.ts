@@ -148,7 +148,8 @@ npm run bench -- --skip-files      # without the Files section (~1 minute; ~2 wi
 npm run bench -- --files-2gb       # also a 2 GiB file through one server's memory (~8.5 GiB free in the temporary folder)
 npm run bench -- --only files,files-2gb   # only these sections, no core run: rewrites only their parts below
 npm run bench -- --only hot-path          # the issue #13 goals alone (~15 min; cold start and the $batch of adds then not measured)
-npx tsx bench/cpu-ab.ts <other build> [rounds] [s]  # CPU per request of this build and another, side by side
+npx tsx bench/cpu-ab.ts <other build> [rounds] [s] [--db postgres]  # CPU per request of this build and another, side by side (and on PostgreSQL)
+npx tsx bench/cold-start-ab.ts <build A> <build B> [starts] [-- flags]  # cold starts of two builds, alternating, on one workspace
 npx tsx bench/generate.ts [--items N] [--force]   # build the 1M workspace alone
 npx tsx bench/profile-top.ts <file.cpuprofile>    # summarise a CPU profile
 \`\`\`
