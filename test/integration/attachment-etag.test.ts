@@ -14,6 +14,7 @@ import '@pnp/sp/attachments/index.js';
 import { InjectHeaders } from '@pnp/queryable';
 import { demoBasic, demoDigest } from '../helpers/pnp.ts';
 import { usePnpSite } from '../helpers/pnp-site.ts';
+import { bodyHeldUntil } from '../helpers/held-body.ts';
 
 const ALICE = 'alice@contoso.onmicrosoft.com';
 const ETAG_FORM = /^"\{[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}\},\d+"$/;
@@ -129,14 +130,7 @@ describe('item attachments: ETag on $value and If-Match on saves', () => {
     let release!: () => void;
     const held = new Promise<void>((resolve) => { release = resolve; });
     const slowSave = async (text: string) => {
-      const body = new ReadableStream<Uint8Array>({
-        async start(controller) {
-          controller.enqueue(new TextEncoder().encode(text.slice(0, 3)));
-          await held;
-          controller.enqueue(new TextEncoder().encode(text.slice(3)));
-          controller.close();
-        },
-      });
+      const body = bodyHeldUntil(text, held);
       const r = await fetch(byKey('a.txt'), { method: 'POST', body, duplex: 'half', headers: await headers({ 'X-HTTP-Method': 'PUT', 'If-Match': current }) } as RequestInit);
       return { status: r.status, text: await r.text() };
     };

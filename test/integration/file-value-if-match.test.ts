@@ -9,6 +9,7 @@ import '@pnp/sp/files/index.js';
 import '@pnp/sp/folders/index.js';
 import { demoBasic, demoDigest } from '../helpers/pnp.ts';
 import { usePnpSite } from '../helpers/pnp-site.ts';
+import { bodyHeldUntil } from '../helpers/held-body.ts';
 
 const ALICE = 'alice@contoso.onmicrosoft.com';
 
@@ -58,14 +59,7 @@ describe('PUT $value of a file with If-Match', () => {
     let release!: () => void;
     const held = new Promise<void>((resolve) => { release = resolve; });
     const slowPut = async (text: string) => {
-      const body = new ReadableStream<Uint8Array>({
-        async start(controller) {
-          controller.enqueue(new TextEncoder().encode(text.slice(0, 3)));
-          await held;
-          controller.enqueue(new TextEncoder().encode(text.slice(3)));
-          controller.close();
-        },
-      });
+      const body = bodyHeldUntil(text, held);
       const r = await fetch(valueUrl(), { method: 'PUT', body, duplex: 'half', headers: await headers({ 'If-Match': current }) } as RequestInit);
       return { status: r.status, text: await r.text() };
     };
