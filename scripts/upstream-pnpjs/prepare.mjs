@@ -1,7 +1,9 @@
 // Prepares a checkout of pnp/pnpjs (v4 line) to run its own test suite against spemu,
 // changing only its plumbing, never a test file:
-//   - test/mocha-root-hooks.ts: PnPjs's SPDefault without MSAL, plus a bearer token header
-//     (InjectHeaders) read from SPEMU_TOKEN; the Graph setup is left unconfigured (test/sp only).
+//   - test/mocha-root-hooks.ts: PnPjs's SPDefault without MSAL, plus a behaviour that adds a bearer
+//     token read from SPEMU_TOKEN on the `auth` moment, where MSAL's behaviour adds its token (so a
+//     test that copies the "auth" observers to another instance, as spfx.ts does, gets it too);
+//     the Graph setup is left unconfigured (test/sp only).
 //   - settings.js: the spemu site URL, a test user and the local notification receiver.
 //   - test/sp/assets/sample_file.jpg: any JPEG, when the checkout lacks the binary asset.
 // Usage: node prepare.mjs <checkout> <site url> <test user login> <notification url>
@@ -19,11 +21,23 @@ if (!checkout || !siteUrl || !testUser || !notificationUrl) {
 // 1. The root hooks: the same hooks, authenticated with a bearer token instead of MSAL.
 const hooksPath = path.join(checkout, 'test/mocha-root-hooks.ts');
 let hooks = fs.readFileSync(hooksPath, 'utf8');
-const spDefault = /SPDefault\(\{\s*msal:\s*\{[^}]*\},\s*\}\)/;
-if (!spDefault.test(hooks) && !hooks.includes('SPEMU_TOKEN')) throw new Error('mocha-root-hooks.ts: SPDefault({ msal }) not found; the upstream plumbing changed');
-hooks = hooks.replace(spDefault, 'SPDefault(), InjectHeaders({ Authorization: `Bearer ${process.env.SPEMU_TOKEN}` })');
+// The original MSAL setup, or the InjectHeaders form an earlier version of this script wrote.
+const spDefault = /SPDefault\(\{\s*msal:\s*\{[^}]*\},\s*\}\)|SPDefault\(\), InjectHeaders\(\{ Authorization: `Bearer \$\{process\.env\.SPEMU_TOKEN\}` \}\)/;
+if (!spDefault.test(hooks) && !hooks.includes('SpemuBearer()')) throw new Error('mocha-root-hooks.ts: SPDefault({ msal }) not found; the upstream plumbing changed');
+hooks = hooks.replace(spDefault, 'SPDefault(), SpemuBearer()');
 hooks = hooks.replace(/this\.pnp\._graph = graphfi\(\)\.using\(GraphDefault\(\{[\s\S]*?\}\), NodeFetch/, 'this.pnp._graph = graphfi().using(GraphDefault(), NodeFetch');
-if (!hooks.includes('import { InjectHeaders }')) hooks = `import { InjectHeaders } from "@pnp/queryable";\n${hooks}`;
+hooks = hooks.replace('import { InjectHeaders } from "@pnp/queryable";\n', '');
+if (!hooks.includes('const SpemuBearer')) {
+  hooks = `// spemu: MSAL's place on the auth moment, with a token from \`spemu token\`.
+const SpemuBearer = () => (instance: any) => {
+    instance.on.auth.replace(async function (url: URL, init: RequestInit) {
+        init.headers = { ...(init.headers as Record<string, string>), Authorization: \`Bearer \${process.env.SPEMU_TOKEN}\` };
+        return [url, init];
+    });
+    return instance;
+};
+${hooks}`;
+}
 fs.writeFileSync(hooksPath, hooks);
 
 // 2. Settings (the "cmd" mode reads settings.js found upwards from the working directory).
