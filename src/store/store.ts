@@ -28,6 +28,7 @@ import type { SiteGroupRepository } from './site-groups.ts';
 import type { RoleDefinitionRepository } from './role-definitions.ts';
 import type { RoleAssignmentRepository } from './role-assignments.ts';
 import type { SharingLinkRepository } from './sharing-links.ts';
+import type { CommentRepository } from './comments.ts';
 import type { SiteColumnRepository } from './site-columns.ts';
 import type { SubscriptionRepository } from './subscriptions.ts';
 import type { ChangeRepository } from './changes.ts';
@@ -82,6 +83,8 @@ export interface Repositories {
   changes: ChangeRepository;
   /** Sharing links of items, folders and files (sharing-links.ts). */
   sharingLinks: SharingLinkRepository;
+  /** Item comments, their likes and replies, and item ratings (comments.ts). */
+  comments: CommentRepository;
 }
 
 /**
@@ -119,6 +122,7 @@ export interface StoreReader {
    */
   generation(): number;
   sharingLinks: Pick<SharingLinkRepository, 'of' | 'byToken'>;
+  comments: Pick<CommentRepository, 'of' | 'get' | 'likes'>;
 }
 
 /** Storage. Every write is atomic; an error leaves nothing behind. */

@@ -24,6 +24,7 @@ import { encodeRecycled } from './snapshots.ts';
 import { SqlVersions } from './versions.ts';
 import { SqlBlobs } from './blobs.ts';
 import { SqlAttachments } from './attachments.ts';
+import { dropItemSocial } from './comments.ts';
 import { notifyListChanged } from './webhook-outbox.ts';
 
 /** Bound parameters per multi-row insert: under SQLite's 32,766 and PostgreSQL's 65,535. */
@@ -254,6 +255,7 @@ export class SqlItems implements ItemRepository {
       if (deleted[0]!.blob_id != null) await new SqlBlobs(s, s.options.bytes).release(String(deleted[0]!.blob_id));
       await new SqlVersions(s).dropAll(list, id);
       await new SqlAttachments(s).dropAll(list, id);
+      await dropItemSocial(s.db, list.rowId, id);
       await s.db.updateTable('lists').set({ item_count: sql`item_count - 1`, last_item_deleted: now })
         .where('row_id', '=', list.rowId).execute();
       return 'deleted';
