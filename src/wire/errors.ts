@@ -384,6 +384,10 @@ export const errors = {
   changeTokenTooOld: () =>
     new SpError(500, `-2146232832, ${SP_EXCEPTION}`, 'The changeToken refers to a time before the start of the current change log.'),
 
+  /** (inference, docs/compatibility.md) A comment id the item does not have. */
+  commentNotFound: () =>
+    new SpError(404, '-2147024809, System.ArgumentException', 'The comment does not exist.'),
+
   badArgument: (message: string) =>
     new SpError(400, '-2147024809, System.ArgumentException', message),
 

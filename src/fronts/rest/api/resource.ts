@@ -82,6 +82,13 @@ export type Resource =
   | { kind: 'attachments'; list: List; id: number }
   | { kind: 'attachment'; list: List; id: number; name: string }
   | { kind: 'attachmentContent'; list: List; id: number; name: string }
+  /** An item's comments, one of them (a reply too), a comment's replies, who likes a comment (types/comments.ts). */
+  | { kind: 'comments'; list: List; id: number }
+  | { kind: 'comment'; list: List; id: number; commentId: number }
+  | { kind: 'commentReplies'; list: List; id: number; commentId: number }
+  | { kind: 'commentLikes'; list: List; id: number; commentId: number }
+  /** Microsoft.Office.Server.ReputationModel.Reputation's static methods (SetRating). */
+  | { kind: 'reputation' }
   /** SP.MoveCopyUtil's static methods. */
   | { kind: 'moveCopyUtil' }
   /** An entity reached by navigation that is only read (a folder's Properties, StorageMetrics). */

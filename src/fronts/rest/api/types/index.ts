@@ -28,6 +28,8 @@ import { siteStaticsType, webStaticsType } from './statics.ts';
 import { userResourceType } from './user-resources.ts';
 import { customActionsType, customActionType } from './custom-actions.ts';
 import { subscriptionsType, subscriptionType } from './subscriptions.ts';
+import { commentLikesType, commentRepliesType, commentsType, commentType } from './comments.ts';
+import { reputationType } from './reputation.ts';
 
 export const RESOURCE_TYPES: ResourceTypes = {
   site: siteType,
@@ -97,5 +99,10 @@ export const RESOURCE_TYPES: ResourceTypes = {
   attachments: attachmentsType,
   attachment: attachmentType,
   attachmentContent: attachmentContentType,
+  comments: commentsType,
+  comment: commentType,
+  commentReplies: commentRepliesType,
+  commentLikes: commentLikesType,
+  reputation: reputationType,
   readOnly: { get: (r, ctx) => r.read(ctx) },
 };

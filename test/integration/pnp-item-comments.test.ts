@@ -1,0 +1,200 @@
+// List item comments and ratings through an unmodified @pnp/sp 4.x client: the calls of the
+// upstream "Comments > Items" tests (add, getById, clear, rate), then likes, replies, delete,
+// who may do what, and comments gone with their item. Plain fetch checks the wire shape.
+
+import { describe, it, before } from 'node:test';
+import assert from 'node:assert/strict';
+import type { SPFI } from '@pnp/sp';
+import '@pnp/sp/comments/item.js';
+import '@pnp/sp/comments/index.js';
+import { useTestServer } from '../helpers/server.ts';
+import { failure, pnpFor } from '../helpers/pnp.ts';
+import { bearerFor } from '../helpers/bearer.ts';
+import '../helpers/pnp-comment-types.ts';
+
+const SECRET = 'pnp-item-comments-secret-0123456789-abcdef';
+const BOB = 'bob@contoso.onmicrosoft.com'; // a member of /sites/dev
+const DAVE = 'dave@contoso.onmicrosoft.com'; // a visitor of /sites/dev
+const ERIN = 'erin@contoso.onmicrosoft.com'; // no role on /sites/dev
+
+describe('PnPjs item comments and ratings against spemu', () => {
+  const spemu = useTestServer({ tokenSecret: SECRET });
+  let sp: SPFI;
+  let site: string;
+  const as = async (upn: string) => pnpFor(site, { Authorization: await bearerFor(SECRET, upn) });
+
+  before(async () => {
+    site = spemu.server.site('/sites/dev');
+    sp = pnpFor(site);
+  });
+
+  it('the upstream Items block: add, getById, clear (four, then none), rate answers the average', async () => {
+    const { list } = await sp.web.lists.ensure('CommentItemTestList', 'Used to test item comment operations');
+    const { Id: id } = await list.items.add({ Title: 'Item A' });
+    const item = list.items.getById(id);
+
+    const comment = await item.comments.add('Test Add Comment');
+    assert.equal(comment.text, 'Test Add Comment');
+    assert.equal(typeof comment.id, 'string');
+    const again = await item.comments.add('Test GetById Comment');
+    const read = await item.comments.getById(parseInt(again.id, 10))();
+    assert.equal(read.text, 'Test GetById Comment');
+    assert.equal(read.id, again.id);
+    assert.notEqual(again.id, comment.id);
+
+    const { Id: otherId } = await list.items.add({ Title: 'Item B' });
+    const other = list.items.getById(otherId);
+    for (let i = 0; i < 4; i++) await other.comments.add('A test comment');
+    assert.equal((await other.comments()).length, 4);
+    assert.equal((await item.comments()).length, 2, 'each item has its own comments');
+    await other.comments.clear();
+    assert.equal((await other.comments()).length, 0);
+    assert.equal((await item.comments()).length, 2, 'clear leaves other items alone');
+
+    assert.equal(await item.rate(2), 2);
+    assert.equal(await (await as(BOB)).web.lists.getByTitle('CommentItemTestList').items.getById(id).rate(5), 3.5, 'the average of both raters');
+    assert.equal(await item.rate(4), 4.5, 'a second rating by the same user replaces the first');
+    assert.equal((await failure(item.rate(9 as 5))).status, 400);
+    assert.equal((await failure(list.items.getById(9999).rate(3))).status, 404);
+  });
+
+  it('likes, replies, likedBy, delete; the author and the counts as SharePoint gives them', async () => {
+    const { list } = await sp.web.lists.ensure('Comment Social');
+    const { Id: id } = await list.items.add({ Title: 'social' });
+    const item = list.items.getById(id);
+    const comment = await item.comments.add('Like me');
+    assert.equal(comment.likeCount, 0);
+    assert.equal(comment.isLikedByUser, false);
+    assert.equal(comment.isReply, false);
+    assert.equal(comment.parentId, '0');
+    assert.equal(comment.itemId, id);
+    assert.match(comment.author.loginName, /\|/);
+
+    await comment.like();
+    await comment.like(); // one like per user
+    let read = await item.comments.getById(comment.id)();
+    assert.equal(read.likeCount, 1);
+    assert.equal(read.isLikedByUser, true);
+    const bobItem = (await as(BOB)).web.lists.getByTitle('Comment Social').items.getById(id);
+    await bobItem.comments.getById(comment.id).like();
+    const bobView = await bobItem.comments.getById(comment.id)();
+    assert.equal(bobView.likeCount, 2);
+    assert.equal(bobView.isLikedByUser, true);
+    const likedBy = await fetch(`${site}/_api/web/lists/getbytitle('Comment Social')/items(${id})/Comments(${comment.id})/likedBy`, { headers: { Accept: 'application/json;odata=nometadata' } });
+    const likers = ((await likedBy.json()) as { value: Array<{ loginName: string }> }).value;
+    assert.equal(likers.length, 2);
+    assert.ok(likers[1]!.loginName.toLowerCase().endsWith(BOB));
+    await comment.unlike();
+    read = await item.comments.getById(comment.id)();
+    assert.equal(read.likeCount, 1);
+    assert.equal(read.isLikedByUser, false);
+
+    const reply = await comment.replies.add('Reply 1');
+    assert.equal(reply.text, 'Reply 1');
+    assert.equal(reply.isReply, true);
+    assert.equal(reply.parentId, comment.id);
+    await comment.replies.add({ text: 'Reply 2' });
+    assert.deepEqual((await comment.replies()).map((r) => r.text), ['Reply 1', 'Reply 2']);
+    assert.equal((await item.comments.getById(comment.id)()).replyCount, 2);
+    assert.deepEqual((await item.comments()).map((c) => c.text), ['Like me'], 'replies are not listed among the item\'s comments');
+
+    await item.comments.getById(comment.id).delete();
+    assert.equal((await item.comments()).length, 0);
+    const gone = await failure(item.comments.getById(comment.id)());
+    assert.equal(gone.status, 404);
+    assert.equal((await failure(item.comments.getById(reply.id)())).status, 404, 'its replies went with it');
+    assert.equal((await failure(item.comments.add(''))).status, 400);
+  });
+
+  it('who may: a visitor comments, likes and removes their own; not another\'s, nor DeleteAll; no role, nothing', async () => {
+    const { list } = await sp.web.lists.ensure('Comment Rights');
+    const { Id: id } = await list.items.add({ Title: 'rights' });
+    const ownerComment = await list.items.getById(id).comments.add('by the owner');
+    const visitorItem = (await as(DAVE)).web.lists.getByTitle('Comment Rights').items.getById(id);
+    const mine = await visitorItem.comments.add('by a visitor');
+    assert.ok(mine.author.loginName.toLowerCase().endsWith(DAVE));
+    await visitorItem.comments.getById(ownerComment.id).like();
+    assert.equal(await visitorItem.rate(1), 1);
+
+    const refused = await failure(visitorItem.comments.getById(ownerComment.id).delete());
+    assert.equal(refused.status, 403);
+    assert.equal((await failure(visitorItem.comments.clear())).status, 403);
+    assert.equal((await list.items.getById(id).comments()).length, 2, 'nothing removed');
+    await visitorItem.comments.getById(mine.id).delete();
+
+    const erinItem = (await as(ERIN)).web.lists.getByTitle('Comment Rights').items.getById(id);
+    assert.equal((await failure(erinItem.comments())).status, 403);
+    assert.equal((await failure(erinItem.comments.add('let me in'))).status, 403);
+
+    // A member may remove anyone's comment (edit rights on the item).
+    await (await as(BOB)).web.lists.getByTitle('Comment Rights').items.getById(id).comments.getById(ownerComment.id).delete();
+    assert.equal((await list.items.getById(id).comments()).length, 0);
+  });
+
+  it('comments and ratings go with their item (deleted or recycled) and their list', async () => {
+    const { list } = await sp.web.lists.ensure('Comment Cascade');
+    const { Id: a } = await list.items.add({ Title: 'a' });
+    const { Id: b } = await list.items.add({ Title: 'b' });
+    const first = await list.items.getById(a).comments.add('on a');
+    await first.like();
+    await first.replies.add('reply on a');
+    await list.items.getById(a).rate(3);
+    await list.items.getById(b).comments.add('on b');
+    await list.items.getById(a).delete();
+    assert.equal((await failure(list.items.getById(a).comments())).status, 404);
+    await list.items.getById(b).recycle();
+    assert.equal((await failure(list.items.getById(b).comments())).status, 404);
+    // The next comment on a new item is numbered on; nothing of the deleted ones shows.
+    const { Id: c } = await list.items.add({ Title: 'c' });
+    assert.equal((await list.items.getById(c).comments()).length, 0);
+    const later = await list.items.getById(c).comments.add('on c');
+    assert.equal((await list.items.getById(c).comments.getById(later.id)()).likeCount, 0);
+    assert.equal(await list.items.getById(c).rate(2), 2, 'no rating of a deleted item counts');
+    await list.delete();
+    const again = await sp.web.lists.ensure('Comment Cascade');
+    const { Id: d } = await again.list.items.add({ Title: 'd' });
+    assert.equal((await again.list.items.getById(d).comments()).length, 0);
+  });
+
+  it('the wire: the comment entity in nometadata and verbose, 201 on add, DeleteAll and SetRating results', async () => {
+    const { list } = await sp.web.lists.ensure('Comment Wire');
+    const { Id: id } = await list.items.add({ Title: 'wire' });
+    const listId = (await list.select('Id')()).Id;
+    const base = `${site}/_api/web/lists/getbytitle('Comment Wire')/items(${id})/Comments`;
+    const added = await fetch(base, {
+      method: 'POST', body: JSON.stringify({ text: 'Hello', mentions: [{ loginName: `i:0#.f|membership|${BOB}`, email: BOB, name: 'Bob' }] }),
+      headers: { Accept: 'application/json;odata=nometadata', 'Content-Type': 'application/json' },
+    });
+    assert.equal(added.status, 201);
+    const c = (await added.json()) as Record<string, unknown>;
+    assert.deepEqual(Object.keys(c), ['author', 'createdDate', 'id', 'isLikedByUser', 'isReply', 'itemId', 'likeCount', 'listId', 'mentions',
+      'modifiedDate', 'parentId', 'relativeCreatedDate', 'replyCount', 'text']);
+    assert.equal(c.id, '1');
+    assert.equal(c.listId, listId);
+    assert.equal(c.itemId, id);
+    assert.match(String(c.createdDate), /^\d{4}-\d\d-\d\dT/);
+    assert.deepEqual(c.mentions, [{ email: BOB, loginName: `i:0#.f|membership|${BOB}`, name: 'Bob' }]);
+    const author = c.author as Record<string, unknown>;
+    assert.deepEqual(Object.keys(author), ['email', 'expiration', 'id', 'isActive', 'isExternal', 'jobTitle', 'loginName', 'name', 'principalType', 'userId', 'userPrincipalName']);
+    assert.equal(author.principalType, 1);
+
+    const verbose = await fetch(`${base}(1)`, { headers: { Accept: 'application/json;odata=verbose' } });
+    const d = ((await verbose.json()) as { d: Record<string, unknown> }).d;
+    assert.equal((d.__metadata as { type: string }).type, 'Microsoft.SharePoint.Comments.comment');
+    assert.ok((d.replies as { __deferred: unknown }).__deferred);
+    assert.equal(d.mentions && (d.mentions as { results: unknown[] }).results.length, 1);
+
+    const missing = await fetch(`${base}(77)`, { headers: { Accept: 'application/json;odata=verbose' } });
+    assert.equal(missing.status, 404);
+    assert.match(((await missing.json()) as { error: { code: string } }).error.code, /ArgumentException/);
+
+    const cleared = await fetch(`${base}/DeleteAll`, { method: 'POST', headers: { Accept: 'application/json;odata=verbose' } });
+    assert.deepEqual(await cleared.json(), { d: { DeleteAll: true } });
+
+    const rated = await fetch(`${site}/_api/Microsoft.Office.Server.ReputationModel.Reputation.SetRating(listID=@a1,itemID=@a2,rating=@a3)?@a1='{${listId}}'&@a2='${id}'&@a3=4`, {
+      method: 'POST', headers: { Accept: 'application/json;odata=verbose' },
+    });
+    assert.equal(rated.status, 200);
+    assert.deepEqual(await rated.json(), { d: { SetRating: 4 } });
+  });
+});
