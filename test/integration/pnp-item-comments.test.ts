@@ -7,6 +7,8 @@ import assert from 'node:assert/strict';
 import type { SPFI } from '@pnp/sp';
 import '@pnp/sp/comments/item.js';
 import '@pnp/sp/comments/index.js';
+import '@pnp/sp/security/index.js';
+import '@pnp/sp/site-groups/index.js';
 import { useTestServer } from '../helpers/server.ts';
 import { failure, pnpFor } from '../helpers/pnp.ts';
 import { bearerFor } from '../helpers/bearer.ts';
@@ -131,6 +133,27 @@ describe('PnPjs item comments and ratings against spemu', () => {
     assert.equal((await list.items.getById(id).comments()).length, 0);
   });
 
+  it('an item shut to the members: its comments refused to a member, rating too; the item beside it open', async () => {
+    const { list } = await sp.web.lists.ensure('Comment Closed');
+    const { Id: open } = await list.items.add({ Title: 'open' });
+    const { Id: closed } = await list.items.add({ Title: 'closed' });
+    await list.items.getById(closed).comments.add('behind the door');
+    await list.items.getById(closed).breakRoleInheritance(true, false);
+    const members = await sp.web.associatedMemberGroup();
+    await list.items.getById(closed).roleAssignments.remove(members.Id, 1073741830);
+    const bobList = (await as(BOB)).web.lists.getByTitle('Comment Closed');
+    assert.equal((await failure(bobList.items.getById(closed).comments())).status, 403);
+    assert.equal((await failure(bobList.items.getById(closed).comments.getById(1)())).status, 403);
+    assert.equal((await failure(bobList.items.getById(closed).comments.add('knock'))).status, 403);
+    const listId = (await list.select('Id')()).Id;
+    const rate = await fetch(`${site}/_api/Microsoft.Office.Server.ReputationModel.Reputation.SetRating(listID=@a1,itemID=@a2,rating=@a3)?@a1='{${listId}}'&@a2='${closed}'&@a3=4`, {
+      method: 'POST', headers: { Accept: 'application/json;odata=verbose', Authorization: await bearerFor(SECRET, BOB) },
+    });
+    assert.equal(rate.status, 403);
+    assert.equal((await list.items.getById(closed).comments()).length, 1, 'nothing added');
+    assert.equal((await bobList.items.getById(open).comments.add('fine here')).text, 'fine here');
+  });
+
   it('comments and ratings go with their item (deleted or recycled) and their list', async () => {
     const { list } = await sp.web.lists.ensure('Comment Cascade');
     const { Id: a } = await list.items.add({ Title: 'a' });
@@ -183,6 +206,23 @@ describe('PnPjs item comments and ratings against spemu', () => {
     assert.equal((d.__metadata as { type: string }).type, 'Microsoft.SharePoint.Comments.comment');
     assert.ok((d.replies as { __deferred: unknown }).__deferred);
     assert.equal(d.mentions && (d.mentions as { results: unknown[] }).results.length, 1);
+
+    // Verbose: the body names its type, mentions come as {results}; a wrong type is refused, nothing added.
+    const verboseAdd = await fetch(base, {
+      method: 'POST', headers: { Accept: 'application/json;odata=verbose', 'Content-Type': 'application/json;odata=verbose' },
+      body: JSON.stringify({ __metadata: { type: 'Microsoft.SharePoint.Comments.comment' }, text: 'Verbose',
+        mentions: { __metadata: { type: 'Collection(Microsoft.SharePoint.Comments.Client.Identity)' }, results: [{ email: DAVE }] } }),
+    });
+    assert.equal(verboseAdd.status, 201);
+    const vd = ((await verboseAdd.json()) as { d: Record<string, unknown> }).d;
+    assert.equal(vd.id, '2');
+    assert.deepEqual((vd.mentions as { results: Array<{ email: string }> }).results.map((m) => m.email), [DAVE]);
+    const wrongType = await fetch(base, {
+      method: 'POST', headers: { Accept: 'application/json;odata=verbose', 'Content-Type': 'application/json;odata=verbose' },
+      body: JSON.stringify({ __metadata: { type: 'SP.List' }, text: 'no' }),
+    });
+    assert.equal(wrongType.status, 400);
+    assert.equal(((await (await fetch(base, { headers: { Accept: 'application/json;odata=nometadata' } })).json()) as { value: unknown[] }).value.length, 2);
 
     const missing = await fetch(`${base}(77)`, { headers: { Accept: 'application/json;odata=verbose' } });
     assert.equal(missing.status, 404);
