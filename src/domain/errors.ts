@@ -146,6 +146,7 @@ export const fail = {
   /** A webhook subscription the list does not have. */
   subscriptionNotFound: failure('notFound', 'subscriptionNotFound', () => 'The subscription does not exist.'),
   commentNotFound: failure('notFound', 'commentNotFound', () => 'The comment does not exist.'),
+  commentsDisabled: failure('invalid', 'commentsDisabled', () => 'Comments are disabled for this list.'),
   /** An expirationDateTime missing, unreadable, past, or more than 180 days ahead. */
   invalidSubscriptionExpiration: failure('invalid', 'invalidSubscriptionExpiration', () =>
     'The expiration date is invalid. It must be in the future and at most 180 days from now.'),

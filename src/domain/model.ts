@@ -52,6 +52,8 @@ export interface List {
   enableModeration: boolean;
   /** Minor versions (drafts) besides major ones: document libraries only. */
   enableMinorVersions: boolean;
+  /** SP.List DisableCommenting: its items take no new comments. */
+  disableCommenting: boolean;
   /** The per-list item table. */
   tableName: string;
 }

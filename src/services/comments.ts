@@ -21,6 +21,7 @@ export class CommentService {
 
   /** A comment on the item (`parentId` 0) or a reply to one of its comments, by the actor. */
   async add(list: List, itemId: number, parentId: number, input: CommentInput): Promise<CommentRow> {
+    if (list.disableCommenting) throw fail.commentsDisabled();
     const text = input.text;
     if (typeof text !== 'string' || text.trim() === '') throw fail.badArgument('The comment text cannot be empty.');
     if (text.length > MAX_COMMENT_LENGTH) throw fail.badArgument(`The comment text cannot be longer than ${MAX_COMMENT_LENGTH} characters.`);

@@ -22,6 +22,8 @@ export interface ListInput {
   enableModeration?: boolean | undefined;
   /** Minor versions (document libraries only; they turn versioning on). */
   enableMinorVersions?: boolean | undefined;
+  /** SP.List DisableCommenting. */
+  disableCommenting?: boolean | undefined;
   /** Root folder relative to the web; derived from the title when absent. */
   relativeUrl?: string;
 }
@@ -33,6 +35,7 @@ export interface ListChanges {
   enableVersioning?: boolean | undefined;
   enableModeration?: boolean | undefined;
   enableMinorVersions?: boolean | undefined;
+  disableCommenting?: boolean | undefined;
 }
 
 /** A library a site makes on first use, at a fixed URL (Site Assets, Site Pages). */
@@ -54,8 +57,10 @@ export class ListService {
     if (await this.store.lists.byTitle(web.id, title)) throw fail.listAlreadyExists();
     return this.store.transaction(async (tx) => {
       const list = await createListWithFields(tx, web, { ...input, title }, this.actor.now());
-      if (!input.enableModeration && !input.enableMinorVersions) return list;
-      return applySettings(tx, list, { enableModeration: input.enableModeration, enableMinorVersions: input.enableMinorVersions }, this.actor.now());
+      if (!input.enableModeration && !input.enableMinorVersions && !input.disableCommenting) return list;
+      return applySettings(tx, list, {
+        enableModeration: input.enableModeration, enableMinorVersions: input.enableMinorVersions, disableCommenting: input.disableCommenting,
+      }, this.actor.now());
     });
   }
 

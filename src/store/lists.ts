@@ -9,6 +9,7 @@ export interface ListPatch {
   enableVersioning?: boolean;
   enableModeration?: boolean;
   enableMinorVersions?: boolean;
+  disableCommenting?: boolean;
 }
 
 export interface ListRepository {

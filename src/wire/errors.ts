@@ -388,6 +388,10 @@ export const errors = {
   commentNotFound: () =>
     new SpError(404, '-2147024809, System.ArgumentException', 'The comment does not exist.'),
 
+  /** (inference, docs/compatibility.md) A comment added to an item of a list with DisableCommenting. */
+  commentsDisabled: () =>
+    new SpError(400, `-2146232832, ${SP_EXCEPTION}`, 'Comments are disabled for this list.'),
+
   badArgument: (message: string) =>
     new SpError(400, '-2147024809, System.ArgumentException', message),
 

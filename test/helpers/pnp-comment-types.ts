@@ -10,3 +10,10 @@ declare module '@pnp/sp/items/types.js' {
     rate(rating: RatingValues): Promise<number>;
   }
 }
+
+// SP.List's DisableCommenting, which SharePoint Online has and PnPjs's IListInfo does not name.
+declare module '@pnp/sp/lists/types.js' {
+  interface IListInfo {
+    DisableCommenting: boolean;
+  }
+}

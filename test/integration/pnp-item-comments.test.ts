@@ -154,6 +154,27 @@ describe('PnPjs item comments and ratings against spemu', () => {
     assert.equal((await bobList.items.getById(open).comments.add('fine here')).text, 'fine here');
   });
 
+  it('DisableCommenting: set on a list (made with it, or updated), read back; new comments and replies refused, reading and rating go on', async () => {
+    const made = await sp.web.lists.add('Comment Off', '', 100, false, { DisableCommenting: true });
+    assert.equal(made.DisableCommenting, true);
+    assert.equal((await sp.web.lists.getByTitle('Comment Off').select('DisableCommenting')()).DisableCommenting, true);
+    const { list } = await sp.web.lists.ensure('Comment Toggle');
+    assert.equal((await list.select('DisableCommenting')()).DisableCommenting, false);
+    const { Id: id } = await list.items.add({ Title: 'toggle' });
+    const before = await list.items.getById(id).comments.add('before');
+    await list.update({ DisableCommenting: true });
+    assert.equal((await list.select('DisableCommenting')()).DisableCommenting, true);
+    const refused = await failure(list.items.getById(id).comments.add('after'));
+    assert.equal(refused.status, 400);
+    assert.match(refused.code, /SPException/);
+    assert.equal((await failure(before.replies.add('a reply'))).status, 400);
+    assert.deepEqual((await list.items.getById(id).comments()).map((c) => c.text), ['before'], 'reading goes on');
+    await before.like();
+    assert.equal(await list.items.getById(id).rate(5), 5);
+    await list.update({ DisableCommenting: false });
+    assert.equal((await list.items.getById(id).comments.add('again')).text, 'again');
+  });
+
   it('comments and ratings go with their item (deleted or recycled) and their list', async () => {
     const { list } = await sp.web.lists.ensure('Comment Cascade');
     const { Id: a } = await list.items.add({ Title: 'a' });

@@ -112,6 +112,7 @@ export class SqlLists implements ListRepository {
     if (patch.enableVersioning !== undefined) set.enable_versioning = patch.enableVersioning ? 1 : 0;
     if (patch.enableModeration !== undefined) set.enable_moderation = patch.enableModeration ? 1 : 0;
     if (patch.enableMinorVersions !== undefined) set.enable_minor_versions = patch.enableMinorVersions ? 1 : 0;
+    if (patch.disableCommenting !== undefined) set.disable_commenting = patch.disableCommenting ? 1 : 0;
     void now;
     return this.s.metadataWrite([listEntry(list), ...principalsOf(list)], async (s) => {
       await s.db.updateTable('lists').set(set).where('row_id', '=', list.rowId).execute();

@@ -1,7 +1,8 @@
 // List item comments (Microsoft.SharePoint.Comments.comment), their likes, and item ratings
 // (Microsoft.Office.Server.ReputationModel.Reputation.SetRating). A comment is numbered per
 // list (`id`), a reply names the comment it answers (`parent_id`, 0 for a comment on the item);
-// likes and ratings are one row per user. All go with their item or their list.
+// likes and ratings are one row per user. All go with their item or their list. A list's
+// `disable_commenting` (SP.List DisableCommenting) shuts its items to new comments.
 
 import { sql, type Kysely, type Migration } from 'kysely';
 import { columnType, type Flavour } from './frozen.ts';
@@ -38,4 +39,5 @@ async function up(db: Kysely<any>, flavour: Flavour): Promise<void> {
     .addColumn('rated', 'text', (c) => c.notNull())
     .addPrimaryKeyConstraint('item_ratings_pk', ['list_row_id', 'item_id', 'user_id'])
     .execute();
+  await sql`alter table lists add column disable_commenting ${int} not null default 0`.execute(db);
 }

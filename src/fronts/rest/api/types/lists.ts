@@ -32,7 +32,8 @@ const SETTABLE = new Set(['Title', 'Description', 'BaseTemplate', 'Hidden', 'Ena
   'ContentTypesEnabled', 'EnableAttachments', 'EnableFolderCreation', 'EnableMinorVersions', 'EnableModeration',
   'ForceCheckout', 'MajorVersionLimit', 'MajorWithMinorVersionsLimit', 'NoCrawl', 'OnQuickLaunch', 'DraftVersionVisibility',
   'DocumentTemplateUrl', 'Direction', 'IrmEnabled', 'ReadSecurity', 'WriteSecurity', 'ValidationFormula', 'ValidationMessage',
-  'DisableGridEditing', 'ExcludeFromOfflineClient', 'ListExperienceOptions', 'TemplateFeatureId', 'QuickLaunchOption']);
+  'DisableGridEditing', 'ExcludeFromOfflineClient', 'ListExperienceOptions', 'TemplateFeatureId', 'QuickLaunchOption',
+  'DisableCommenting']);
 
 function listProps(ctx: ApiContext): Properties {
   const props = readEntityBody(ctx, 'SP.List');
@@ -179,6 +180,7 @@ export const listsType: ResourceType<{ kind: 'lists'; web: Web }> = {
       baseTemplate: intProp(props, 'BaseTemplate') ?? 100,
       hidden: boolProp(props, 'Hidden'), enableVersioning: boolProp(props, 'EnableVersioning'),
       enableModeration: boolProp(props, 'EnableModeration'), enableMinorVersions: boolProp(props, 'EnableMinorVersions'),
+      disableCommenting: boolProp(props, 'DisableCommenting'),
     });
     return listOutcome(list, r.web, ctx, 201);
   },
@@ -249,7 +251,7 @@ export const listType: ResourceType<ListResource> = {
     const updated = await ctx.services.lists.update(r.list, {
       title, description: stringProp(props, 'Description'), hidden: boolProp(props, 'Hidden'),
       enableVersioning: boolProp(props, 'EnableVersioning'), enableModeration: boolProp(props, 'EnableModeration'),
-      enableMinorVersions: boolProp(props, 'EnableMinorVersions'),
+      enableMinorVersions: boolProp(props, 'EnableMinorVersions'), disableCommenting: boolProp(props, 'DisableCommenting'),
     }, ctx.conditions);
     return noContent({ ETag: `"${updated.version}"` });
   },
