@@ -26,6 +26,7 @@ import { CustomActionService } from './custom-actions.ts';
 import { SiteGroupService } from './site-groups.ts';
 import { RoleDefinitionService } from './role-definitions.ts';
 import { PermissionService } from './permissions.ts';
+import { RelatedItemService } from './related-items.ts';
 import { SharingService } from './sharing.ts';
 import { SubscriptionService } from './webhooks/subscriptions.ts';
 import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from './webhooks/settings.ts';
@@ -67,5 +68,6 @@ export class Services {
   get documents(): DocumentService { return new DocumentService(this.#store, this.#actor, this.#limits); }
   get publishing(): PublishingService { return new PublishingService(this.#store, this.#actor); }
   get subscriptions(): SubscriptionService { return new SubscriptionService(this.#store, this.#actor, this.#webhooks); }
+  get relatedItems(): RelatedItemService { return new RelatedItemService(this.#store, this.#actor); }
   get attachments(): AttachmentService { return new AttachmentService(this.#store, this.#actor, this.#limits); }
 }

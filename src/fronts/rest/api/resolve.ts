@@ -82,6 +82,7 @@ async function root(segment: PathSegment, ctx: ApiContext): Promise<Resource> {
     case 'sp.movecopyutil': return { kind: 'moveCopyUtil' };
     case 'sp.web': return { kind: 'webStatics' };
     case 'sp.site': return { kind: 'siteStatics' };
+    case 'sp.relateditemmanager': return { kind: 'relatedItemManager' };
     default: return unknownSegment(segment);
   }
 }
@@ -110,9 +111,9 @@ export async function resolve(segments: PathSegment[], verb: Verb, ctx: ApiConte
     checks.push([resource, permission]);
     return authorizeAt(resource, permission, ctx);
   };
-  // `SP.MoveCopyUtil.CopyFileByPath(…)`, `SP.Web.GetDocumentLibraries(@v)`, `SP.Site.Exists` are
-  // static methods: read as the class, then the method.
-  const util = /^(sp\.movecopyutil|sp\.web|sp\.site)\.(.+)$/.exec(segments[0]?.lname ?? '');
+  // `SP.MoveCopyUtil.CopyFileByPath(…)`, `SP.Web.GetDocumentLibraries(@v)`, `SP.Site.Exists`,
+  // `SP.RelatedItemManager.AddSingleLink` are static methods: read as the class, then the method.
+  const util = /^(sp\.movecopyutil|sp\.web|sp\.site|sp\.relateditemmanager)\.(.+)$/.exec(segments[0]?.lname ?? '');
   if (util) {
     addressing = false;
     const name = segments[0]!.name.slice(util[1]!.length + 1);

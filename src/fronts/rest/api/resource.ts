@@ -63,6 +63,8 @@ export type Resource =
   | { kind: 'webStatics' }
   | { kind: 'userResource'; value: (ctx: ApiContext) => Promise<string> }
   | { kind: 'siteStatics' }
+  /** SP.RelatedItemManager's static methods (types/related-items.ts). */
+  | { kind: 'relatedItemManager' }
   | { kind: 'customActions'; holder: CustomActionHolder; link: string }
   | { kind: 'customAction'; holder: CustomActionHolder; link: string; action: StoredCustomAction }
   | { kind: 'contentTypes'; web: Web; list?: List | undefined }

@@ -25,6 +25,7 @@ import { featuresType } from './features.ts';
 import { eventReceiversType } from './list-extras.ts';
 import { formsType, formType } from './list-forms.ts';
 import { siteStaticsType, webStaticsType } from './statics.ts';
+import { relatedItemManagerType } from './related-items.ts';
 import { userResourceType } from './user-resources.ts';
 import { customActionsType, customActionType } from './custom-actions.ts';
 import { subscriptionsType, subscriptionType } from './subscriptions.ts';
@@ -66,6 +67,7 @@ export const RESOURCE_TYPES: ResourceTypes = {
   webStatics: webStaticsType,
   userResource: userResourceType,
   siteStatics: siteStaticsType,
+  relatedItemManager: relatedItemManagerType,
   customActions: customActionsType,
   customAction: customActionType,
   navigationNodes: navigationNodesType,

@@ -81,6 +81,12 @@ function webTemplateEntities(apiUrl: string): Entity[] {
 /** Icons SharePoint names for file types (its `ic<ext>.png` images); others are the generic one. */
 const ICONS = new Set(['docx', 'doc', 'xlsx', 'xls', 'pptx', 'ppt', 'pdf', 'txt', 'png', 'jpg', 'gif', 'zip', 'one', 'vsdx', 'xml', 'html', 'htm', 'aspx', 'csv', 'mpp']);
 
+/** SharePoint's icon image for a file name: `ic` + its extension, or the generic one. */
+export function iconFileName(name: string): string {
+  const ext = fileType(name).toLowerCase();
+  return ICONS.has(ext) ? `ic${ext}.png` : 'icgen.gif';
+}
+
 /** SP.ListTemplateType's catalogs SharePoint has and spemu does not (yet): answered 501, not as an unknown type. */
 const CATALOGS_NOT_SERVED = new Set([110, 111, 114, 116, 117, 121, 122, 123, 124, 125, 130]);
 
@@ -111,9 +117,8 @@ export const webExtraMethods: Record<string, MethodDef<WebResource>> = {
     async invoke(_r, args) {
       const name = stringArgument(args, 'fileName', 'filename');
       const size = argumentLiteral(argument(args, 'size'));
-      const ext = fileType(name).toLowerCase();
       const large = size?.type === 'number' && size.value === 1;
-      const icon = ICONS.has(ext) ? `ic${ext}.png` : 'icgen.gif';
+      const icon = iconFileName(name);
       return ok({ kind: 'primitive', methodName: 'MapToIcon', edmType: 'Edm.String', value: large ? `lg_${icon}` : icon });
     },
   },
