@@ -28,6 +28,7 @@ import { siteStaticsType, webStaticsType } from './statics.ts';
 import { userResourceType } from './user-resources.ts';
 import { customActionsType, customActionType } from './custom-actions.ts';
 import { subscriptionsType, subscriptionType } from './subscriptions.ts';
+import { hubSitesType, hubSiteType, siteIconManagerType } from './hub-sites.ts';
 
 export const RESOURCE_TYPES: ResourceTypes = {
   site: siteType,
@@ -97,5 +98,8 @@ export const RESOURCE_TYPES: ResourceTypes = {
   attachments: attachmentsType,
   attachment: attachmentType,
   attachmentContent: attachmentContentType,
+  hubSites: hubSitesType,
+  hubSite: hubSiteType,
+  siteIconManager: siteIconManagerType,
   readOnly: { get: (r, ctx) => r.read(ctx) },
 };
