@@ -112,13 +112,16 @@ describe('PnPjs hub sites against spemu', () => {
       const byId = await fetch(`${spemu.site}/_api/HubSites/GetById?hubSiteId='${siteId.toUpperCase()}'&$select=Title,SiteUrl`, { headers: NOMETADATA });
       assert.equal(byId.status, 200);
       assert.deepEqual(await byId.json(), { Title: 'Dev', SiteUrl: spemu.site });
+      // CLI for Microsoft 365's `spo hubsite get --id` puts it in parentheses.
+      const inParens = await fetch(`${spemu.site}/_api/hubsites/getbyid('${siteId}')?$select=ID`, { headers: NOMETADATA });
+      assert.deepEqual(await inParens.json(), { ID: siteId });
 
       const verbose = await fetch(`${spemu.site}/_api/web/HubSiteData(false)`, { headers: { Accept: 'application/json;odata=verbose' } });
       const text = ((await verbose.json()) as { d: { HubSiteData: string } }).d.HubSiteData;
       assert.equal(typeof text, 'string', 'the hub\'s data is a JSON string');
       assert.equal((JSON.parse(text) as { name: string }).name, 'Dev');
 
-      const gone = await fetch(`${spemu.site}/_api/site/UnRegisterHubSite`, { method: 'POST', headers: NOMETADATA });
+      const gone = await fetch(`${spemu.site}/_api/site/UnregisterHubSite`, { method: 'POST', headers: NOMETADATA });
       assert.equal(gone.status, 204);
       const missing = await fetch(`${spemu.site}/_api/HubSites/GetById?hubSiteId='${siteId}'`, { headers: NOMETADATA });
       assert.equal(missing.status, 404);
