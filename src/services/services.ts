@@ -28,6 +28,7 @@ import { RoleDefinitionService } from './role-definitions.ts';
 import { PermissionService } from './permissions.ts';
 import { RelatedItemService } from './related-items.ts';
 import { SharingService } from './sharing.ts';
+import { HubSiteService } from './hub-sites.ts';
 import { SubscriptionService } from './webhooks/subscriptions.ts';
 import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from './webhooks/settings.ts';
 
@@ -60,6 +61,7 @@ export class Services {
   get roleDefinitions(): RoleDefinitionService { return new RoleDefinitionService(this.#store); }
   get permissions(): PermissionService { return new PermissionService(this.#store, this.#actor); }
   get sharing(): SharingService { return new SharingService(this.#store, this.#actor); }
+  get hubSites(): HubSiteService { return new HubSiteService(this.#store, this.#actor); }
   get siteColumns(): SiteColumnService { return new SiteColumnService(this.#store); }
   get items(): ItemService { return new ItemService(this.#store, this.#actor); }
   get versions(): VersionService { return new VersionService(this.#store); }

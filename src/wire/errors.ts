@@ -120,6 +120,12 @@ export const errors = {
     new SpError(400, `-2146232832, ${SP_EXCEPTION}`, `Feature '${name}' (ID: ${id}) is already activated at scope '${where}'.`),
   featureNotActive: (id: string) =>
     new SpError(400, `-2146232832, ${SP_EXCEPTION}`, `Feature with Id '${id}' is not activated at this scope.`),
+  /** Text CONFIRMED (CLI for Microsoft 365's `spo hubsite register` docs); status and code INFERRED (docs/compatibility.md). */
+  hubSiteAlready: () =>
+    new SpError(400, `-2146232832, ${SP_EXCEPTION}`, 'This site is already a HubSite.'),
+  /** SharePoint's "File Not Found." for a hub that is not there (Set-SPOHubSite's documented error); status INFERRED. */
+  hubSiteNotFound: () =>
+    new SpError(404, '-2147024894, System.IO.FileNotFoundException', 'File Not Found.'),
   /** (inference, docs/compatibility.md) */
   roleDefinitionNameTaken: (name: string) =>
     new SpError(400, `-2146232832, ${SP_EXCEPTION}`, `The permission level "${name}" already exists.`),

@@ -18,7 +18,7 @@ import { effectivePermissions, folderSecurable, type Securable } from '../../../
 /** Names of SharePoint endpoints spemu knows of but does not serve yet: a uniform 501. */
 const NOT_YET: ReadonlySet<string> = new Set([
   '$metadata', 'search', 'sp.utilities.utility',
-  'alerts',
+  'alerts', 'joinhubsite',
   'properties',
   'recyclebin', 'projectdata', 'sp.apps.appcatalog',
   'breakroleinheritance', 'resetroleinheritance', 'addroleassignment', 'removeroleassignment',
@@ -83,6 +83,8 @@ async function root(segment: PathSegment, ctx: ApiContext): Promise<Resource> {
     case 'sp.web': return { kind: 'webStatics' };
     case 'sp.site': return { kind: 'siteStatics' };
     case 'sp.relateditemmanager': return { kind: 'relatedItemManager' };
+    case 'hubsites': return { kind: 'hubSites' };
+    case 'siteiconmanager': return { kind: 'siteIconManager' };
     default: return unknownSegment(segment);
   }
 }

@@ -17,6 +17,7 @@ import type { SiteUserRecord } from './principal-entities.ts';
 import type { SiteGroupDef } from '../../../identity/site-groups.ts';
 import type { PermissionKind, RoleDefinition } from '../../../domain/permissions.ts';
 import type { Subscription } from '../../../store/subscriptions.ts';
+import type { HubSiteRow } from '../../../store/hub-sites.ts';
 
 export type Resource =
   | { kind: 'site' }
@@ -84,6 +85,10 @@ export type Resource =
   | { kind: 'attachments'; list: List; id: number }
   | { kind: 'attachment'; list: List; id: number; name: string }
   | { kind: 'attachmentContent'; list: List; id: number; name: string }
+  /** `_api/HubSites`, a hub got by GetById, and `_api/siteiconmanager` (types/hub-sites.ts). */
+  | { kind: 'hubSites' }
+  | { kind: 'hubSite'; hub: HubSiteRow }
+  | { kind: 'siteIconManager' }
   /** SP.MoveCopyUtil's static methods. */
   | { kind: 'moveCopyUtil' }
   /** An entity reached by navigation that is only read (a folder's Properties, StorageMetrics). */

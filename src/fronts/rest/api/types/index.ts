@@ -29,6 +29,7 @@ import { relatedItemManagerType } from './related-items.ts';
 import { userResourceType } from './user-resources.ts';
 import { customActionsType, customActionType } from './custom-actions.ts';
 import { subscriptionsType, subscriptionType } from './subscriptions.ts';
+import { hubSitesType, hubSiteType, siteIconManagerType } from './hub-sites.ts';
 
 export const RESOURCE_TYPES: ResourceTypes = {
   site: siteType,
@@ -99,5 +100,8 @@ export const RESOURCE_TYPES: ResourceTypes = {
   attachments: attachmentsType,
   attachment: attachmentType,
   attachmentContent: attachmentContentType,
+  hubSites: hubSitesType,
+  hubSite: hubSiteType,
+  siteIconManager: siteIconManagerType,
   readOnly: { get: (r, ctx) => r.read(ctx) },
 };
