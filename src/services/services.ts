@@ -27,6 +27,7 @@ import { SiteGroupService } from './site-groups.ts';
 import { RoleDefinitionService } from './role-definitions.ts';
 import { PermissionService } from './permissions.ts';
 import { SharingService } from './sharing.ts';
+import { SiteScriptService } from './site-scripts.ts';
 import { SubscriptionService } from './webhooks/subscriptions.ts';
 import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from './webhooks/settings.ts';
 
@@ -68,4 +69,5 @@ export class Services {
   get publishing(): PublishingService { return new PublishingService(this.#store, this.#actor); }
   get subscriptions(): SubscriptionService { return new SubscriptionService(this.#store, this.#actor, this.#webhooks); }
   get attachments(): AttachmentService { return new AttachmentService(this.#store, this.#actor, this.#limits); }
+  get siteScripts(): SiteScriptService { return new SiteScriptService(this.#store, this.#actor); }
 }

@@ -31,6 +31,7 @@ import type { SharingLinkRepository } from './sharing-links.ts';
 import type { SiteColumnRepository } from './site-columns.ts';
 import type { SubscriptionRepository } from './subscriptions.ts';
 import type { ChangeRepository } from './changes.ts';
+import type { SiteScriptRepository } from './site-scripts.ts';
 
 export type { NewField, NewList };
 export type { FieldPatch } from './fields.ts';
@@ -82,6 +83,8 @@ export interface Repositories {
   changes: ChangeRepository;
   /** Sharing links of items, folders and files (sharing-links.ts). */
   sharingLinks: SharingLinkRepository;
+  /** The tenant's site scripts (site-scripts.ts). */
+  siteScripts: SiteScriptRepository;
 }
 
 /**
@@ -119,6 +122,7 @@ export interface StoreReader {
    */
   generation(): number;
   sharingLinks: Pick<SharingLinkRepository, 'of' | 'byToken'>;
+  siteScripts: Pick<SiteScriptRepository, 'all' | 'get'>;
 }
 
 /** Storage. Every write is atomic; an error leaves nothing behind. */

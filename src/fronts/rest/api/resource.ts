@@ -84,6 +84,8 @@ export type Resource =
   | { kind: 'attachmentContent'; list: List; id: number; name: string }
   /** SP.MoveCopyUtil's static methods. */
   | { kind: 'moveCopyUtil' }
+  /** SiteScriptUtility's static methods: the tenant's site scripts (types/site-scripts.ts). */
+  | { kind: 'siteScriptUtility' }
   /** An entity reached by navigation that is only read (a folder's Properties, StorageMetrics). */
   | { kind: 'readOnly'; read: (ctx: ApiContext) => Promise<Outcome> }
   | { kind: 'folder'; list: List; path: string }

@@ -28,6 +28,7 @@ import { siteStaticsType, webStaticsType } from './statics.ts';
 import { userResourceType } from './user-resources.ts';
 import { customActionsType, customActionType } from './custom-actions.ts';
 import { subscriptionsType, subscriptionType } from './subscriptions.ts';
+import { siteScriptUtilityType } from './site-scripts.ts';
 
 export const RESOURCE_TYPES: ResourceTypes = {
   site: siteType,
@@ -92,6 +93,7 @@ export const RESOURCE_TYPES: ResourceTypes = {
   webFolder: webFolderType,
   webFolders: webFoldersType,
   moveCopyUtil: moveCopyUtilType,
+  siteScriptUtility: siteScriptUtilityType,
   subscriptions: subscriptionsType,
   subscription: subscriptionType,
   attachments: attachmentsType,
