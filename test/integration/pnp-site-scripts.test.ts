@@ -4,11 +4,14 @@
 // id refused; list.getSiteScript() and web.getSiteScript() made from a real list. Plain fetch
 // checks the wire (SiteScriptMetadata's properties in order, the JSON kept as sent, the
 // underscore spelling, verbose), who may write (a user who owns no site: 403; a visitor reads),
-// SharePoint's errors, and that scripts outlive a restart. Requests act as Alice, an owner of
+// SharePoint's errors, and that scripts outlive a restart and travel with export/import. Requests act as Alice, an owner of
 // /sites/dev (spemu's stand-in for a SharePoint administrator), unless credentials are given.
 
 import { describe, it, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import '@pnp/sp/site-scripts/index.js';
 import '@pnp/sp/navigation/index.js';
 import '@pnp/sp/views/index.js';
@@ -16,6 +19,11 @@ import { demoBasic, demoDigest, failure } from '../helpers/pnp.ts';
 import { usePnpSite } from '../helpers/pnp-site.ts';
 import { sharedTestDatabase, startTestServer } from '../helpers/server.ts';
 import { ACCEPT, GUID } from '../helpers/wire.ts';
+import { openPostgres, openSqlite } from '../../src/store/sql/connect.ts';
+import { DiskBytes } from '../../src/store/blob-disk.ts';
+import { exportDatabase } from '../../src/store/transfer/export.ts';
+import { importDatabase } from '../../src/store/transfer/import.ts';
+import { Progress } from '../../src/store/transfer/progress.ts';
 import '../helpers/pnp-types.ts';
 import '../helpers/pnp-navigation-types.ts';
 import '../helpers/pnp-view-types.ts';
@@ -183,7 +191,7 @@ describe('PnPjs site scripts against spemu', () => {
   });
 });
 
-describe('site scripts outlive a restart', () => {
+describe('site scripts outlive a restart and travel with an export', () => {
   const cleanups: Array<() => Promise<void>> = [];
   after(async () => { for (const c of cleanups.reverse()) await c(); });
 
@@ -206,5 +214,44 @@ describe('site scripts outlive a restart', () => {
     const r = await fetch(`${second.site()}/${UTILITY}.GetSiteScriptMetadata`,
       { method: 'POST', headers: { Accept: ACCEPT.nometadata, 'Content-Type': 'application/json' }, body: JSON.stringify({ id }) });
     assert.deepEqual(await r.json(), { Content: body, ContentByteArray: null, Description: 'over a restart', Id: id, IsSiteScriptPackage: false, Title: 'Kept', Version: 0 });
+  });
+
+  it('exported from a SQLite workspace and imported into the leg\'s database, a script answers the same', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'spemu-site-scripts-transfer-'));
+    cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
+    const source = join(dir, 'source.db');
+    const body = JSON.stringify(theme('Exported'));
+    const server = await startTestServer({ db: source, shared: true });
+    let created: Record<string, unknown>;
+    try {
+      const r = await fetch(`${server.site()}/${UTILITY}.CreateSiteScript(Title=@t)?@t='Travels'`,
+        { method: 'POST', headers: { Accept: ACCEPT.nometadata, 'Content-Type': 'application/json' }, body });
+      created = await r.json() as Record<string, unknown>;
+    } finally {
+      await server.close();
+    }
+    const dump = join(dir, 'dump.jsonl.gz');
+    const quiet = () => new Progress('x', process.stderr, true);
+    const from = await openSqlite({ file: source });
+    try { await exportDatabase(from, dump, { progress: quiet(), bytes: new DiskBytes(`${source}-blobs`) }); } finally { await from.db.destroy(); }
+
+    const target = await sharedTestDatabase('spemu-site-scripts-target-');
+    cleanups.push(() => target.drop());
+    // The bytes of the demo tenant's files: beside a SQLite file, in PostgreSQL itself.
+    const postgres = target.db.startsWith('postgres');
+    const to = postgres ? await openPostgres({ url: target.db, statementTimeoutMs: 0 }) : await openSqlite({ file: target.db });
+    try {
+      await importDatabase(to, dump, {
+        progress: quiet(), clearStatementCache: (to as { clearStatementCache?: () => void }).clearStatementCache,
+        ...(postgres ? {} : { bytes: new DiskBytes(`${target.db}-blobs`) }),
+      });
+    } finally { await to.db.destroy(); }
+    const imported = await startTestServer({ db: target.db, shared: true });
+    cleanups.push(() => imported.close());
+    const r = await fetch(`${imported.site()}/${UTILITY}.GetSiteScripts`, { method: 'POST', headers: { Accept: ACCEPT.nometadata } });
+    assert.deepEqual(await r.json(), { value: [created] });
+    const meta = await fetch(`${imported.site()}/${UTILITY}.GetSiteScriptMetadata`,
+      { method: 'POST', headers: { Accept: ACCEPT.nometadata, 'Content-Type': 'application/json' }, body: JSON.stringify({ id: created.Id }) });
+    assert.equal((await meta.json() as { Content: string }).Content, body);
   });
 });
