@@ -4,7 +4,8 @@
 // id refused; list.getSiteScript() and web.getSiteScript() made from a real list. Plain fetch
 // checks the wire (SiteScriptMetadata's properties in order, the JSON kept as sent, the
 // underscore spelling, verbose), who may write (a user who owns no site: 403; a visitor reads),
-// SharePoint's errors, and that scripts outlive a restart and travel with export/import. Requests act as Alice, an owner of
+// SharePoint's errors, app-only callers (Full Control writes, others read), and that scripts
+// outlive a restart and travel with export/import. Requests act as Alice, an owner of
 // /sites/dev (spemu's stand-in for a SharePoint administrator), unless credentials are given.
 
 import { describe, it, after } from 'node:test';
@@ -15,9 +16,10 @@ import { join } from 'node:path';
 import '@pnp/sp/site-scripts/index.js';
 import '@pnp/sp/navigation/index.js';
 import '@pnp/sp/views/index.js';
-import { demoBasic, demoDigest, failure } from '../helpers/pnp.ts';
+import { demoBasic, demoDigest, failure, pnpFor } from '../helpers/pnp.ts';
 import { usePnpSite } from '../helpers/pnp-site.ts';
-import { sharedTestDatabase, startTestServer } from '../helpers/server.ts';
+import { sharedTestDatabase, startTestServer, useTestServer } from '../helpers/server.ts';
+import { APPS, TENANT_ID, appCertificate, identityTenant, tokenRequest } from '../helpers/identity.ts';
 import { ACCEPT, GUID } from '../helpers/wire.ts';
 import { openPostgres, openSqlite } from '../../src/store/sql/connect.ts';
 import { DiskBytes } from '../../src/store/blob-disk.ts';
@@ -135,6 +137,17 @@ describe('PnPjs site scripts against spemu', () => {
     assert.deepEqual(fromWeb.Warnings, ["The list 'Lists/none' was not found in the web."]);
   });
 
+  it('through a subweb (as PnPjs\'s own suite calls them): the same tenant-wide scripts, and a subweb list\'s script', async () => {
+    await spemu.sp.web.webs.add('Scripts sub', 'scripts-sub');
+    const sub = pnpFor(`${spemu.site}/scripts-sub`);
+    const made = await sub.siteScripts.createSiteScript('From the subweb', '', theme('T'));
+    assert.deepEqual((await spemu.sp.siteScripts.getSiteScripts()).map((s) => s.Title), ['From the subweb'], 'one store for the tenant');
+    const added = await sub.web.lists.add('sc_list_sub');
+    const script = JSON.parse(await sub.web.lists.getById(added.Id).getSiteScript()) as { actions: Array<Record<string, unknown>> };
+    assert.deepEqual(script.actions.map((a) => [a.verb, a.listName]), [['createSPList', 'sc_list_sub']]);
+    await sub.siteScripts.deleteSiteScript(made.Id);
+  });
+
   it('the wire: SiteScriptMetadata in order, the JSON kept as sent, the underscore spelling, verbose; GET and unknown methods', async () => {
     const body = '{\r\n  "$schema": "schema.json",\r\n  "actions": [ { "verb": "applyTheme", "themeName": "Custom Cyan" } ],\r\n  "bindata": { },\r\n  "version": 1\r\n}';
     const created = await post("CreateSiteScript(Title=@title)?@title='Contoso%20theme'", body);
@@ -188,6 +201,32 @@ describe('PnPjs site scripts against spemu', () => {
     assert.deepEqual((await read.json() as { value: Array<{ Title: string }> }).value.map((s) => s.Title), ['Owned by the tenant'], 'nothing bob sent was kept');
     assert.equal((await post('GetSiteScriptMetadata', JSON.stringify({ id: script.Id }), dave)).status, 200);
     await spemu.sp.siteScripts.deleteSiteScript(script.Id);
+  });
+});
+
+describe('site scripts and app-only callers', () => {
+  const spemu = useTestServer(() => ({ seed: identityTenant(appCertificate()), anonymousUser: undefined }));
+  const token = async (app: { clientId: string; secret: string }) => {
+    const r = await tokenRequest(`${spemu.server.url}/${TENANT_ID}/oauth2/v2.0/token`,
+      { grant_type: 'client_credentials', client_id: app.clientId, client_secret: app.secret, scope: `${spemu.server.url}/.default` });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    return r.body.access_token as string;
+  };
+  const call = async (app: { clientId: string; secret: string }, method: string, body?: string) =>
+    fetch(`${spemu.server.site('/sites/test')}/${UTILITY}.${method}`,
+      { method: 'POST', headers: { Accept: ACCEPT.nometadata, 'Content-Type': 'application/json', Authorization: `Bearer ${await token(app)}` }, body });
+
+  it('Sites.FullControl.All writes; Sites.Read.All and a Sites.Selected write grant read but are refused writes (403)', async () => {
+    const made = await call(APPS.full, "CreateSiteScript(Title=@t)?@t='By an app'", JSON.stringify(theme('T')));
+    assert.equal(made.status, 200);
+    const { Id: id } = await made.json() as { Id: string };
+    for (const app of [APPS.reader, APPS.selected]) {
+      assert.equal((await call(app, "CreateSiteScript(Title=@t)?@t='refused'", JSON.stringify(theme('T')))).status, 403, app.clientId);
+      assert.equal((await call(app, 'DeleteSiteScript', JSON.stringify({ id }))).status, 403, app.clientId);
+      const listed = await call(app, 'GetSiteScripts');
+      assert.deepEqual((await listed.json() as { value: Array<{ Id: string }> }).value.map((s) => s.Id), [id], app.clientId);
+    }
+    assert.equal((await call(APPS.full, 'DeleteSiteScript', JSON.stringify({ id }))).status, 200);
   });
 });
 
