@@ -29,6 +29,7 @@ import { PermissionService } from './permissions.ts';
 import { RelatedItemService } from './related-items.ts';
 import { SharingService } from './sharing.ts';
 import { HubSiteService } from './hub-sites.ts';
+import { SiteScriptService } from './site-scripts.ts';
 import { SubscriptionService } from './webhooks/subscriptions.ts';
 import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from './webhooks/settings.ts';
 
@@ -72,4 +73,5 @@ export class Services {
   get subscriptions(): SubscriptionService { return new SubscriptionService(this.#store, this.#actor, this.#webhooks); }
   get relatedItems(): RelatedItemService { return new RelatedItemService(this.#store, this.#actor); }
   get attachments(): AttachmentService { return new AttachmentService(this.#store, this.#actor, this.#limits); }
+  get siteScripts(): SiteScriptService { return new SiteScriptService(this.#store, this.#actor); }
 }

@@ -32,6 +32,7 @@ import type { SiteColumnRepository } from './site-columns.ts';
 import type { SubscriptionRepository } from './subscriptions.ts';
 import type { ChangeRepository } from './changes.ts';
 import type { HubSiteRepository } from './hub-sites.ts';
+import type { SiteScriptRepository } from './site-scripts.ts';
 
 export type { NewField, NewList };
 export type { FieldPatch } from './fields.ts';
@@ -85,6 +86,8 @@ export interface Repositories {
   sharingLinks: SharingLinkRepository;
   /** Site collections registered as hub sites (hub-sites.ts). */
   hubSites: HubSiteRepository;
+  /** The tenant's site scripts (site-scripts.ts). */
+  siteScripts: SiteScriptRepository;
 }
 
 /**
@@ -123,6 +126,7 @@ export interface StoreReader {
   generation(): number;
   sharingLinks: Pick<SharingLinkRepository, 'of' | 'byToken'>;
   hubSites: Pick<HubSiteRepository, 'all' | 'get'>;
+  siteScripts: Pick<SiteScriptRepository, 'all' | 'get'>;
 }
 
 /** Storage. Every write is atomic; an error leaves nothing behind. */

@@ -41,6 +41,13 @@ const READING_ACTIONS: Record<string, string> = {
   'item.getobjectsharingsettings': 'as getsharinginformation',
   'webStatics.shareobject': 'ManagePermissions on the object its URL names, checked by the rule once the URL is resolved',
   'web.unshareobject': 'as webStatics.shareobject',
+  'siteScriptUtility.getsitescripts': "a POST that reads the tenant's site scripts",
+  'siteScriptUtility.getsitescriptmetadata': 'as getsitescripts, one with its JSON',
+  'siteScriptUtility.getsitescriptfromlist': "a POST that reads a list's columns and views as a script",
+  'siteScriptUtility.getsitescriptfromweb': 'as getsitescriptfromlist, for the lists of a web',
+  'siteScriptUtility.createsitescript': 'tenant-wide: a SharePoint administrator, checked by the rule (identity/tenant-admins.ts)',
+  'siteScriptUtility.updatesitescript': 'as createsitescript',
+  'siteScriptUtility.deletesitescript': 'as createsitescript',
 };
 
 const principal = (role: SiteRoleName): Principal => ({ userId: 7, loginName: 'x', upn: 'x@contoso.com', role, via: 'bearer' });

@@ -29,6 +29,7 @@ import { SqlSubscriptions } from './subscriptions.ts';
 import { SqlChanges } from './changes.ts';
 import { SqlSharingLinks } from './sharing-links.ts';
 import { SqlHubSites } from './hub-sites.ts';
+import { SqlSiteScripts } from './site-scripts.ts';
 
 /** What a repository may keep beyond its session: memory that outlives one transaction. */
 export interface RepositoryMemory {
@@ -62,6 +63,7 @@ export const REPOSITORIES: { [K in keyof Repositories]: (session: SqlSession, me
   changes: (s) => new SqlChanges(s),
   sharingLinks: (s) => new SqlSharingLinks(s),
   hubSites: (s) => new SqlHubSites(s),
+  siteScripts: (s) => new SqlSiteScripts(s),
 };
 
 export function buildRepositories(session: SqlSession, memory: RepositoryMemory): Repositories {

@@ -219,7 +219,8 @@ function makeFieldEntity(field: FieldDefinition, owner: FieldOwner, apiUrl: stri
   return { type: info.entityType, id: `${apiUrl}${editLink}`, editLink, props };
 }
 
-function schemaXml(field: FieldDefinition): string {
+/** A field as SharePoint's SchemaXml writes it (SP.Field's SchemaXml; a site script's addSPFieldXml). */
+export function schemaXml(field: FieldDefinition): string {
   const attr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
   const flag = (b: boolean) => (b ? 'TRUE' : 'FALSE');
   // SharePoint writes ShowIn*Form only once it was set.

@@ -91,6 +91,8 @@ export type Resource =
   | { kind: 'siteIconManager' }
   /** SP.MoveCopyUtil's static methods. */
   | { kind: 'moveCopyUtil' }
+  /** SiteScriptUtility's static methods: the tenant's site scripts (types/site-scripts.ts). */
+  | { kind: 'siteScriptUtility' }
   /** An entity reached by navigation that is only read (a folder's Properties, StorageMetrics). */
   | { kind: 'readOnly'; read: (ctx: ApiContext) => Promise<Outcome> }
   | { kind: 'folder'; list: List; path: string }

@@ -30,6 +30,7 @@ import { userResourceType } from './user-resources.ts';
 import { customActionsType, customActionType } from './custom-actions.ts';
 import { subscriptionsType, subscriptionType } from './subscriptions.ts';
 import { hubSitesType, hubSiteType, siteIconManagerType } from './hub-sites.ts';
+import { siteScriptUtilityType } from './site-scripts.ts';
 
 export const RESOURCE_TYPES: ResourceTypes = {
   site: siteType,
@@ -95,6 +96,7 @@ export const RESOURCE_TYPES: ResourceTypes = {
   webFolder: webFolderType,
   webFolders: webFoldersType,
   moveCopyUtil: moveCopyUtilType,
+  siteScriptUtility: siteScriptUtilityType,
   subscriptions: subscriptionsType,
   subscription: subscriptionType,
   attachments: attachmentsType,
