@@ -24,6 +24,7 @@ import type { ContentTypeRepository } from './content-types.ts';
 import type { NavigationRepository } from './navigation.ts';
 import type { FeatureRepository } from './features.ts';
 import type { CustomActionRepository } from './custom-actions.ts';
+import type { FormsFileRepository } from './forms-files.ts';
 import type { SiteGroupRepository } from './site-groups.ts';
 import type { RoleDefinitionRepository } from './role-definitions.ts';
 import type { RoleAssignmentRepository } from './role-assignments.ts';
@@ -82,6 +83,8 @@ export interface Repositories {
   changes: ChangeRepository;
   /** Sharing links of items, folders and files (sharing-links.ts). */
   sharingLinks: SharingLinkRepository;
+  /** The files of a library's Forms folder that are no items, such as its column defaults (forms-files.ts). */
+  formsFiles: FormsFileRepository;
 }
 
 /**
@@ -119,6 +122,7 @@ export interface StoreReader {
    */
   generation(): number;
   sharingLinks: Pick<SharingLinkRepository, 'of' | 'byToken'>;
+  formsFiles: Pick<FormsFileRepository, 'of'>;
 }
 
 /** Storage. Every write is atomic; an error leaves nothing behind. */

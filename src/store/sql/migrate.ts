@@ -34,6 +34,7 @@ import { principalIds } from './migrations/0028-principal-ids.ts';
 import { sharingLinks } from './migrations/0029-sharing-links.ts';
 import { webPartGallery } from './migrations/0030-web-part-gallery.ts';
 import { attachmentVersions } from './migrations/0031-attachment-versions.ts';
+import { columnDefaults } from './migrations/0035-column-defaults.ts';
 import type { SqlFlavour } from './flavour.ts';
 
 /** Every migration, by name (Kysely applies them in name order); exported for `spemu migrate` and import. */
@@ -68,6 +69,7 @@ export const migrations = (flavour: SqlFlavour): Record<string, Migration> => ({
   '0029-sharing-links': sharingLinks(flavour),
   '0030-web-part-gallery': webPartGallery(),
   '0031-attachment-versions': attachmentVersions(flavour),
+  '0035-column-defaults': columnDefaults(flavour),
 });
 
 export async function migrateToLatest(db: Kysely<any>, flavour: SqlFlavour): Promise<void> {

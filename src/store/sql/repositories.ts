@@ -28,6 +28,7 @@ import { SqlRoleAssignments } from './role-assignments.ts';
 import { SqlSubscriptions } from './subscriptions.ts';
 import { SqlChanges } from './changes.ts';
 import { SqlSharingLinks } from './sharing-links.ts';
+import { SqlFormsFiles } from './forms-files.ts';
 
 /** What a repository may keep beyond its session: memory that outlives one transaction. */
 export interface RepositoryMemory {
@@ -60,6 +61,7 @@ export const REPOSITORIES: { [K in keyof Repositories]: (session: SqlSession, me
   subscriptions: (s) => new SqlSubscriptions(s),
   changes: (s) => new SqlChanges(s),
   sharingLinks: (s) => new SqlSharingLinks(s),
+  formsFiles: (s) => new SqlFormsFiles(s),
 };
 
 export function buildRepositories(session: SqlSession, memory: RepositoryMemory): Repositories {

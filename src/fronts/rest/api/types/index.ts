@@ -22,12 +22,13 @@ import { viewFieldsType, viewsType, viewType } from './views.ts';
 import { contentTypesType, contentTypeType } from './content-types.ts';
 import { navigationNodesType, navigationNodeType, navigationServiceType, navigationType } from './navigation.ts';
 import { featuresType } from './features.ts';
-import { eventReceiversType } from './list-extras.ts';
+import { eventReceiversType } from './event-receivers.ts';
 import { formsType, formType } from './list-forms.ts';
 import { siteStaticsType, webStaticsType } from './statics.ts';
 import { userResourceType } from './user-resources.ts';
 import { customActionsType, customActionType } from './custom-actions.ts';
 import { subscriptionsType, subscriptionType } from './subscriptions.ts';
+import { formsFileContentType, formsFilesType, formsFileType, formsFolderType } from './forms-folder.ts';
 
 export const RESOURCE_TYPES: ResourceTypes = {
   site: siteType,
@@ -97,5 +98,9 @@ export const RESOURCE_TYPES: ResourceTypes = {
   attachments: attachmentsType,
   attachment: attachmentType,
   attachmentContent: attachmentContentType,
+  formsFolder: formsFolderType,
+  formsFiles: formsFilesType,
+  formsFile: formsFileType,
+  formsFileContent: formsFileContentType,
   readOnly: { get: (r, ctx) => r.read(ctx) },
 };
