@@ -13,7 +13,7 @@ import '@pnp/sp/folders/index.js';
 import '@pnp/sp/files/index.js';
 import '@pnp/sp/column-defaults/index.js';
 import '@pnp/sp/batching.js';
-import { failure } from '../helpers/pnp.ts';
+import { failure, pnpAsDemoUser } from '../helpers/pnp.ts';
 import { usePnpSite } from '../helpers/pnp-site.ts';
 import '../helpers/pnp-types.ts';
 import '../helpers/pnp-file-types.ts';
@@ -49,7 +49,8 @@ describe('PnPjs column defaults against spemu', () => {
   it('a library without defaults: its defaults file is 404 (FileNotFound), so none; no receiver', async () => {
     const missing = await failure(spemu.sp.web.getFileByServerRelativePath(FILE)());
     assert.equal(missing.status, 404);
-    assert.match(missing.message, /does not exist/);
+    assert.equal(missing.code, '-2130575338, Microsoft.SharePoint.SPException');
+    assert.equal(missing.message, `The file ${FILE} does not exist.`);
     assert.deepEqual(await list.getDefaultColumnValues(), []);
     assert.deepEqual(await list.rootFolder.getDefaultColumnValues(), []);
     assert.deepEqual(await list.eventReceivers(), []);
@@ -151,6 +152,17 @@ describe('PnPjs column defaults against spemu', () => {
     await forms.files.addUsingPath('client_LocationBasedDefaults.html', new Uint8Array([0xff, 0xfe, 0x00, 0x3c, 0x61]).buffer, { Overwrite: true });
     await spemu.sp.web.getFolderByServerRelativePath(ROOT).files.addUsingPath('m2.txt', 'm');
     assert.deepEqual(pick(await valuesOf(`${ROOT}/m2.txt`)), { TextField: null, NumberField: null, MultiChoiceField: [] });
+  });
+
+  it('writing the defaults takes Manage Lists (a visitor is refused); a member\'s upload takes them', async () => {
+    await list.rootFolder.setDefaultColumnValues([{ name: 'TextField', value: 'owner set' }]);
+    const dave = await pnpAsDemoUser(spemu.site, 'dave@contoso.onmicrosoft.com');
+    const denied = await failure(dave.web.lists.getByTitle(LIST).setDefaultColumnValues([{ name: 'TextField', path: ROOT, value: 'dave' }]));
+    assert.equal(denied.status, 403);
+    assert.deepEqual((await dave.web.lists.getByTitle(LIST).getDefaultColumnValues()).map((d) => d.value), ['owner set'], 'a visitor reads them');
+    const bob = await pnpAsDemoUser(spemu.site, 'bob@contoso.onmicrosoft.com');
+    await bob.web.getFolderByServerRelativePath(ROOT).files.addUsingPath('bob.txt', 'b');
+    assert.equal((await valuesOf(`${ROOT}/bob.txt`)).TextField, 'owner set');
   });
 
   it('a list that is no library has no Forms folder: its files are refused as a missing folder would be', async () => {
