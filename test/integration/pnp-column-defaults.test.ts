@@ -13,7 +13,7 @@ import '@pnp/sp/folders/index.js';
 import '@pnp/sp/files/index.js';
 import '@pnp/sp/column-defaults/index.js';
 import '@pnp/sp/batching.js';
-import { failure, pnpAsDemoUser } from '../helpers/pnp.ts';
+import { failure, pnpAsDemoUser, pnpFor } from '../helpers/pnp.ts';
 import { usePnpSite } from '../helpers/pnp-site.ts';
 import '../helpers/pnp-types.ts';
 import '../helpers/pnp-file-types.ts';
@@ -163,6 +163,18 @@ describe('PnPjs column defaults against spemu', () => {
     const bob = await pnpAsDemoUser(spemu.site, 'bob@contoso.onmicrosoft.com');
     await bob.web.getFolderByServerRelativePath(ROOT).files.addUsingPath('bob.txt', 'b');
     assert.equal((await valuesOf(`${ROOT}/bob.txt`)).TextField, 'owner set');
+  });
+
+  it('in a subweb, as the upstream suite runs (its test web): the web found from the folder\'s Properties', async () => {
+    await spemu.sp.web.webs.add('Column defaults web', 'coldefaults');
+    const sub = pnpFor(`${spemu.site}/coldefaults`);
+    const { list: lib } = await sub.web.lists.ensure('SubLib', '', 101);
+    await lib.fields.addText('TextField');
+    await lib.rootFolder.setDefaultColumnValues([{ name: 'TextField', value: 'in the subweb' }]);
+    assert.deepEqual((await lib.rootFolder.getDefaultColumnValues()).map((d) => [d.path, d.value]), [['/sites/dev/coldefaults/SubLib', 'in the subweb']]);
+    await sub.web.getFolderByServerRelativePath('/sites/dev/coldefaults/SubLib').files.addUsingPath('s.txt', 's');
+    const item = await sub.web.getFileByServerRelativePath('/sites/dev/coldefaults/SubLib/s.txt').getItem<{ TextField: string }>('TextField');
+    assert.equal(item.TextField, 'in the subweb');
   });
 
   it('a list that is no library has no Forms folder: its files are refused as a missing folder would be', async () => {
