@@ -165,6 +165,21 @@ describe('PnPjs column defaults against spemu', () => {
     assert.equal((await valuesOf(`${ROOT}/bob.txt`)).TextField, 'owner set');
   });
 
+  it('the defaults file as a file: new content by setContent, then deleted (no defaults, no receiver)', async () => {
+    const file = spemu.sp.web.getFileByServerRelativePath(FILE);
+    const before = await file<{ UIVersion: number; Name: string }>();
+    assert.equal(before.Name, 'client_LocationBasedDefaults.html');
+    await file.setContent(`<MetadataDefaults><a href="${ROOT}"><DefaultValue FieldName="NumberField">5</DefaultValue></a></MetadataDefaults>`);
+    assert.deepEqual((await list.getDefaultColumnValues()).map((d) => [d.name, d.value]), [['NumberField', '5']]);
+    assert.equal((await file<{ UIVersion: number }>()).UIVersion, before.UIVersion + 512, 'a save is a new version of it');
+    await file.delete();
+    assert.equal((await failure(file())).status, 404);
+    assert.deepEqual(await list.getDefaultColumnValues(), []);
+    assert.deepEqual(await list.eventReceivers(), []);
+    await spemu.sp.web.getFolderByServerRelativePath(ROOT).files.addUsingPath('no-defaults.txt', 'n');
+    assert.equal((await valuesOf(`${ROOT}/no-defaults.txt`)).NumberField, null);
+  });
+
   it('in a subweb, as the upstream suite runs (its test web): the web found from the folder\'s Properties', async () => {
     await spemu.sp.web.webs.add('Column defaults web', 'coldefaults');
     const sub = pnpFor(`${spemu.site}/coldefaults`);

@@ -4,7 +4,6 @@
 // file is there lists it (ItemAdded, as SharePoint registers it), and adding it — what PnPjs's
 // setDefaultColumnValues does after writing the file — answers that receiver, changing nothing.
 
-import { createHash } from 'node:crypto';
 import { LOCATION_DEFAULTS_FILE } from '../../../../domain/location-defaults.ts';
 import type { List } from '../../../../domain/model.ts';
 import { hasFormsFolder } from '../../../../services/forms-files.ts';
@@ -12,6 +11,7 @@ import { errors } from '../../../../wire/errors.ts';
 import type { Entity, Value } from '../../../../wire/values.ts';
 import { readMethodBody } from '../body.ts';
 import type { ApiContext } from '../context.ts';
+import { nameBasedGuid } from '../name-based-guid.ts';
 import { listEditLink } from '../entities.ts';
 import type { ResourceType } from '../resource.ts';
 import { entityCollection, singleEntity } from './shared.ts';
@@ -22,8 +22,7 @@ const ITEM_ADDED = 10001;
 
 /** A stable ReceiverId for the list's defaults receiver: a name-based GUID of the list's id. */
 function receiverId(list: List): string {
-  const h = createHash('sha1').update(`${list.id}/LocationBasedMetadataDefaultsReceiver`).digest('hex');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((parseInt(h[16]!, 16) & 3) | 8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+  return nameBasedGuid(`${list.id}/LocationBasedMetadataDefaultsReceiver`);
 }
 
 function defaultsReceiver(list: List, ctx: ApiContext): Entity {

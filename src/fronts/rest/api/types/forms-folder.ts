@@ -5,7 +5,6 @@
 // files written into it (services/forms-files.ts); it is never listed among the library's
 // folders or items, as SharePoint lists it only in the root folder's Folders (docs/compatibility.md).
 
-import { createHash } from 'node:crypto';
 import { segments, splitPath } from '../../../../domain/documents.ts';
 import { fail } from '../../../../domain/errors.ts';
 import type { List, Web } from '../../../../domain/model.ts';
@@ -14,6 +13,7 @@ import type { FormsFile } from '../../../../store/forms-files.ts';
 import type { Entity } from '../../../../wire/values.ts';
 import type { Argument } from '../../../../odata/path.ts';
 import type { ApiContext } from '../context.ts';
+import { nameBasedGuid } from '../name-based-guid.ts';
 import { resourcePathValue } from '../entities.ts';
 import { noContent, type Outcome } from '../outcome.ts';
 import type { ResourceOf, ResourceType } from '../resource.ts';
@@ -50,8 +50,7 @@ async function formsFile(list: List, name: string, ctx: ApiContext): Promise<For
 
 /** A stable UniqueId for the Forms folder (it is no item): a name-based GUID of the list's. */
 function formsFolderId(list: List): string {
-  const h = createHash('sha1').update(`${list.id}/forms`).digest('hex');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((parseInt(h[16]!, 16) & 3) | 8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+  return nameBasedGuid(`${list.id}/forms`);
 }
 
 function formsFolderEntity(list: List, files: FormsFile[], ctx: ApiContext): Entity {
