@@ -190,6 +190,10 @@ describe('PnPjs column defaults against spemu', () => {
     await sub.web.getFolderByServerRelativePath('/sites/dev/coldefaults/SubLib').files.addUsingPath('s.txt', 's');
     const item = await sub.web.getFileByServerRelativePath('/sites/dev/coldefaults/SubLib/s.txt').getItem<{ TextField: string }>('TextField');
     assert.equal(item.TextField, 'in the subweb');
+    // A library with a defaults file deletes (its Forms files go with it), and one made again under its name has none.
+    await lib.delete();
+    const { list: again } = await sub.web.lists.ensure('SubLib', '', 101);
+    assert.deepEqual(await again.getDefaultColumnValues(), []);
   });
 
   it('a list that is no library has no Forms folder: its files are refused as a missing folder would be', async () => {

@@ -1,5 +1,7 @@
 // A library's Forms files on SQL (store/forms-files.ts): one row each, cached per list, since
-// every file added to the library reads its column defaults from one of them.
+// every file added to the library reads its column defaults from one of them. Cached by the
+// list's id, never its row id: SQLite gives a deleted list's row id to the next list made, and a
+// list's delete (whose rows go by the foreign key's cascade) names no entry of this scope.
 
 import { sql } from 'kysely';
 import type { List } from '../../domain/model.ts';
@@ -20,7 +22,7 @@ export class SqlFormsFiles implements FormsFileRepository {
   constructor(private readonly s: SqlSession) {}
 
   of(list: List): Promise<FormsFile[]> {
-    return this.s.cached(SCOPE, String(list.rowId), async () => {
+    return this.s.cached(SCOPE, list.id, async () => {
       const rows = await this.s.db.selectFrom('list_forms_files').select([...COLUMNS]).where('list_row_id', '=', list.rowId).orderBy('name_key').execute();
       return rows.map(rowToFile);
     });
@@ -28,7 +30,7 @@ export class SqlFormsFiles implements FormsFileRepository {
 
   put(list: List, file: { name: string; content: Uint8Array; uniqueId: string; actorId: number; now: string }): Promise<FormsFile> {
     const key = file.name.toLowerCase();
-    return this.s.metadataWrite([[SCOPE, String(list.rowId)]], async ({ db }) => {
+    return this.s.metadataWrite([[SCOPE, list.id]], async ({ db }) => {
       const content = Buffer.from(file.content).toString('base64');
       // One statement: two saves racing leave one row, the later content, its version moved once per save.
       await db.insertInto('list_forms_files').values({
@@ -43,7 +45,7 @@ export class SqlFormsFiles implements FormsFileRepository {
   }
 
   delete(list: List, name: string): Promise<boolean> {
-    return this.s.metadataWrite([[SCOPE, String(list.rowId)]], async ({ db }) => {
+    return this.s.metadataWrite([[SCOPE, list.id]], async ({ db }) => {
       const result = await db.deleteFrom('list_forms_files').where('list_row_id', '=', list.rowId).where('name_key', '=', name.toLowerCase()).executeTakeFirst();
       return Number(result.numDeletedRows) > 0;
     });
