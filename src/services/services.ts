@@ -9,6 +9,7 @@ import type { Actor } from './actor.ts';
 import { AttachmentService } from './attachments.ts';
 import { DIRECT_UPLOAD_LIMIT, DocumentService, type UploadLimits } from './documents.ts';
 import { FieldService } from './fields.ts';
+import { FormsFileService } from './forms-files.ts';
 import { SiteColumnService } from './site-columns.ts';
 import { ItemService } from './items.ts';
 import { ListService } from './lists.ts';
@@ -68,6 +69,7 @@ export class Services {
   get versions(): VersionService { return new VersionService(this.#store); }
   get principals(): PrincipalService { return new PrincipalService(this.#store, this.#actor); }
   get profiles(): ProfileService { return new ProfileService(this.#store, this.#actor); }
+  get formsFiles(): FormsFileService { return new FormsFileService(this.#store, this.#actor); }
   get documents(): DocumentService { return new DocumentService(this.#store, this.#actor, this.#limits); }
   get publishing(): PublishingService { return new PublishingService(this.#store, this.#actor); }
   get subscriptions(): SubscriptionService { return new SubscriptionService(this.#store, this.#actor, this.#webhooks); }

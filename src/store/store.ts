@@ -24,6 +24,7 @@ import type { ContentTypeRepository } from './content-types.ts';
 import type { NavigationRepository } from './navigation.ts';
 import type { FeatureRepository } from './features.ts';
 import type { CustomActionRepository } from './custom-actions.ts';
+import type { FormsFileRepository } from './forms-files.ts';
 import type { SiteGroupRepository } from './site-groups.ts';
 import type { RoleDefinitionRepository } from './role-definitions.ts';
 import type { RoleAssignmentRepository } from './role-assignments.ts';
@@ -88,6 +89,8 @@ export interface Repositories {
   hubSites: HubSiteRepository;
   /** The tenant's site scripts (site-scripts.ts). */
   siteScripts: SiteScriptRepository;
+  /** The files of a library's Forms folder that are no items, such as its column defaults (forms-files.ts). */
+  formsFiles: FormsFileRepository;
 }
 
 /**
@@ -127,6 +130,7 @@ export interface StoreReader {
   sharingLinks: Pick<SharingLinkRepository, 'of' | 'byToken'>;
   hubSites: Pick<HubSiteRepository, 'all' | 'get'>;
   siteScripts: Pick<SiteScriptRepository, 'all' | 'get'>;
+  formsFiles: Pick<FormsFileRepository, 'of'>;
 }
 
 /** Storage. Every write is atomic; an error leaves nothing behind. */

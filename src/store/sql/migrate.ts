@@ -36,6 +36,7 @@ import { webPartGallery } from './migrations/0030-web-part-gallery.ts';
 import { attachmentVersions } from './migrations/0031-attachment-versions.ts';
 import { hubSites } from './migrations/0032-hub-sites.ts';
 import { siteScripts } from './migrations/0034-site-scripts.ts';
+import { columnDefaults } from './migrations/0035-column-defaults.ts';
 import type { SqlFlavour } from './flavour.ts';
 
 /** Every migration, by name (Kysely applies them in name order); exported for `spemu migrate` and import. */
@@ -72,6 +73,7 @@ export const migrations = (flavour: SqlFlavour): Record<string, Migration> => ({
   '0031-attachment-versions': attachmentVersions(flavour),
   '0032-hub-sites': hubSites(flavour),
   '0034-site-scripts': siteScripts(flavour),
+  '0035-column-defaults': columnDefaults(flavour),
 });
 
 export async function migrateToLatest(db: Kysely<any>, flavour: SqlFlavour): Promise<void> {

@@ -30,6 +30,7 @@ import { SqlChanges } from './changes.ts';
 import { SqlSharingLinks } from './sharing-links.ts';
 import { SqlHubSites } from './hub-sites.ts';
 import { SqlSiteScripts } from './site-scripts.ts';
+import { SqlFormsFiles } from './forms-files.ts';
 
 /** What a repository may keep beyond its session: memory that outlives one transaction. */
 export interface RepositoryMemory {
@@ -64,6 +65,7 @@ export const REPOSITORIES: { [K in keyof Repositories]: (session: SqlSession, me
   sharingLinks: (s) => new SqlSharingLinks(s),
   hubSites: (s) => new SqlHubSites(s),
   siteScripts: (s) => new SqlSiteScripts(s),
+  formsFiles: (s) => new SqlFormsFiles(s),
 };
 
 export function buildRepositories(session: SqlSession, memory: RepositoryMemory): Repositories {

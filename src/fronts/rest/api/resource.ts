@@ -18,6 +18,7 @@ import type { SiteGroupDef } from '../../../identity/site-groups.ts';
 import type { PermissionKind, RoleDefinition } from '../../../domain/permissions.ts';
 import type { Subscription } from '../../../store/subscriptions.ts';
 import type { HubSiteRow } from '../../../store/hub-sites.ts';
+import type { FormsFile } from '../../../store/forms-files.ts';
 
 export type Resource =
   | { kind: 'site' }
@@ -110,7 +111,12 @@ export type Resource =
   | { kind: 'fileVersions'; list: List; item: Item }
   | { kind: 'fileVersion'; list: List; item: Item; version: Item }
   /** A past version's `$value` (the version as its item): read only. */
-  | { kind: 'fileVersionContent'; list: List; item: Item };
+  | { kind: 'fileVersionContent'; list: List; item: Item }
+  /** A library's Forms folder and the files in it that are no items (types/forms-folder.ts). */
+  | { kind: 'formsFolder'; list: List }
+  | { kind: 'formsFiles'; list: List }
+  | { kind: 'formsFile'; list: List; file: FormsFile }
+  | { kind: 'formsFileContent'; list: List; file: FormsFile };
 
 export type ResourceOf<K extends Resource['kind']> = Extract<Resource, { kind: K }>;
 

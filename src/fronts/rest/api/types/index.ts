@@ -22,7 +22,7 @@ import { viewFieldsType, viewsType, viewType } from './views.ts';
 import { contentTypesType, contentTypeType } from './content-types.ts';
 import { navigationNodesType, navigationNodeType, navigationServiceType, navigationType } from './navigation.ts';
 import { featuresType } from './features.ts';
-import { eventReceiversType } from './list-extras.ts';
+import { eventReceiversType } from './event-receivers.ts';
 import { formsType, formType } from './list-forms.ts';
 import { siteStaticsType, webStaticsType } from './statics.ts';
 import { relatedItemManagerType } from './related-items.ts';
@@ -31,6 +31,7 @@ import { customActionsType, customActionType } from './custom-actions.ts';
 import { subscriptionsType, subscriptionType } from './subscriptions.ts';
 import { hubSitesType, hubSiteType, siteIconManagerType } from './hub-sites.ts';
 import { siteScriptUtilityType } from './site-scripts.ts';
+import { formsFileContentType, formsFilesType, formsFileType, formsFolderType } from './forms-folder.ts';
 
 export const RESOURCE_TYPES: ResourceTypes = {
   site: siteType,
@@ -105,5 +106,9 @@ export const RESOURCE_TYPES: ResourceTypes = {
   hubSites: hubSitesType,
   hubSite: hubSiteType,
   siteIconManager: siteIconManagerType,
+  formsFolder: formsFolderType,
+  formsFiles: formsFilesType,
+  formsFile: formsFileType,
+  formsFileContent: formsFileContentType,
   readOnly: { get: (r, ctx) => r.read(ctx) },
 };

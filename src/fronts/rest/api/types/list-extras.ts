@@ -1,5 +1,5 @@
 // What a list and a web have that spemu answers from what it knows, without storing anything:
-// a list's event receivers (none: spemu runs no remote event receivers), the lookups that
+// a list's event receivers (answered in event-receivers.ts), the lookups that
 // point at it (`getRelatedFields`), its IRM settings (IRM is off); a web's templates for new
 // subwebs (the team sites spemu makes), its custom list templates (none) and `mapToIcon`.
 
@@ -9,7 +9,7 @@ import { errors } from '../../../../wire/errors.ts';
 import type { Entity, Value } from '../../../../wire/values.ts';
 import { listEditLink } from '../entities.ts';
 import { ok } from '../outcome.ts';
-import type { MethodDef, Resource, ResourceType } from '../resource.ts';
+import type { MethodDef, Resource } from '../resource.ts';
 import { argument, entityCollection, integerArgument, singleEntity, stringArgument } from './shared.ts';
 import { CATALOGS } from '../../../../domain/templates.ts';
 import { argumentLiteral } from '../../../../odata/path.ts';
@@ -20,7 +20,7 @@ type WebResource = { kind: 'web'; web: Web };
 const readOnly = (read: Extract<Resource, { kind: 'readOnly' }>['read']): Resource => ({ kind: 'readOnly', read });
 
 export const listExtraNavigation = {
-  /** No remote event receivers: spemu calls none (adding one is refused). */
+  /** SharePoint's column-defaults receiver only (event-receivers.ts). */
   eventreceivers: async (r: ListResource): Promise<Resource> => ({ kind: 'eventReceivers', list: r.list }),
   /** IRM is off on every spemu list. */
   informationrightsmanagementsettings: async (r: ListResource): Promise<Resource> => readOnly(async (ctx) => {
@@ -57,12 +57,6 @@ export const listExtraMethods: Record<string, MethodDef<ListResource>> = {
       return entityCollection(entities, 'SP.ApiData.RelatedFields', ctx);
     },
   },
-};
-
-export const eventReceiversType: ResourceType<{ kind: 'eventReceivers'; list: List }> = {
-  permissions: { create: 'ManageLists' },
-  get: async (_r, ctx) => entityCollection([], 'SP.ApiData.EventReceiverDefinitions', ctx),
-  create: async () => { throw errors.notImplemented('Remote event receivers'); },
 };
 
 /** The templates spemu makes subwebs from: team sites. */
