@@ -118,6 +118,13 @@ export const fail = {
   featureActive: failure('conflict', 'featureActive', (name: string, id: string, where: string) => `Feature '${name}' (ID: ${id}) is already activated at scope '${where}'.`),
   featureNotActive: failure('invalid', 'featureNotActive', (id: string) => `Feature with Id '${id}' is not activated at this scope.`),
   customActionNotFound: failure('notFound', 'customActionNotFound', () => 'The user custom action does not exist.'),
+  /** RegisterHubSite on a site collection that is a hub already. */
+  hubSiteAlready: failure('conflict', 'hubSiteAlready', () => 'This site is already a HubSite.'),
+  /** A hub id no hub has (HubSites/GetById), or UnRegisterHubSite where the site is none. */
+  hubSiteNotFound: failure('notFound', 'hubSiteNotFound', () => 'File Not Found.'),
+  /** A site script's JSON SharePoint would not store (no actions, a verb it does not know). */
+  siteScriptInvalid: failure('invalid', 'siteScriptInvalid', () => 'Specified argument was out of the range of valid values.'),
+  siteScriptNotFound: failure('notFound', 'siteScriptNotFound', () => 'File Not Found.'),
   userNotFound: failure('notFound', 'userNotFound', () => 'User cannot be found.'),
   groupNotFound: failure('notFound', 'groupNotFound', () => 'Group cannot be found.'),
   groupNameTaken: failure('conflict', 'groupNameTaken', (_name: string) => 'The specified name is already in use.'),

@@ -3,6 +3,7 @@
 
 import type { NewField } from './model.ts';
 import { entityTypeNameFor, listUrlNameFromTitle } from './names.ts';
+import { relatedItemsField, TASKS_TEMPLATE } from './related-items.ts';
 
 export const USER_INFO_LIST_TEMPLATE = 112;
 /** The Web Part Gallery (`_catalogs/wp`): a site collection's catalog, on its root web. */
@@ -98,6 +99,8 @@ const plain = (internalName: string, title: string, kind: NewField['kind']): New
 
 /** Fields a template adds beyond the built-in ones. */
 export function templateFields(template: number): NewField[] {
+  // A Tasks list holds its items' related-item links (domain/related-items.ts).
+  if (template === TASKS_TEMPLATE) return [relatedItemsField()];
   if (template !== USER_INFO_LIST_TEMPLATE) return [];
   return [
     { ...plain('Name', 'Account', 'Text'), indexed: true },

@@ -15,6 +15,7 @@ import type { Store } from '../store/store.ts';
 import type { UploadSession } from '../store/uploads.ts';
 import type { Actor } from './actor.ts';
 import { expectedVersion, NO_CONDITIONS, type Conditions } from './conditions.ts';
+import { columnDefaultsAt } from './forms-files.ts';
 
 /** SharePoint Online's limit for a file sent in one request (PnPjs #3293; the CLI switches to chunks above it). */
 export const DIRECT_UPLOAD_LIMIT = 250 * 1024 * 1024;
@@ -374,8 +375,12 @@ export class DocumentService {
     if (existing && (existing.place.folder || !options.overwrite)) throw await this.taken(list, path);
     check(existing);
     if (existing) await this.requireWritable(list, existing);
+    // A new file takes the column defaults of its folder (SharePoint's ItemAdded receiver); new content for one there does not.
+    const defaults = existing ? {} : await columnDefaultsAt(this.store, list, fields, dir);
     const limit = options.limit ?? this.limits.maxFileSize;
     const blob = await this.store.blobs.put(content, { limit, tooLarge: () => fail.bodyTooLarge(limit) });
-    return this.store.documents.putFile(list, fields, { dir, name, actorId: this.actor.userId, now: this.actor.now(), blob, overwrite: options.overwrite, values: newContentModeration(list), check });
+    return this.store.documents.putFile(list, fields, {
+      dir, name, actorId: this.actor.userId, now: this.actor.now(), blob, overwrite: options.overwrite, values: { ...defaults, ...newContentModeration(list) }, check,
+    });
   }
 }

@@ -9,6 +9,7 @@ import type { Actor } from './actor.ts';
 import { AttachmentService } from './attachments.ts';
 import { DIRECT_UPLOAD_LIMIT, DocumentService, type UploadLimits } from './documents.ts';
 import { FieldService } from './fields.ts';
+import { FormsFileService } from './forms-files.ts';
 import { SiteColumnService } from './site-columns.ts';
 import { ItemService } from './items.ts';
 import { ListService } from './lists.ts';
@@ -26,7 +27,10 @@ import { CustomActionService } from './custom-actions.ts';
 import { SiteGroupService } from './site-groups.ts';
 import { RoleDefinitionService } from './role-definitions.ts';
 import { PermissionService } from './permissions.ts';
+import { RelatedItemService } from './related-items.ts';
 import { SharingService } from './sharing.ts';
+import { HubSiteService } from './hub-sites.ts';
+import { SiteScriptService } from './site-scripts.ts';
 import { CommentService } from './comments.ts';
 import { SubscriptionService } from './webhooks/subscriptions.ts';
 import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from './webhooks/settings.ts';
@@ -60,14 +64,18 @@ export class Services {
   get roleDefinitions(): RoleDefinitionService { return new RoleDefinitionService(this.#store); }
   get permissions(): PermissionService { return new PermissionService(this.#store, this.#actor); }
   get sharing(): SharingService { return new SharingService(this.#store, this.#actor); }
+  get hubSites(): HubSiteService { return new HubSiteService(this.#store, this.#actor); }
   get siteColumns(): SiteColumnService { return new SiteColumnService(this.#store); }
   get items(): ItemService { return new ItemService(this.#store, this.#actor); }
   get versions(): VersionService { return new VersionService(this.#store); }
   get principals(): PrincipalService { return new PrincipalService(this.#store, this.#actor); }
   get profiles(): ProfileService { return new ProfileService(this.#store, this.#actor); }
+  get formsFiles(): FormsFileService { return new FormsFileService(this.#store, this.#actor); }
   get documents(): DocumentService { return new DocumentService(this.#store, this.#actor, this.#limits); }
   get publishing(): PublishingService { return new PublishingService(this.#store, this.#actor); }
   get subscriptions(): SubscriptionService { return new SubscriptionService(this.#store, this.#actor, this.#webhooks); }
+  get relatedItems(): RelatedItemService { return new RelatedItemService(this.#store, this.#actor); }
   get attachments(): AttachmentService { return new AttachmentService(this.#store, this.#actor, this.#limits); }
+  get siteScripts(): SiteScriptService { return new SiteScriptService(this.#store, this.#actor); }
   get comments(): CommentService { return new CommentService(this.#store, this.#actor); }
 }

@@ -24,6 +24,7 @@ import type { ContentTypeRepository } from './content-types.ts';
 import type { NavigationRepository } from './navigation.ts';
 import type { FeatureRepository } from './features.ts';
 import type { CustomActionRepository } from './custom-actions.ts';
+import type { FormsFileRepository } from './forms-files.ts';
 import type { SiteGroupRepository } from './site-groups.ts';
 import type { RoleDefinitionRepository } from './role-definitions.ts';
 import type { RoleAssignmentRepository } from './role-assignments.ts';
@@ -32,6 +33,8 @@ import type { CommentRepository } from './comments.ts';
 import type { SiteColumnRepository } from './site-columns.ts';
 import type { SubscriptionRepository } from './subscriptions.ts';
 import type { ChangeRepository } from './changes.ts';
+import type { HubSiteRepository } from './hub-sites.ts';
+import type { SiteScriptRepository } from './site-scripts.ts';
 
 export type { NewField, NewList };
 export type { FieldPatch } from './fields.ts';
@@ -83,6 +86,12 @@ export interface Repositories {
   changes: ChangeRepository;
   /** Sharing links of items, folders and files (sharing-links.ts). */
   sharingLinks: SharingLinkRepository;
+  /** Site collections registered as hub sites (hub-sites.ts). */
+  hubSites: HubSiteRepository;
+  /** The tenant's site scripts (site-scripts.ts). */
+  siteScripts: SiteScriptRepository;
+  /** The files of a library's Forms folder that are no items, such as its column defaults (forms-files.ts). */
+  formsFiles: FormsFileRepository;
   /** Item comments, their likes and replies, and item ratings (comments.ts). */
   comments: CommentRepository;
 }
@@ -122,6 +131,9 @@ export interface StoreReader {
    */
   generation(): number;
   sharingLinks: Pick<SharingLinkRepository, 'of' | 'byToken'>;
+  hubSites: Pick<HubSiteRepository, 'all' | 'get'>;
+  siteScripts: Pick<SiteScriptRepository, 'all' | 'get'>;
+  formsFiles: Pick<FormsFileRepository, 'of'>;
   comments: Pick<CommentRepository, 'of' | 'get' | 'likes'>;
 }
 

@@ -120,6 +120,12 @@ export const errors = {
     new SpError(400, `-2146232832, ${SP_EXCEPTION}`, `Feature '${name}' (ID: ${id}) is already activated at scope '${where}'.`),
   featureNotActive: (id: string) =>
     new SpError(400, `-2146232832, ${SP_EXCEPTION}`, `Feature with Id '${id}' is not activated at this scope.`),
+  /** Text CONFIRMED (CLI for Microsoft 365's `spo hubsite register` docs); status and code INFERRED (docs/compatibility.md). */
+  hubSiteAlready: () =>
+    new SpError(400, `-2146232832, ${SP_EXCEPTION}`, 'This site is already a HubSite.'),
+  /** SharePoint's "File Not Found." for a hub that is not there (Set-SPOHubSite's documented error); status INFERRED. */
+  hubSiteNotFound: () =>
+    new SpError(404, '-2147024894, System.IO.FileNotFoundException', 'File Not Found.'),
   /** (inference, docs/compatibility.md) */
   roleDefinitionNameTaken: (name: string) =>
     new SpError(400, `-2146232832, ${SP_EXCEPTION}`, `The permission level "${name}" already exists.`),
@@ -138,6 +144,20 @@ export const errors = {
   /** (spemu's limit, docs/compatibility.md) */
   defaultGroup: (name: string) =>
     new SpError(501, '-1, Microsoft.SharePoint.Client.NotSupportedException', `The group "${name}" is one of the site's default groups, whose members are the site's role holders: spemu does not rename, re-own or delete it.`),
+  /**
+   * (inference, docs/compatibility.md "Site scripts") A site script with no actions or a verb
+   * SharePoint does not know: .NET's ArgumentOutOfRangeException, as Add-SPOSiteScript reports
+   * for such a script (sp-dev-docs #3087, #10215).
+   */
+  siteScriptInvalid: () =>
+    new SpError(400, '-2146233086, System.ArgumentOutOfRangeException', 'Specified argument was out of the range of valid values.'),
+  /** A site script id that names none: "File not found" (CLI for Microsoft 365's docs); code as every FileNotFoundException. */
+  siteScriptNotFound: () =>
+    new SpError(404, '-2147024894, System.IO.FileNotFoundException', 'File Not Found.'),
+  /** (inference, docs/compatibility.md "Site scripts") ODataLib's text for a null sent for a parameter that takes none. */
+  nullParameter: (name: string, edmType: string) =>
+    new SpError(400, `-1, ${CLIENT_QUERY}`,
+      `A null value was found for the property named '${name}', which has the expected type '${edmType}[Nullable=False]'. The expected type '${edmType}[Nullable=False]' does not allow null values.`),
   /** (inference, docs/compatibility.md) */
   customActionNotFound: () =>
     new SpError(404, '-2147024809, System.ArgumentException', 'The user custom action does not exist.'),

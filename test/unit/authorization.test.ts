@@ -30,6 +30,12 @@ const READING_ACTIONS: Record<string, string> = {
   'peopleManager.setsinglevalueprofileproperty': "a user's own profile (another's needs ManageWeb, checked by the rule)",
   'peopleManager.setmultivaluedprofileproperty': 'as setsinglevalueprofileproperty',
   'peopleManager.setmyprofilepicture': "the caller's own picture",
+  'relatedItemManager.getrelateditems': "reads the source item's links (View Items on it, checked by the service)",
+  'relatedItemManager.getpageonerelateditems': 'as getrelateditems',
+  'relatedItemManager.addsinglelink': 'a link is an edit of the source item: Edit Items on it, checked by the service per item',
+  'relatedItemManager.addsinglelinktourl': 'as addsinglelink',
+  'relatedItemManager.addsinglelinkfromurl': 'as addsinglelink',
+  'relatedItemManager.deletesinglelink': 'as addsinglelink',
   'site.openwebbyid': 'a POST in PnPjs that only finds a web of the site collection',
   'navigationService.menustate': 'a POST that reads the quick launch as a menu',
   'navigationService.menunodekey': 'a POST that finds a quick launch node by its URL',
@@ -41,6 +47,13 @@ const READING_ACTIONS: Record<string, string> = {
   'item.getobjectsharingsettings': 'as getsharinginformation',
   'webStatics.shareobject': 'ManagePermissions on the object its URL names, checked by the rule once the URL is resolved',
   'web.unshareobject': 'as webStatics.shareobject',
+  'siteScriptUtility.getsitescripts': "a POST that reads the tenant's site scripts",
+  'siteScriptUtility.getsitescriptmetadata': 'as getsitescripts, one with its JSON',
+  'siteScriptUtility.getsitescriptfromlist': "a POST that reads a list's columns and views as a script",
+  'siteScriptUtility.getsitescriptfromweb': 'as getsitescriptfromlist, for the lists of a web',
+  'siteScriptUtility.createsitescript': 'tenant-wide: a SharePoint administrator, checked by the rule (identity/tenant-admins.ts)',
+  'siteScriptUtility.updatesitescript': 'as createsitescript',
+  'siteScriptUtility.deletesitescript': 'as createsitescript',
 };
 
 const principal = (role: SiteRoleName): Principal => ({ userId: 7, loginName: 'x', upn: 'x@contoso.com', role, via: 'bearer' });

@@ -34,6 +34,9 @@ import { principalIds } from './migrations/0028-principal-ids.ts';
 import { sharingLinks } from './migrations/0029-sharing-links.ts';
 import { webPartGallery } from './migrations/0030-web-part-gallery.ts';
 import { attachmentVersions } from './migrations/0031-attachment-versions.ts';
+import { hubSites } from './migrations/0032-hub-sites.ts';
+import { siteScripts } from './migrations/0034-site-scripts.ts';
+import { columnDefaults } from './migrations/0035-column-defaults.ts';
 import { comments } from './migrations/0036-comments.ts';
 import type { SqlFlavour } from './flavour.ts';
 
@@ -69,6 +72,9 @@ export const migrations = (flavour: SqlFlavour): Record<string, Migration> => ({
   '0029-sharing-links': sharingLinks(flavour),
   '0030-web-part-gallery': webPartGallery(),
   '0031-attachment-versions': attachmentVersions(flavour),
+  '0032-hub-sites': hubSites(flavour),
+  '0034-site-scripts': siteScripts(flavour),
+  '0035-column-defaults': columnDefaults(flavour),
   '0036-comments': comments(flavour),
 });
 

@@ -28,6 +28,9 @@ import { SqlRoleAssignments } from './role-assignments.ts';
 import { SqlSubscriptions } from './subscriptions.ts';
 import { SqlChanges } from './changes.ts';
 import { SqlSharingLinks } from './sharing-links.ts';
+import { SqlHubSites } from './hub-sites.ts';
+import { SqlSiteScripts } from './site-scripts.ts';
+import { SqlFormsFiles } from './forms-files.ts';
 import { SqlComments } from './comments.ts';
 
 /** What a repository may keep beyond its session: memory that outlives one transaction. */
@@ -61,6 +64,9 @@ export const REPOSITORIES: { [K in keyof Repositories]: (session: SqlSession, me
   subscriptions: (s) => new SqlSubscriptions(s),
   changes: (s) => new SqlChanges(s),
   sharingLinks: (s) => new SqlSharingLinks(s),
+  hubSites: (s) => new SqlHubSites(s),
+  siteScripts: (s) => new SqlSiteScripts(s),
+  formsFiles: (s) => new SqlFormsFiles(s),
   comments: (s) => new SqlComments(s),
 };
 

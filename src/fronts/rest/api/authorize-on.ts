@@ -7,7 +7,7 @@ import { fail } from '../../../domain/errors.ts';
 import type { Item, List, Web } from '../../../domain/model.ts';
 import { grants, type PermissionKind } from '../../../domain/permissions.ts';
 import { effectivePermissions, folderSecurable, type Securable } from '../../../identity/effective-permissions.ts';
-import { requirePermission } from '../../../identity/permissions.ts';
+import { hasPermission, requirePermission } from '../../../identity/permissions.ts';
 import type { ApiContext } from './context.ts';
 
 async function requireOn(securable: (web: Web) => Promise<Securable>, list: List, kind: PermissionKind, ctx: ApiContext): Promise<void> {
@@ -19,6 +19,13 @@ async function requireOn(securable: (web: Web) => Promise<Securable>, list: List
 /** `kind` on the file or folder `item` of `list`. */
 export const requireOnItem = (list: List, item: Item, kind: PermissionKind, ctx: ApiContext): Promise<void> =>
   requireOn(async (web) => ({ kind: 'item', web, list, id: item.id, dir: item.place.dir }), list, kind, ctx);
+
+/** Whether the caller has `kind` on the item (requireOnItem's rule, answered rather than thrown: what a listing leaves out). */
+export async function mayOnItem(list: List, item: Item, kind: PermissionKind, ctx: ApiContext): Promise<boolean> {
+  if ((await ctx.store.roleAssignments.scopes(ctx.site.id)).size === 0) return hasPermission(ctx.principal, kind);
+  const web = list.webId === ctx.web.id ? ctx.web : await ctx.store.sites.web(list.webId) ?? ctx.web;
+  return grants(await effectivePermissions(ctx.store, ctx.site, ctx.principal, { kind: 'item', web, list, id: item.id, dir: item.place.dir }), kind);
+}
 
 /** `kind` on the folder at `dir` of `list` ('' its root folder: the list). */
 export const requireInFolder = (list: List, dir: string, kind: PermissionKind, ctx: ApiContext): Promise<void> =>

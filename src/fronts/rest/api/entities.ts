@@ -69,14 +69,16 @@ export function webEntity(web: Web, ctx: ApiContext): Entity {
   return { type: 'SP.Web', id, editLink: 'Web', deferred: [...WEB_SHAPE.deferred], props: WEB_SHAPE.all(source) };
 }
 
-export function siteEntity(site: Site, ctx: ApiContext): Entity {
+/** SP.Site; `isHub`: the site collection is a hub site (its HubSiteId is then its own id). */
+export function siteEntity(site: Site, ctx: ApiContext, isHub = false): Entity {
   return {
     type: 'SP.Site', id: `${ctx.apiUrl}Site`, editLink: 'Site',
     deferred: ['Features', 'Owner', 'RecycleBin', 'RootWeb', 'UserCustomActions'],
     props: [
       ['AllowCreateDeclarativeWorkflow', false], ['AllowDesigner', true], ['CompatibilityLevel', 15],
       ['CurrentChangeToken', changeToken(site.id, 'site')],
-      ['Id', site.id], ['ReadOnly', false], ['RequiredDesignerVersion', '15.0.0.0'],
+      ['HubSiteId', isHub ? site.id : '00000000-0000-0000-0000-000000000000'],
+      ['Id', site.id], ['IsHubSite', isHub], ['ReadOnly', false], ['RequiredDesignerVersion', '15.0.0.0'],
       ['ServerRelativeUrl', site.url], ['ShareByLinkEnabled', false], ['ShowUrlStructure', false],
       ['UIVersionConfigurationEnabled', false], ['UpgradeReminderDate', '1899-12-30T00:00:00Z'],
       ['Url', absoluteUrl(ctx, site.url)],
@@ -217,7 +219,8 @@ function makeFieldEntity(field: FieldDefinition, owner: FieldOwner, apiUrl: stri
   return { type: info.entityType, id: `${apiUrl}${editLink}`, editLink, props };
 }
 
-function schemaXml(field: FieldDefinition): string {
+/** A field as SharePoint's SchemaXml writes it (SP.Field's SchemaXml; a site script's addSPFieldXml). */
+export function schemaXml(field: FieldDefinition): string {
   const attr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
   const flag = (b: boolean) => (b ? 'TRUE' : 'FALSE');
   // SharePoint writes ShowIn*Form only once it was set.
@@ -235,10 +238,11 @@ function schemaXml(field: FieldDefinition): string {
 /**
  * Types whose `$select` passes over names they do not have, where SharePoint's does: sppull
  * selects `Folder/TimeCreated`, `Folders/ID` and `Files/ID` (SP.Folder and SP.File have none of
- * them) and `$select=Id` on a folder, and works against SharePoint (docs/compatibility.md). Other
- * types keep refusing an unknown name.
+ * them) and `$select=Id` on a folder, and works against SharePoint (docs/compatibility.md); PnPjs's
+ * hub site test reads `site?$select=Title` (SP.Site has no Title) and passes against SharePoint
+ * Online. Other types keep refusing an unknown name.
  */
-const SELECT_PASSES_UNKNOWN: ReadonlySet<string> = new Set(['SP.Folder', 'SP.File']);
+const SELECT_PASSES_UNKNOWN: ReadonlySet<string> = new Set(['SP.Folder', 'SP.File', 'SP.Site']);
 
 /**
  * Applies `$select` to a fixed-shape entity: only the named properties, in the entity's own

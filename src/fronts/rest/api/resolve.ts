@@ -18,12 +18,20 @@ import { effectivePermissions, folderSecurable, type Securable } from '../../../
 /** Names of SharePoint endpoints spemu knows of but does not serve yet: a uniform 501. */
 const NOT_YET: ReadonlySet<string> = new Set([
   '$metadata', 'search', 'sp.utilities.utility',
-  'alerts',
+  'alerts', 'joinhubsite',
   'properties',
   'recyclebin', 'projectdata', 'sp.apps.appcatalog',
   'breakroleinheritance', 'resetroleinheritance', 'addroleassignment', 'removeroleassignment',
   'firstuniqueancestorsecurableobject', 'getparentinfos', 'deletewithparameters', 'fileversion', 'fields', 'files', 'folders',
+  // SiteScriptUtility's: running an action, and site designs.
+  'executesitescriptaction', 'createsitedesign', 'getsitedesigns', 'getsitedesignmetadata', 'updatesitedesign', 'deletesitedesign',
+  'applysitedesign', 'addsitedesigntask', 'addsitedesigntasktocurrentweb', 'getsitedesignrights', 'grantsitedesignrights', 'revokesitedesignrights',
+  'getsitedesignrun', 'getsitedesignrunstatus',
 ]);
+
+const SITE_SCRIPT_UTILITY = 'microsoft.sharepoint.utilities.webtemplateextensions.sitescriptutility';
+/** A static method's segment: the class, then the method's name. */
+const STATIC_METHOD = /^(sp\.movecopyutil|sp\.web|sp\.site|sp\.relateditemmanager|microsoft[._]sharepoint[._]utilities[._]webtemplateextensions[._]sitescriptutility|microsoft\.office\.server\.reputationmodel\.reputation)[._](.+)$/;
 
 export type Verb = 'GET' | 'POST' | 'MERGE' | 'PATCH' | 'PUT' | 'DELETE';
 
@@ -82,6 +90,10 @@ async function root(segment: PathSegment, ctx: ApiContext): Promise<Resource> {
     case 'sp.movecopyutil': return { kind: 'moveCopyUtil' };
     case 'sp.web': return { kind: 'webStatics' };
     case 'sp.site': return { kind: 'siteStatics' };
+    case 'sp.relateditemmanager': return { kind: 'relatedItemManager' };
+    case 'hubsites': return { kind: 'hubSites' };
+    case 'siteiconmanager': return { kind: 'siteIconManager' };
+    case SITE_SCRIPT_UTILITY: return { kind: 'siteScriptUtility' };
     case 'microsoft.office.server.reputationmodel.reputation': return { kind: 'reputation' };
     default: return unknownSegment(segment);
   }
@@ -112,12 +124,16 @@ export async function resolve(segments: PathSegment[], verb: Verb, ctx: ApiConte
     return authorizeAt(resource, permission, ctx);
   };
   // `SP.MoveCopyUtil.CopyFileByPath(…)`, `SP.Web.GetDocumentLibraries(@v)`, `SP.Site.Exists`,
-  // `Microsoft.Office.Server.ReputationModel.Reputation.SetRating(…)` are static methods: read as the class, then the method.
-  const util = /^(sp\.movecopyutil|sp\.web|sp\.site|microsoft\.office\.server\.reputationmodel\.reputation)\.(.+)$/.exec(segments[0]?.lname ?? '');
+  // `SP.RelatedItemManager.AddSingleLink` and
+  // `Microsoft.SharePoint.Utilities.WebTemplateExtensions.SiteScriptUtility.GetSiteScripts` (its
+  // dots may be underscores) and `Microsoft.Office.Server.ReputationModel.Reputation.SetRating(…)`
+  // are static methods: read as the class, then the method.
+  const util = STATIC_METHOD.exec(segments[0]?.lname ?? '');
   if (util) {
     addressing = false;
     const name = segments[0]!.name.slice(util[1]!.length + 1);
-    segments = [{ ...segments[0]!, name: 'SP.MoveCopyUtil', lname: util[1]!, args: undefined }, { ...segments[0]!, name, lname: util[2]! }, ...segments.slice(1)];
+    const lname = util[1]!.replace(/_/g, '.');
+    segments = [{ ...segments[0]!, name: lname, lname, args: undefined }, { ...segments[0]!, name, lname: util[2]! }, ...segments.slice(1)];
   }
   const [first, ...rest] = segments;
   if (!first) throw errors.resourceNotFound();

@@ -17,6 +17,8 @@ import type { SiteUserRecord } from './principal-entities.ts';
 import type { SiteGroupDef } from '../../../identity/site-groups.ts';
 import type { PermissionKind, RoleDefinition } from '../../../domain/permissions.ts';
 import type { Subscription } from '../../../store/subscriptions.ts';
+import type { HubSiteRow } from '../../../store/hub-sites.ts';
+import type { FormsFile } from '../../../store/forms-files.ts';
 
 export type Resource =
   | { kind: 'site' }
@@ -63,6 +65,8 @@ export type Resource =
   | { kind: 'webStatics' }
   | { kind: 'userResource'; value: (ctx: ApiContext) => Promise<string> }
   | { kind: 'siteStatics' }
+  /** SP.RelatedItemManager's static methods (types/related-items.ts). */
+  | { kind: 'relatedItemManager' }
   | { kind: 'customActions'; holder: CustomActionHolder; link: string }
   | { kind: 'customAction'; holder: CustomActionHolder; link: string; action: StoredCustomAction }
   | { kind: 'contentTypes'; web: Web; list?: List | undefined }
@@ -82,6 +86,10 @@ export type Resource =
   | { kind: 'attachments'; list: List; id: number }
   | { kind: 'attachment'; list: List; id: number; name: string }
   | { kind: 'attachmentContent'; list: List; id: number; name: string }
+  /** `_api/HubSites`, a hub got by GetById, and `_api/siteiconmanager` (types/hub-sites.ts). */
+  | { kind: 'hubSites' }
+  | { kind: 'hubSite'; hub: HubSiteRow }
+  | { kind: 'siteIconManager' }
   /** An item's comments, one of them (a reply too), a comment's replies, who likes a comment (types/comments.ts). */
   | { kind: 'comments'; list: List; id: number }
   | { kind: 'comment'; list: List; id: number; commentId: number }
@@ -91,6 +99,8 @@ export type Resource =
   | { kind: 'reputation' }
   /** SP.MoveCopyUtil's static methods. */
   | { kind: 'moveCopyUtil' }
+  /** SiteScriptUtility's static methods: the tenant's site scripts (types/site-scripts.ts). */
+  | { kind: 'siteScriptUtility' }
   /** An entity reached by navigation that is only read (a folder's Properties, StorageMetrics). */
   | { kind: 'readOnly'; read: (ctx: ApiContext) => Promise<Outcome> }
   | { kind: 'folder'; list: List; path: string }
@@ -108,7 +118,12 @@ export type Resource =
   | { kind: 'fileVersions'; list: List; item: Item }
   | { kind: 'fileVersion'; list: List; item: Item; version: Item }
   /** A past version's `$value` (the version as its item): read only. */
-  | { kind: 'fileVersionContent'; list: List; item: Item };
+  | { kind: 'fileVersionContent'; list: List; item: Item }
+  /** A library's Forms folder and the files in it that are no items (types/forms-folder.ts). */
+  | { kind: 'formsFolder'; list: List }
+  | { kind: 'formsFiles'; list: List }
+  | { kind: 'formsFile'; list: List; file: FormsFile }
+  | { kind: 'formsFileContent'; list: List; file: FormsFile };
 
 export type ResourceOf<K extends Resource['kind']> = Extract<Resource, { kind: K }>;
 

@@ -15,11 +15,12 @@ import type { Entity } from '../../../../wire/values.ts';
 import type { ApiContext } from '../context.ts';
 import { resourcePathValue } from '../entities.ts';
 import { noContent, ok, type Outcome } from '../outcome.ts';
-import type { ResourceType } from '../resource.ts';
+import type { ResourceOf, ResourceType } from '../resource.ts';
 import { argument, emptyOk, entityCollection, guidText, integerArgument, singleEntity, stringArgument } from './shared.ts';
 import type { Argument } from '../../../../odata/path.ts';
 import { bodyOf, booleanArgument, nothing, pathLink, pathOf, propertyBag, target, urlArgument, urlOf, voidAction, voidResult } from './documents-shared.ts';
 import { folderAt, webFolderById } from './folders.ts';
+import { formsAt } from './forms-folder.ts';
 import { destinationOf, moveFlagsOverwrite } from './move-copy.ts';
 import { siteUserById } from './principals.ts';
 import { isVersionId, versionIdOf, versionIdOfLabel, versionLabelOf } from '../../../../domain/versions.ts';
@@ -28,8 +29,13 @@ type FilesResource = { kind: 'files'; list: List; dir: string };
 type FileResource = { kind: 'file'; list: List; item: Item };
 type FileContentResource = { kind: 'fileContent'; list: List; item: Item };
 
-async function fileAt(web: Web, url: string, ctx: ApiContext): Promise<FileResource> {
+async function fileAt(web: Web, url: string, ctx: ApiContext): Promise<FileResource | ResourceOf<'formsFile'>> {
   const found = await documentAt(ctx.store, web, url);
+  if (!found) {
+    // A library's Forms folder holds files that are no items (its column defaults).
+    const forms = await formsAt(web, url, ctx, 'file');
+    if (forms?.kind === 'formsFile') return forms;
+  }
   if (!found?.item || found.item.place.folder) throw fail.fileNotFound(url);
   return { kind: 'file', list: found.list, item: found.item };
 }

@@ -27,6 +27,7 @@ import { emptyOk, entityCollection, singleEntity, stringArgument } from './share
 import { contentTypeOrder } from './content-types.ts';
 import { projectedEntity } from '../expand.ts';
 import { folderNavigations } from './folder-expand.ts';
+import { formsAt, isFormsPath } from './forms-folder.ts';
 
 type FolderResource = { kind: 'folder'; list: List; path: string };
 type FoldersResource = { kind: 'folders'; list: List; dir: string };
@@ -40,6 +41,8 @@ export async function folderAt(web: Web, url: string, ctx: ApiContext): Promise<
   if (!found) {
     const webPath = await webFolderPath(web, url, ctx);
     if (webPath !== undefined) return { kind: 'webFolder', web, path: webPath };
+    const forms = await formsAt(web, url, ctx, 'folder');
+    if (forms) return forms;
   }
   // A folder probed with `$select=Exists` alone answers Exists false rather than 404 (CONFIRMED;
   // a file never does), and the CLI's `folder add` relies on it.
@@ -90,9 +93,15 @@ async function storageMetrics(list: List, path: string, ctx: ApiContext): Promis
   }, 'SP.StorageMetrics', ctx);
 }
 
-/** A folder's property bag: spemu keeps none of its own, so it is empty but for what SharePoint always has. */
-async function folderProperties(url: string, ctx: ApiContext): Promise<Outcome> {
-  return propertyBag(`${pathLink('Folder', url)}/Properties`, ctx, [['vti_x005f_isbrowsable', '1']]);
+/**
+ * A folder's property bag: spemu keeps none of its own, so it is empty but for what SharePoint
+ * always has, and in a list's folders the list's id (`vti_listname`, `{GUID}` upper-case), which
+ * PnPjs's column defaults read to find the library of a folder.
+ */
+async function folderProperties(url: string, ctx: ApiContext, list?: List): Promise<Outcome> {
+  const props: Array<[string, string]> = [['vti_x005f_isbrowsable', '1']];
+  if (list) props.push(['vti_x005f_listname', `{${list.id.toUpperCase()}}`]);
+  return propertyBag(`${pathLink('Folder', url)}/Properties`, ctx, props);
 }
 
 export const folderType: ResourceType<FolderResource> = {
@@ -109,7 +118,7 @@ export const folderType: ResourceType<FolderResource> = {
       const web = (await ctx.store.sites.web(r.list.webId)) ?? ctx.web;
       return { kind: 'webFolder', web, path: splitPath(webRelative(web, r.list.serverRelativeUrl)).dir };
     },
-    properties: async (r) => readOnly((ctx) => folderProperties(urlOf(r.list, r.path), ctx)),
+    properties: async (r) => readOnly((ctx) => folderProperties(urlOf(r.list, r.path), ctx, r.list)),
     storagemetrics: async (r) => readOnly((ctx) => storageMetrics(r.list, r.path, ctx)),
   },
   methods: {
@@ -191,6 +200,7 @@ export const foldersType: ResourceType<FoldersResource> = {
   async key(r, args, ctx) {
     const name = stringArgument(args, 'url');
     const item = await ctx.store.documents.at(r.list, await ctx.store.fields.of(r.list), r.dir, name);
+    if (!item && isFormsPath(r.list, joinPath(r.dir, name))) return { kind: 'formsFolder', list: r.list };
     if (!item?.place.folder) throw fail.folderNotFound(urlOf(r.list, joinPath(r.dir, name)));
     return { kind: 'folder', list: r.list, path: pathOf(item) };
   },

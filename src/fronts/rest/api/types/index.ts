@@ -22,12 +22,16 @@ import { viewFieldsType, viewsType, viewType } from './views.ts';
 import { contentTypesType, contentTypeType } from './content-types.ts';
 import { navigationNodesType, navigationNodeType, navigationServiceType, navigationType } from './navigation.ts';
 import { featuresType } from './features.ts';
-import { eventReceiversType } from './list-extras.ts';
+import { eventReceiversType } from './event-receivers.ts';
 import { formsType, formType } from './list-forms.ts';
 import { siteStaticsType, webStaticsType } from './statics.ts';
+import { relatedItemManagerType } from './related-items.ts';
 import { userResourceType } from './user-resources.ts';
 import { customActionsType, customActionType } from './custom-actions.ts';
 import { subscriptionsType, subscriptionType } from './subscriptions.ts';
+import { hubSitesType, hubSiteType, siteIconManagerType } from './hub-sites.ts';
+import { siteScriptUtilityType } from './site-scripts.ts';
+import { formsFileContentType, formsFilesType, formsFileType, formsFolderType } from './forms-folder.ts';
 import { commentLikesType, commentRepliesType, commentsType, commentType } from './comments.ts';
 import { reputationType } from './reputation.ts';
 
@@ -68,6 +72,7 @@ export const RESOURCE_TYPES: ResourceTypes = {
   webStatics: webStaticsType,
   userResource: userResourceType,
   siteStatics: siteStaticsType,
+  relatedItemManager: relatedItemManagerType,
   customActions: customActionsType,
   customAction: customActionType,
   navigationNodes: navigationNodesType,
@@ -94,11 +99,19 @@ export const RESOURCE_TYPES: ResourceTypes = {
   webFolder: webFolderType,
   webFolders: webFoldersType,
   moveCopyUtil: moveCopyUtilType,
+  siteScriptUtility: siteScriptUtilityType,
   subscriptions: subscriptionsType,
   subscription: subscriptionType,
   attachments: attachmentsType,
   attachment: attachmentType,
   attachmentContent: attachmentContentType,
+  hubSites: hubSitesType,
+  hubSite: hubSiteType,
+  siteIconManager: siteIconManagerType,
+  formsFolder: formsFolderType,
+  formsFiles: formsFilesType,
+  formsFile: formsFileType,
+  formsFileContent: formsFileContentType,
   comments: commentsType,
   comment: commentType,
   commentReplies: commentRepliesType,

@@ -1,5 +1,5 @@
 // What a list and a web have that spemu answers from what it knows, without storing anything:
-// a list's event receivers (none: spemu runs no remote event receivers), the lookups that
+// a list's event receivers (answered in event-receivers.ts), the lookups that
 // point at it (`getRelatedFields`), its IRM settings (IRM is off); a web's templates for new
 // subwebs (the team sites spemu makes), its custom list templates (none) and `mapToIcon`.
 
@@ -9,7 +9,7 @@ import { errors } from '../../../../wire/errors.ts';
 import type { Entity, Value } from '../../../../wire/values.ts';
 import { listEditLink } from '../entities.ts';
 import { ok } from '../outcome.ts';
-import type { MethodDef, Resource, ResourceType } from '../resource.ts';
+import type { MethodDef, Resource } from '../resource.ts';
 import { argument, entityCollection, integerArgument, singleEntity, stringArgument } from './shared.ts';
 import { CATALOGS } from '../../../../domain/templates.ts';
 import { argumentLiteral } from '../../../../odata/path.ts';
@@ -20,7 +20,7 @@ type WebResource = { kind: 'web'; web: Web };
 const readOnly = (read: Extract<Resource, { kind: 'readOnly' }>['read']): Resource => ({ kind: 'readOnly', read });
 
 export const listExtraNavigation = {
-  /** No remote event receivers: spemu calls none (adding one is refused). */
+  /** SharePoint's column-defaults receiver only (event-receivers.ts). */
   eventreceivers: async (r: ListResource): Promise<Resource> => ({ kind: 'eventReceivers', list: r.list }),
   /** IRM is off on every spemu list. */
   informationrightsmanagementsettings: async (r: ListResource): Promise<Resource> => readOnly(async (ctx) => {
@@ -59,12 +59,6 @@ export const listExtraMethods: Record<string, MethodDef<ListResource>> = {
   },
 };
 
-export const eventReceiversType: ResourceType<{ kind: 'eventReceivers'; list: List }> = {
-  permissions: { create: 'ManageLists' },
-  get: async (_r, ctx) => entityCollection([], 'SP.ApiData.EventReceiverDefinitions', ctx),
-  create: async () => { throw errors.notImplemented('Remote event receivers'); },
-};
-
 /** The templates spemu makes subwebs from: team sites. */
 function webTemplateEntities(apiUrl: string): Entity[] {
   const templates: Array<[string, string, string]> = [
@@ -80,6 +74,12 @@ function webTemplateEntities(apiUrl: string): Entity[] {
 
 /** Icons SharePoint names for file types (its `ic<ext>.png` images); others are the generic one. */
 const ICONS = new Set(['docx', 'doc', 'xlsx', 'xls', 'pptx', 'ppt', 'pdf', 'txt', 'png', 'jpg', 'gif', 'zip', 'one', 'vsdx', 'xml', 'html', 'htm', 'aspx', 'csv', 'mpp']);
+
+/** SharePoint's icon image for a file name: `ic` + its extension, or the generic one. */
+export function iconFileName(name: string): string {
+  const ext = fileType(name).toLowerCase();
+  return ICONS.has(ext) ? `ic${ext}.png` : 'icgen.gif';
+}
 
 /** SP.ListTemplateType's catalogs SharePoint has and spemu does not (yet): answered 501, not as an unknown type. */
 const CATALOGS_NOT_SERVED = new Set([110, 111, 114, 116, 117, 121, 122, 123, 124, 125, 130]);
@@ -111,9 +111,8 @@ export const webExtraMethods: Record<string, MethodDef<WebResource>> = {
     async invoke(_r, args) {
       const name = stringArgument(args, 'fileName', 'filename');
       const size = argumentLiteral(argument(args, 'size'));
-      const ext = fileType(name).toLowerCase();
       const large = size?.type === 'number' && size.value === 1;
-      const icon = ICONS.has(ext) ? `ic${ext}.png` : 'icgen.gif';
+      const icon = iconFileName(name);
       return ok({ kind: 'primitive', methodName: 'MapToIcon', edmType: 'Edm.String', value: large ? `lg_${icon}` : icon });
     },
   },

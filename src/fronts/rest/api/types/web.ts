@@ -21,6 +21,7 @@ import { openWebById, subwebMethods, webInformationEntity } from './webs.ts';
 import { siteCustomActions, webCustomActions } from './custom-actions.ts';
 import { webExtraMethods } from './list-extras.ts';
 import { userResource } from './user-resources.ts';
+import { siteHubMethods, webHubMethods } from './hub-sites.ts';
 
 export const siteType: ResourceType<{ kind: 'site' }> = {
   navigation: {
@@ -31,8 +32,9 @@ export const siteType: ResourceType<{ kind: 'site' }> = {
   methods: {
     openwebbyid: openWebById,
     getchanges: getChangesMethod((_r, ctx) => ({ siteId: ctx.site.id, scope: { kind: 'site' }, tokenScope: 'site', id: ctx.site.id })),
+    ...siteHubMethods,
   },
-  get: async (_r, ctx) => singleEntity(await withCurrentChangeToken(siteEntity(ctx.site, ctx), ctx, 'site', ctx.site.id), 'SP.Site', ctx),
+  get: async (_r, ctx) => singleEntity(await withCurrentChangeToken(siteEntity(ctx.site, ctx, (await ctx.store.hubSites.get(ctx.site.id)) !== undefined), ctx, 'site', ctx.site.id), 'SP.Site', ctx),
 };
 
 type WebResource = { kind: 'web'; web: Web };
@@ -78,6 +80,7 @@ export const webType: ResourceType<WebResource> = {
     ...securableMethods<WebResource>(async (r) => ({ base: 'Web', securable: { kind: 'web', web: r.web } })),
     ...webExtraMethods,
     ...webFileMethods,
+    ...webHubMethods,
     getusereffectivepermissions: getUserEffectivePermissions,
     unshareobject: webUnshareObject as MethodDef<WebResource>,
     getchanges: getChangesMethod((r, ctx) => {

@@ -1,0 +1,46 @@
+// Hub sites: registering a site collection as a hub and unregistering it, and the site logos
+// setsitelogo sets. Who may do so is the resource model's business (the front declares it);
+// the rules here are SharePoint's: a site collection is a hub once, a hub is what is removed.
+
+import { fail } from '../domain/errors.ts';
+import type { Site } from '../domain/model.ts';
+import type { HubSiteRow } from '../store/hub-sites.ts';
+import type { Store, StoreReader } from '../store/store.ts';
+import type { Actor } from './actor.ts';
+
+/** SP.SiteLogoType: what setsitelogo sets. */
+export const SITE_LOGO_TYPES = { WebLogo: 0, HubLogo: 1, HeaderBackground: 2, GlobalNavLogo: 3 } as const;
+
+/** The hub a site collection is (a hub's own sites are in it), or undefined. */
+export function hubOf(store: Pick<StoreReader, 'hubSites'>, site: Site): Promise<HubSiteRow | undefined> {
+  return store.hubSites.get(site.id);
+}
+
+export class HubSiteService {
+  constructor(private readonly store: Store, private readonly actor: Actor) {}
+
+  /** Makes the site collection a hub, titled as its root web is now; refused when it is one. */
+  async register(site: Site): Promise<HubSiteRow> {
+    const root = await this.store.sites.web(site.rootWebId);
+    const row: HubSiteRow = {
+      siteId: site.id, title: root?.title ?? site.title, description: null, logoUrl: null, version: 1,
+      registered: this.actor.now(), registeredBy: this.actor.userId,
+    };
+    if (!(await this.store.hubSites.add(row))) throw fail.hubSiteAlready();
+    return row;
+  }
+
+  /** The site collection is a hub no more; refused when it is none. */
+  async unregister(site: Site): Promise<void> {
+    if (!(await this.store.hubSites.remove(site.id))) throw fail.hubSiteNotFound();
+  }
+
+  /**
+   * setsitelogo's HubLogo: the hub's LogoUrl (an absolute URL), where the site collection is a
+   * hub. Other logo types are not kept (docs/compatibility.md).
+   */
+  async setLogo(site: Site, type: number, logoUrl: string): Promise<void> {
+    if (type !== SITE_LOGO_TYPES.HubLogo) return;
+    await this.store.hubSites.setLogo(site.id, logoUrl);
+  }
+}
