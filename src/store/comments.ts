@@ -32,14 +32,8 @@ export interface CommentLike {
   created: string;
 }
 
-export interface NewComment {
-  itemId: number;
-  parentId: number;
-  text: string;
-  mentions: CommentMention[] | null;
-  authorId: number;
-  created: string;
-}
+/** A comment to store: what a stored one has but its number and what others did to it since. */
+export type NewComment = Pick<CommentRow, 'itemId' | 'parentId' | 'text' | 'mentions' | 'authorId' | 'created'>;
 
 export interface CommentRepository {
   /** The item's comments (parentId 0) or a comment's replies, oldest first; likes told for `viewerId`. */
