@@ -3,8 +3,11 @@
 // The stages, in order: authenticate (the same 401 challenge as `/_api`), the site from the
 // URL, authorize (403 without a role there), what the URL names, the permission to read it
 // (ViewListItems, ViewVersions for a past version, as the caller's level on the site grants
-// them), then the bytes (file-response.ts). Errors are SharePoint's JSON error body.
+// them), then the bytes (file-response.ts). Errors are SharePoint's JSON error body. Besides a
+// library's documents, the files of its Forms folder (services/forms-files.ts), which are no
+// items: read with view rights on the library, from the database, with no versions.
 
+import { Readable } from 'node:stream';
 import { callerKey } from './authenticate.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { fileEtag, placePath, urlInList } from '../domain/documents.ts';
@@ -15,6 +18,8 @@ import { effectivePermissions } from '../identity/effective-permissions.ts';
 import { grants, type PermissionKind } from '../domain/permissions.ts';
 import type { Principal } from '../domain/model.ts';
 import { conditionsFromHeaders } from '../services/conditions.ts';
+import { formsFileEtag } from '../services/forms-files.ts';
+import type { FormsFile } from '../store/forms-files.ts';
 import type { StoreReader } from '../store/store.ts';
 import { errorDialect } from '../wire/dialect.ts';
 import { errorResponse } from '../wire/error-response.ts';
@@ -26,7 +31,12 @@ import { dropConnection, sendResponse } from './send.ts';
 import type { Admission } from './throttle/gate.ts';
 
 /** A file, or one of its past versions (`version`), as services/document-paths.ts finds them. */
-export interface FoundFile { list: List; item: Item; version?: Item | undefined }
+export interface FoundDocument { list: List; item: Item; version?: Item | undefined }
+/** A file of a library's Forms folder, as services/forms-files.ts finds it. */
+export interface FoundFormsFile { list: List; file: FormsFile }
+export type FoundFile = FoundDocument | FoundFormsFile;
+
+const isFormsFile = (found: FoundFile): found is FoundFormsFile => 'file' in found;
 
 /** How a front finds what a request names. Either step may throw a domain error of its own. */
 export interface FileLookup {
@@ -58,8 +68,9 @@ export async function serveFile(req: FastifyRequest, reply: FastifyReply, deps: 
     const principal = await deps.authenticator.authorize(site, identity);
     const found = await lookup.file(deps.store, web);
     if (!found) throw lookup.notFound();
-    await requireOnFile(deps.store, site, principal, web, found, found.version ? 'ViewVersions' : 'ViewListItems');
-    response = await fileResponse({ method: req.method, headers, conditions: conditionsFromHeaders(headers) }, toSend(found, deps, lookup), lookup.disposition, requestId);
+    await requireOnFile(deps.store, site, principal, web, found, !isFormsFile(found) && found.version ? 'ViewVersions' : 'ViewListItems');
+    const file = isFormsFile(found) ? formsFileToSend(found, lookup) : toSend(found, deps, lookup);
+    response = await fileResponse({ method: req.method, headers, conditions: conditionsFromHeaders(headers) }, file, lookup.disposition, requestId);
     if (admission) response = { ...response, headers: { ...response.headers, ...admission.headers }, delivery: admission.delivery };
   } catch (e) {
     response = errorResponse(e, requestId, errorDialect(headers.accept, headers['odata-version']), req.log, req.url);
@@ -75,11 +86,13 @@ export async function serveFile(req: FastifyRequest, reply: FastifyReply, deps: 
 async function requireOnFile(store: StoreReader, site: Site, principal: Principal, web: Web, found: FoundFile, kind: PermissionKind): Promise<void> {
   if ((await store.roleAssignments.scopes(site.id)).size === 0) return requirePermission(principal, kind);
   const listWeb = found.list.webId === web.id ? web : await store.sites.web(found.list.webId) ?? web;
-  const mask = await effectivePermissions(store, site, principal, { kind: 'item', web: listWeb, list: found.list, id: found.item.id });
+  // A Forms file is no item: the library's own permissions govern it.
+  const target = isFormsFile(found) ? { kind: 'list' as const, web: listWeb, list: found.list } : { kind: 'item' as const, web: listWeb, list: found.list, id: found.item.id };
+  const mask = await effectivePermissions(store, site, principal, target);
   if (!grants(mask, kind)) throw fail.accessDenied();
 }
 
-function toSend(found: FoundFile, deps: FrontDeps, lookup: FileLookup): FileToSend {
+function toSend(found: FoundDocument, deps: FrontDeps, lookup: FileLookup): FileToSend {
   const content = found.version ?? found.item;
   const bytes = content.file;
   if (!bytes) throw lookup.notFound();
@@ -87,5 +100,15 @@ function toSend(found: FoundFile, deps: FrontDeps, lookup: FileLookup): FileToSe
     name: found.item.place.name ?? '', size: bytes.size, etag: fileEtag(content), modified: content.modified,
     open: (range) => deps.store.blobs.open(bytes.blobId, range),
     missing: () => fail.fileNotFound(urlInList(found.list.serverRelativeUrl, placePath(found.item.place))),
+  };
+}
+
+/** A Forms file is small and held whole (services/forms-files.ts): a range is a slice of it. */
+function formsFileToSend(found: FoundFormsFile, lookup: FileLookup): FileToSend {
+  const { file } = found;
+  return {
+    name: file.name, size: file.content.byteLength, etag: formsFileEtag(file), modified: file.modified,
+    open: async (range) => Readable.from([Buffer.from(range ? file.content.subarray(range.start, range.end + 1) : file.content)]),
+    missing: () => lookup.notFound(),
   };
 }

@@ -3,19 +3,36 @@
 // (domain/location-defaults.ts; SharePoint's LocationBasedMetadataDefaultsReceiver on ItemAdded).
 
 import { randomUUID } from 'node:crypto';
-import { checkName, urlInList, webRelativeUrl } from '../domain/documents.ts';
+import { checkName, segments, splitPath, urlInList, webRelativeUrl } from '../domain/documents.ts';
 import { fail } from '../domain/errors.ts';
 import { defaultsForFolder, LOCATION_DEFAULTS_FILE, parseLocationDefaults } from '../domain/location-defaults.ts';
-import type { Field, List, StoredValue } from '../domain/model.ts';
+import type { Field, List, StoredValue, Web } from '../domain/model.ts';
 import type { FormsFile } from '../store/forms-files.ts';
 import type { Store, StoreReader } from '../store/store.ts';
 import type { Actor } from './actor.ts';
+import { locate } from './document-paths.ts';
 
 /** A Forms file is held in memory whole: SharePoint's are a few KiB; more than this is refused. */
 export const FORMS_FILE_LIMIT = 4 * 1024 * 1024;
 
 /** Only a document library has a Forms folder (a list's forms sit in its root folder, and hold no files). */
 export const hasFormsFolder = (list: List): boolean => list.baseType === 1;
+
+/** Its etag, as `/_api` gives it and its own URL answers it: `"{GUID},version"`. */
+export const formsFileEtag = (file: FormsFile): string => `"{${file.uniqueId.toUpperCase()}},${file.version}"`;
+
+/**
+ * The Forms file a URL names (server-relative, relative to the web, or absolute), as a file's
+ * own URL and download.aspx find it where no document is; undefined if the URL names none.
+ */
+export async function formsFileAt(store: Pick<StoreReader, 'lists' | 'fields' | 'documents' | 'formsFiles'>, web: Web, url: string): Promise<{ list: List; file: FormsFile } | undefined> {
+  const found = await locate(store, web, url);
+  if (!found || !hasFormsFolder(found.list)) return undefined;
+  const { dir, name } = splitPath(found.path);
+  if (segments(dir).length !== 1 || dir.toLowerCase() !== 'forms') return undefined;
+  const file = (await store.formsFiles.of(found.list)).find((f) => f.name.toLowerCase() === name.toLowerCase());
+  return file ? { list: found.list, file } : undefined;
+}
 
 export class FormsFileService {
   constructor(private readonly store: Store, private readonly actor: Actor) {}

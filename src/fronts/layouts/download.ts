@@ -11,6 +11,7 @@ import type { FrontDeps } from '../../pipeline/deps.ts';
 import { serveFile } from '../../pipeline/file-download.ts';
 import type { SitePathFront } from '../../pipeline/site-paths.ts';
 import { documentById, fileAt, webAt } from '../../services/document-paths.ts';
+import { formsFileAt } from '../../services/forms-files.ts';
 
 const PATH = /\/_layouts\/15\/download\.aspx$/i;
 
@@ -36,7 +37,8 @@ async function serve(req: FastifyRequest, reply: FastifyReply, deps: FrontDeps):
         const found = id ? await documentById(store, web, id) : undefined;
         return found && !found.item.place.folder ? found : undefined;
       }
-      if (sourceUrl !== undefined) return fileAt(store, web, pathOf(sourceUrl));
+      // By SourceUrl a Forms folder file too (no item, so no UniqueId finds it).
+      if (sourceUrl !== undefined) return (await fileAt(store, web, pathOf(sourceUrl))) ?? formsFileAt(store, web, pathOf(sourceUrl));
       throw fail.badArgument('download.aspx needs a SourceUrl or a UniqueId.');
     },
     notFound: () => (uniqueId !== undefined ? fail.fileNotFoundById() : fail.fileNotFound(sourceUrl ?? sitePath)),

@@ -8,7 +8,7 @@
 import { segments, splitPath } from '../../../../domain/documents.ts';
 import { fail } from '../../../../domain/errors.ts';
 import type { List, Web } from '../../../../domain/model.ts';
-import { hasFormsFolder } from '../../../../services/forms-files.ts';
+import { formsFileEtag, hasFormsFolder } from '../../../../services/forms-files.ts';
 import type { FormsFile } from '../../../../store/forms-files.ts';
 import type { Entity } from '../../../../wire/values.ts';
 import type { Argument } from '../../../../odata/path.ts';
@@ -68,12 +68,10 @@ function formsFolderEntity(list: List, files: FormsFile[], ctx: ApiContext): Ent
   };
 }
 
-const etagOf = (file: FormsFile): string => `"{${file.uniqueId.toUpperCase()}},${file.version}"`;
-
 function formsFileEntity(list: List, file: FormsFile, ctx: ApiContext): Entity {
   const url = fileUrl(list, file);
   const link = pathLink('File', url);
-  const etag = etagOf(file);
+  const etag = formsFileEtag(file);
   return {
     type: 'SP.File', id: `${ctx.apiUrl}${link}`, editLink: link, etag,
     deferred: ['Author', 'CheckedOutByUser', 'ListItemAllFields', 'LockedByUser', 'ModifiedBy', 'Properties', 'Versions'],
@@ -150,7 +148,7 @@ export const formsFileType: ResourceType<FormsFileResource> = {
 export const formsFileContentType: ResourceType<ResourceOf<'formsFileContent'>> = {
   permissions: { get: 'ViewListItems', update: 'ManageLists' },
   bodies: { update: 'stream' },
-  get: async (r) => ({ kind: 'bytes', status: 200, body: Buffer.from(r.file.content), contentType: 'application/octet-stream', etag: etagOf(r.file) }),
+  get: async (r) => ({ kind: 'bytes', status: 200, body: Buffer.from(r.file.content), contentType: 'application/octet-stream', etag: formsFileEtag(r.file) }),
   async update(r, ctx) {
     await ctx.services.formsFiles.put(r.list, r.file.name, bodyOf(ctx), { overwrite: true });
     return noContent();
