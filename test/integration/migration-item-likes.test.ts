@@ -1,7 +1,7 @@
 // Migration 0037: a workspace made before item likes existed gains the item_likes table, its
 // items kept and likeable. The old shape is made for real: a workspace made by this spemu, then
 // 0037's table dropped and 0037 struck from the applied migrations; a new server on it migrates.
-// Both legs.
+// Then likes go with their item and list, read from the table itself. Both legs.
 
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -54,5 +54,32 @@ describe(`migration 0037: item likes (${testBackend()})`, () => {
     } finally {
       await server.close();
     }
+  });
+
+  it('likes go with their item and with their list: no row of theirs is left in item_likes', async () => {
+    const rows = async () => {
+      const connection = await open();
+      try {
+        return (await connection.db.selectFrom('item_likes').select(['item_id']).orderBy('item_id').execute()).map((r) => Number(r.item_id));
+      } finally {
+        await connection.db.destroy();
+      }
+    };
+    const run = async (fn: (sp: ReturnType<typeof pnpFor>) => Promise<void>) => {
+      const server = await startTestServer({ db, seed: TENANT });
+      try { await fn(pnpFor(server.site('/sites/test'))); } finally { await server.close(); }
+    };
+    await run(async (sp) => {
+      const list = sp.web.lists.getByTitle('Tasks');
+      const { Id: second } = await list.items.add({ Title: 'second' });
+      await list.items.getById(1).like();
+      await list.items.getById(second).like();
+    });
+    assert.equal((await rows()).length, 2);
+    await run(async (sp) => { await sp.web.lists.getByTitle('Tasks').items.getById(1).delete(); });
+    assert.deepEqual((await rows()).filter((id) => id === 1), [], 'the deleted item\'s like is gone');
+    assert.equal((await rows()).length, 1, 'the other item\'s like stays');
+    await run(async (sp) => { await sp.web.lists.getByTitle('Tasks').delete(); });
+    assert.deepEqual(await rows(), [], 'the deleted list\'s likes are gone');
   });
 });
