@@ -53,6 +53,11 @@ export class CommentService {
     if (!(await this.store.comments.setLike(list, itemId, id, this.actor.userId, like, this.actor.now()))) throw fail.commentNotFound();
   }
 
+  /** The actor's like of the item itself (Reputation.SetLike): set or removed, again is no error. */
+  async likeItem(list: List, itemId: number, like: boolean): Promise<void> {
+    if ((await this.store.comments.setItemLike(list, itemId, this.actor.userId, like, this.actor.now())) === 'noItem') throw fail.itemNotFound();
+  }
+
   /** The actor's rating of the item, 1 to 5 (whole stars); the item's new average. */
   async rate(list: List, itemId: number, rating: number): Promise<{ average: number; count: number }> {
     if (!Number.isInteger(rating) || rating < 1 || rating > 5) throw fail.badArgument('The rating must be a whole number from 1 to 5.');

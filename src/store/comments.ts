@@ -1,4 +1,4 @@
-// List item comments, their likes and replies, and item ratings (the social data SharePoint
+// List item comments, their likes and replies, item likes and item ratings (the social data SharePoint
 // Online keeps beside an item, not in its fields).
 
 import type { List } from '../domain/model.ts';
@@ -50,6 +50,10 @@ export interface CommentRepository {
   setLike(list: List, itemId: number, id: number, userId: number, like: boolean, now: string): Promise<boolean>;
   /** Who likes the comment, in the order they did. */
   likes(list: List, itemId: number, id: number): Promise<CommentLike[]>;
+  /** Sets (true) or removes (false) `userId`'s like of the item itself; 'noItem' when it is gone. */
+  setItemLike(list: List, itemId: number, userId: number, like: boolean, now: string): Promise<true | 'noItem'>;
+  /** Who likes the item itself, in the order they did. */
+  itemLikes(list: List, itemId: number): Promise<CommentLike[]>;
   /** Sets `userId`'s rating of the item and answers the item's average rating and count; 'noItem' when it is gone. */
   rate(list: List, itemId: number, userId: number, rating: number, now: string): Promise<{ average: number; count: number } | 'noItem'>;
 }

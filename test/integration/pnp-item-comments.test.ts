@@ -200,6 +200,55 @@ describe('PnPjs item comments and ratings against spemu', () => {
     assert.equal((await again.list.items.getById(d).comments()).length, 0);
   });
 
+  it('item likes (item.like/unlike/getLikedBy): one per user, likedBy names them, a visitor may, no role refused, gone with the item', async () => {
+    const { list } = await sp.web.lists.ensure('Item Likes');
+    const { Id: id } = await list.items.add({ Title: 'likeable' });
+    const { Id: other } = await list.items.add({ Title: 'other' });
+    const item = list.items.getById(id);
+    assert.deepEqual(await item.getLikedBy(), []);
+    await item.like();
+    await item.like(); // one like per user
+    const daveItem = (await as(DAVE)).web.lists.getByTitle('Item Likes').items.getById(id);
+    await daveItem.like(); // a visitor likes, as they like comments
+    const likers = await daveItem.getLikedBy();
+    assert.equal(likers.length, 2);
+    assert.ok(likers[1]!.loginName.toLowerCase().endsWith(DAVE));
+    assert.match(likers[1]!.email, /^dave@/i, 'the user\'s e-mail');
+    assert.equal(typeof likers[0]!.id, 'number');
+    assert.match(String(likers[0]!.creationDate), /^\d{4}-\d\d-\d\dT/);
+    assert.deepEqual(await list.items.getById(other).getLikedBy(), [], 'each item has its own likes');
+
+    await item.unlike();
+    await item.unlike(); // unliking again is no error
+    assert.deepEqual((await item.getLikedBy()).map((l) => l.loginName.toLowerCase().endsWith(DAVE)), [true]);
+
+    // The wire: GET reads too (nometadata), SetLike answers nothing, a bad `like` is a 400.
+    const listId = (await list.select('Id')()).Id;
+    const setLike = (item: number, like: string, upn?: string) => Promise.resolve(upn ? bearerFor(SECRET, upn) : undefined).then((auth) => fetch(
+      `${site}/_api/Microsoft.Office.Server.ReputationModel.Reputation.SetLike(listID=@a1,itemID=@a2,like=@a3)?@a1='{${listId}}'&@a2='${item}'&@a3=${like}`,
+      { method: 'POST', headers: { Accept: 'application/json;odata=nometadata', ...(auth ? { Authorization: auth } : {}) } },
+    ));
+    const liked = await setLike(other, 'true');
+    assert.equal(liked.status, 200);
+    const read = await fetch(`${site}/_api/web/lists/getbytitle('Item Likes')/items(${other})/likedBy`, { headers: { Accept: 'application/json;odata=nometadata' } });
+    const value = ((await read.json()) as { value: Array<Record<string, unknown>> }).value;
+    assert.deepEqual(Object.keys(value[0]!), ['creationDate', 'email', 'id', 'loginName', 'name']);
+    assert.equal((await setLike(other, '7')).status, 400);
+    assert.equal((await setLike(9999, 'true')).status, 404);
+
+    // No role on the site: neither like nor read the likes; nothing written.
+    const erinItem = (await as(ERIN)).web.lists.getByTitle('Item Likes').items.getById(id);
+    assert.equal((await failure(erinItem.getLikedBy())).status, 403);
+    assert.equal((await setLike(id, 'true', ERIN)).status, 403);
+    assert.equal((await item.getLikedBy()).length, 1);
+
+    // Gone with the item: a recycled one's likes do not come back on a new item.
+    await list.items.getById(other).delete();
+    assert.equal((await failure(list.items.getById(other).getLikedBy())).status, 404);
+    const { Id: next } = await list.items.add({ Title: 'next' });
+    assert.deepEqual(await list.items.getById(next).getLikedBy(), []);
+  });
+
   it('the wire: the comment entity in nometadata and verbose, 201 on add, DeleteAll and SetRating results', async () => {
     const { list } = await sp.web.lists.ensure('Comment Wire');
     const { Id: id } = await list.items.add({ Title: 'wire' });

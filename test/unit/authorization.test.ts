@@ -57,6 +57,7 @@ const READING_ACTIONS: Record<string, string> = {
   'comment.like': "the caller's own like of a comment on an item they may view (docs/compatibility.md)",
   'comment.unlike': 'as comment.like',
   'reputation.setrating': "the caller's own rating; View Items on the item its arguments name, checked by the rule",
+  'reputation.setlike': "the caller's own like of an item (as a comment's like): View Items on the item its arguments name, checked by the rule",
 };
 
 /** Write verbs a Read-level user may use, each for a reason: what they write is social data of their own, not the item. */
@@ -64,6 +65,7 @@ const READ_WRITES: Record<string, string> = {
   'comments.create': 'a comment on an item is social data, not an edit of it: whoever may view the item comments (docs/compatibility.md)',
   'commentReplies.create': 'as comments.create',
   'comment.delete': "the caller's own comment; another's needs Edit Items on the item, checked by the rule (CommentService.delete)",
+  'itemLikes.create': "a POST that only reads who likes the item (PnPjs's getLikedBy POSTs items(n)/likedBy)",
 };
 
 const principal = (role: SiteRoleName): Principal => ({ userId: 7, loginName: 'x', upn: 'x@contoso.com', role, via: 'bearer' });

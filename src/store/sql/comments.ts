@@ -1,4 +1,4 @@
-// Item comments, their likes, and item ratings on SQL (migration 0036): read only by the comment
+// Item comments, their likes, and item ratings on SQL (migration 0036), item likes (0037): read only by the comment
 // and rating endpoints, so not cached. A write takes the list's counter row first (SqlLists.lock),
 // as item writes do, so a comment is never added to an item being deleted, and ids are handed
 // out one writer at a time.
@@ -114,6 +114,28 @@ export class SqlComments implements CommentRepository {
     return rows.map((r) => ({ userId: Number(r.user_id), created: String(r.created) }));
   }
 
+  setItemLike(list: List, itemId: number, userId: number, like: boolean, now: string): Promise<true | 'noItem'> {
+    return this.s.write([], async (s) => {
+      await new SqlLists(s).lock(list);
+      const item = await s.db.selectFrom(list.tableName).select('id').where('id', '=', itemId).executeTakeFirst();
+      if (!item) return 'noItem';
+      if (like) {
+        await s.db.insertInto('item_likes').values({ list_row_id: list.rowId, item_id: itemId, user_id: userId, created: now })
+          .onConflict((oc) => oc.columns(['list_row_id', 'item_id', 'user_id']).doNothing()).execute();
+      } else {
+        await s.db.deleteFrom('item_likes').where('list_row_id', '=', list.rowId).where('item_id', '=', itemId).where('user_id', '=', userId).execute();
+      }
+      return true;
+    });
+  }
+
+  async itemLikes(list: List, itemId: number): Promise<CommentLike[]> {
+    if (!Number.isSafeInteger(itemId)) return [];
+    const rows = await this.s.db.selectFrom('item_likes').select(['user_id', 'created'])
+      .where('list_row_id', '=', list.rowId).where('item_id', '=', itemId).orderBy('created').orderBy('user_id').execute();
+    return rows.map((r) => ({ userId: Number(r.user_id), created: String(r.created) }));
+  }
+
   rate(list: List, itemId: number, userId: number, rating: number, now: string): Promise<{ average: number; count: number } | 'noItem'> {
     return this.s.write([], async (s) => {
       await new SqlLists(s).lock(list);
@@ -131,7 +153,7 @@ export class SqlComments implements CommentRepository {
 /** Every comment, like and rating of one item (its delete), in the caller's unit of work. */
 export async function dropItemSocial(db: Kysely<any>, listRowId: number, itemId: number): Promise<void> {
   await dropComments(db, listRowId, itemId);
-  await db.deleteFrom('item_ratings').where('list_row_id', '=', listRowId).where('item_id', '=', itemId).execute();
+  for (const table of ['item_ratings', 'item_likes'] as const) await db.deleteFrom(table).where('list_row_id', '=', listRowId).where('item_id', '=', itemId).execute();
 }
 
 async function dropComments(db: Kysely<any>, listRowId: number, itemId: number): Promise<void> {

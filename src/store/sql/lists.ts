@@ -132,8 +132,8 @@ export class SqlLists implements ListRepository {
         await s.db.deleteFrom(table).where((eb) => eb.or([eb('scope', '=', `list:${list.rowId}`), eb('scope', 'like', `item:${list.rowId}:%`)])).execute();
       }
       await s.db.deleteFrom('sharing_links').where('scope', 'like', `item:${list.rowId}:%`).execute();
-      // Its items' comments, their likes, and their ratings (migration 0036).
-      for (const table of ['item_comment_likes', 'item_comments', 'item_ratings'] as const) await s.db.deleteFrom(table).where('list_row_id', '=', list.rowId).execute();
+      // Its items' comments, their likes, their ratings (migration 0036) and their likes (0037).
+      for (const table of ['item_comment_likes', 'item_comments', 'item_ratings', 'item_likes'] as const) await s.db.deleteFrom(table).where('list_row_id', '=', list.rowId).execute();
       await s.db.deleteFrom('fields').where('list_row_id', '=', list.rowId).execute();
       await s.db.deleteFrom('lists').where('row_id', '=', list.rowId).execute();
       await s.db.schema.dropTable(list.tableName).ifExists().execute();

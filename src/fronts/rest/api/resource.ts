@@ -95,6 +95,8 @@ export type Resource =
   | { kind: 'comment'; list: List; id: number; commentId: number }
   | { kind: 'commentReplies'; list: List; id: number; commentId: number }
   | { kind: 'commentLikes'; list: List; id: number; commentId: number }
+  /** Who likes an item itself (Reputation.SetLike), `items(n)/likedBy`. */
+  | { kind: 'itemLikes'; list: List; id: number }
   /** Microsoft.Office.Server.ReputationModel.Reputation's static methods (SetRating). */
   | { kind: 'reputation' }
   /** SP.MoveCopyUtil's static methods. */

@@ -1,12 +1,13 @@
 // List item comments as SharePoint Online serves them (Microsoft.SharePoint.Comments.comment):
 // `items(n)/Comments` listed and added to, `Comments(id)` read, deleted, liked and unliked,
-// `Comments(id)/replies` listed and added to, `Comments(id)/likedBy`, `Comments/DeleteAll`.
+// `Comments(id)/replies` listed and added to, `Comments(id)/likedBy`, `Comments/DeleteAll`, and
+// who likes the item itself (`items(n)/likedBy`).
 // Anyone who may view the item reads, comments, replies and likes; a comment goes by its
 // author's hand or an editor's; DeleteAll is an editor's (docs/compatibility.md).
 
 import { fail } from '../../../../domain/errors.ts';
 import type { List } from '../../../../domain/model.ts';
-import type { CommentRow } from '../../../../store/comments.ts';
+import type { CommentLike, CommentRow } from '../../../../store/comments.ts';
 import type { Entity, Value } from '../../../../wire/values.ts';
 import { readEntityBody } from '../body.ts';
 import type { ApiContext } from '../context.ts';
@@ -22,6 +23,7 @@ type CommentsResource = { kind: 'comments'; list: List; id: number };
 type CommentResource = { kind: 'comment'; list: List; id: number; commentId: number };
 type RepliesResource = { kind: 'commentReplies'; list: List; id: number; commentId: number };
 type LikesResource = { kind: 'commentLikes'; list: List; id: number; commentId: number };
+type ItemLikesResource = { kind: 'itemLikes'; list: List; id: number };
 
 const COMMENT_TYPE = 'Microsoft.SharePoint.Comments.comment';
 const COLLECTION = `Collection(${COMMENT_TYPE})`;
@@ -145,19 +147,37 @@ export const commentRepliesType: ResourceType<RepliesResource> = {
   create: (r, ctx) => add(r.list, r.id, r.commentId, ctx),
 };
 
-/** Who likes a comment (Microsoft.SharePoint.Likes.userEntity), in the order they did. */
+/** Who likes a comment or an item (Microsoft.SharePoint.Likes.userEntity), in the order they did. */
+async function likers(likes: CommentLike[], ctx: ApiContext): Promise<Outcome> {
+  const entities: Entity[] = [];
+  for (const like of likes) {
+    const user = await siteUserById(ctx, like.userId).catch(() => null);
+    entities.push({
+      type: 'Microsoft.SharePoint.Likes.userEntity',
+      props: [['creationDate', like.created], ['email', user?.email ?? ''], ['id', like.userId], ['loginName', user?.loginName ?? ''], ['name', user?.title ?? '']],
+    });
+  }
+  return entityCollection(entities, 'Collection(Microsoft.SharePoint.Likes.userEntity)', ctx);
+}
+
 export const commentLikesType: ResourceType<LikesResource> = {
   permissions: { get: 'ViewListItems' },
   async get(r, ctx) {
     await requireComment(r, ctx);
-    const entities: Entity[] = [];
-    for (const like of await ctx.store.comments.likes(r.list, r.id, r.commentId)) {
-      const user = await siteUserById(ctx, like.userId).catch(() => null);
-      entities.push({
-        type: 'Microsoft.SharePoint.Likes.userEntity',
-        props: [['creationDate', like.created], ['email', user?.email ?? ''], ['id', like.userId], ['loginName', user?.loginName ?? ''], ['name', user?.title ?? '']],
-      });
-    }
-    return entityCollection(entities, 'Collection(Microsoft.SharePoint.Likes.userEntity)', ctx);
+    return likers(await ctx.store.comments.likes(r.list, r.id, r.commentId), ctx);
   },
+};
+
+/**
+ * `items(n)/likedBy`: who likes the item itself (Reputation.SetLike). PnPjs's getLikedBy() POSTs
+ * it; the POST only reads, so it asks no more than the GET.
+ */
+export const itemLikesType: ResourceType<ItemLikesResource> = {
+  permissions: { get: 'ViewListItems', create: 'ViewListItems' },
+  bodies: { create: 'none' },
+  async get(r, ctx) {
+    await requireItem(r.list, r.id, ctx);
+    return likers(await ctx.store.comments.itemLikes(r.list, r.id), ctx);
+  },
+  create: (r, ctx) => itemLikesType.get!(r, ctx),
 };

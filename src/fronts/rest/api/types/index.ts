@@ -32,7 +32,7 @@ import { subscriptionsType, subscriptionType } from './subscriptions.ts';
 import { hubSitesType, hubSiteType, siteIconManagerType } from './hub-sites.ts';
 import { siteScriptUtilityType } from './site-scripts.ts';
 import { formsFileContentType, formsFilesType, formsFileType, formsFolderType } from './forms-folder.ts';
-import { commentLikesType, commentRepliesType, commentsType, commentType } from './comments.ts';
+import { commentLikesType, commentRepliesType, commentsType, commentType, itemLikesType } from './comments.ts';
 import { reputationType } from './reputation.ts';
 
 export const RESOURCE_TYPES: ResourceTypes = {
@@ -116,6 +116,7 @@ export const RESOURCE_TYPES: ResourceTypes = {
   comment: commentType,
   commentReplies: commentRepliesType,
   commentLikes: commentLikesType,
+  itemLikes: itemLikesType,
   reputation: reputationType,
   readOnly: { get: (r, ctx) => r.read(ctx) },
 };

@@ -112,6 +112,7 @@ export const itemType: ResourceType<ItemResource> = {
     versions: async (r) => ({ kind: 'itemVersions', list: r.list, id: r.id }),
     attachmentfiles: async (r) => ({ kind: 'attachments', list: r.list, id: r.id }),
     comments: async (r) => ({ kind: 'comments', list: r.list, id: r.id }),
+    likedby: async (r) => ({ kind: 'itemLikes', list: r.list, id: r.id }),
     contenttype: async (r, ctx) => contentTypeOfItem(r.list, (await loadItem(r, ctx)).item.contentTypeId, ctx),
     /** The file or folder the item is (SharePoint answers 404 for an item that is neither). */
     file: async (r, ctx) => {

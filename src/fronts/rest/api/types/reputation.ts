@@ -1,7 +1,8 @@
-// Microsoft.Office.Server.ReputationModel.Reputation's static SetRating, as PnPjs's item.rate()
-// calls it: `_api/Microsoft.Office.Server.ReputationModel.Reputation.SetRating(listID=@a1,
-// itemID=@a2,rating=@a3)?@a1='{list id}'&@a2='5'&@a3=4`. It answers the item's new average
-// rating (Edm.Single). Anyone who may view the item rates it (docs/compatibility.md).
+// Microsoft.Office.Server.ReputationModel.Reputation's static SetRating and SetLike, as PnPjs's
+// item.rate() and item.like()/unlike() call them: `_api/Microsoft.Office.Server.ReputationModel.
+// Reputation.SetRating(listID=@a1,itemID=@a2,rating=@a3)?@a1='{list id}'&@a2='5'&@a3=4` (SetLike:
+// `like=@a3`, true or false). SetRating answers the item's new average rating (Edm.Single),
+// SetLike nothing. Anyone who may view the item rates and likes it (docs/compatibility.md).
 
 import { fail } from '../../../../domain/errors.ts';
 import { argumentLiteral } from '../../../../odata/path.ts';
@@ -9,7 +10,7 @@ import { errors } from '../../../../wire/errors.ts';
 import { requireOnSecurable } from '../authorize-on.ts';
 import { ok } from '../outcome.ts';
 import type { ResourceType } from '../resource.ts';
-import { argument, guidText, integerArgument, stringArgument } from './shared.ts';
+import { argument, emptyOk, guidText, integerArgument, stringArgument } from './shared.ts';
 
 export const reputationType: ResourceType<{ kind: 'reputation' }> = {
   methods: {
@@ -25,6 +26,20 @@ export const reputationType: ResourceType<{ kind: 'reputation' }> = {
         await requireOnSecurable({ kind: 'item', web: ctx.web, list, id: itemId }, 'ViewListItems', ctx);
         const { average } = await ctx.services.comments.rate(list, itemId, value);
         return ok({ kind: 'primitive', methodName: 'SetRating', edmType: 'Edm.Single', value: average });
+      },
+    },
+    setlike: {
+      kind: 'action', permission: 'ViewListItems', body: 'none',
+      async invoke(_r, args, ctx) {
+        const list = await ctx.store.lists.byId(ctx.web.id, guidText(stringArgument(args, 'listID')));
+        if (!list) throw fail.listNotFoundById();
+        const itemId = integerArgument(args, 'itemID');
+        const like = argumentLiteral(argument(args, 'like'));
+        const value = like?.type === 'boolean' ? like.value : like?.type === 'string' ? { true: true, false: false }[like.value.toLowerCase()] : undefined;
+        if (typeof value !== 'boolean') throw errors.badArgument('The like must be true or false.');
+        await requireOnSecurable({ kind: 'item', web: ctx.web, list, id: itemId }, 'ViewListItems', ctx);
+        await ctx.services.comments.likeItem(list, itemId, value);
+        return emptyOk();
       },
     },
   },
