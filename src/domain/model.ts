@@ -25,6 +25,8 @@ export interface Web {
   lastItemModified: string;
   webTemplate: string;
   language: number;
+  /** SP.Web.SiteLogoUrl: as it was set (setsitelogo's WebLogo, a MERGE), null while none is. */
+  siteLogoUrl: string | null;
 }
 
 export interface List {

@@ -1,4 +1,4 @@
-// Hub sites: registering a site collection as a hub and unregistering it, and the site logos
+// Hub sites: registering a site collection as a hub and unregistering it, and the hub logo
 // setsitelogo sets. Who may do so is the resource model's business (the front declares it);
 // the rules here are SharePoint's: a site collection is a hub once, a hub is what is removed.
 
@@ -36,11 +36,12 @@ export class HubSiteService {
   }
 
   /**
-   * setsitelogo's HubLogo: the hub's LogoUrl (an absolute URL), where the site collection is a
-   * hub. Other logo types are not kept (docs/compatibility.md).
+   * setsitelogo's HubLogo: the hub's LogoUrl (an absolute URL; '' resets it), where the site
+   * collection is a hub. A WebLogo is the web's (WebService.update); HeaderBackground and
+   * GlobalNavLogo are not kept (docs/compatibility.md).
    */
   async setLogo(site: Site, type: number, logoUrl: string): Promise<void> {
     if (type !== SITE_LOGO_TYPES.HubLogo) return;
-    await this.store.hubSites.setLogo(site.id, logoUrl);
+    await this.store.hubSites.setLogo(site.id, logoUrl.trim() || null);
   }
 }

@@ -29,6 +29,8 @@ export interface WebInput {
 export interface WebChanges {
   title?: string | undefined;
   description?: string | undefined;
+  /** SP.Web.SiteLogoUrl; an empty one (or null) resets it to SharePoint's default, none. */
+  siteLogoUrl?: string | null | undefined;
 }
 
 /** Team site templates, with or without a configuration number: what `webs.add` makes by default. */
@@ -73,7 +75,9 @@ export class WebService {
 
   async update(web: Web, changes: WebChanges): Promise<Web> {
     if (changes.title !== undefined && !changes.title.trim()) throw fail.badArgument('The title of a web must not be empty.');
-    return this.store.sites.updateWeb(web, changes);
+    const siteLogoUrl = changes.siteLogoUrl === undefined ? undefined : changes.siteLogoUrl?.trim() || null;
+    // One metadata write, as for Title: the web's cached record drops here and on every other instance.
+    return this.store.sites.updateWeb(web, { title: changes.title, description: changes.description, siteLogoUrl });
   }
 
   /** Deletes a web without subwebs, with its lists and everything in them. */

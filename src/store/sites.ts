@@ -24,6 +24,8 @@ export interface NewWeb {
 export interface WebPatch {
   title?: string | undefined;
   description?: string | undefined;
+  /** null: no logo (SharePoint's default). */
+  siteLogoUrl?: string | null | undefined;
 }
 
 export interface SiteRepository {

@@ -1,9 +1,11 @@
 // Hub sites through an unmodified @pnp/sp 4.x client, as PnPjs's own hubsites.ts, webs.ts
 // ("hub-sites") and sites.ts ("setSiteLogo") tests drive them: registerHubSite on the root of
 // the site collection, hubSites.getById, getSite().select("Title"), unRegisterHubSite from a
-// subweb, hubSiteData (null in no hub, the hub's JSON in one), syncHubSiteTheme, setSiteLogo.
-// Then the wire shapes with plain fetch, a member refused with SharePoint's 403, and the
-// registration kept across a restart over the same database.
+// subweb, hubSiteData (null in no hub, the hub's JSON in one), syncHubSiteTheme, setSiteLogo
+// (a web logo read back as SP.Web.SiteLogoUrl, also set by a web MERGE; a hub logo the hub's).
+// Then the wire shapes with plain fetch, a member and a visitor refused with SharePoint's 403,
+// bad setsitelogo bodies refused with nothing written, the registration kept across a restart,
+// and a logo set through one instance read through another sharing its database.
 
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -14,12 +16,19 @@ import '@pnp/sp/folders/index.js';
 import { SiteLogoAspect, SiteLogoType } from '@pnp/sp/sites/types.js';
 import { demoBasic, demoDigest, failure, pnpFor } from '../helpers/pnp.ts';
 import { usePnpSite } from '../helpers/pnp-site.ts';
-import { sharedTestDatabase, startTestServer } from '../helpers/server.ts';
+import { sharedTestDatabase, startSharedInstances, startTestServer } from '../helpers/server.ts';
 import '../helpers/pnp-hubsite-types.ts';
 import '../helpers/pnp-file-types.ts';
 
 const NOMETADATA = { Accept: 'application/json;odata=nometadata' };
 const EMPTY_GUID = '00000000-0000-0000-0000-000000000000';
+
+/** SP.Web.SiteLogoUrl of the web at `webUrl`, as plain fetch reads it. */
+async function siteLogoOnTheWire(webUrl: string, headers: Record<string, string> = NOMETADATA): Promise<unknown> {
+  const res = await fetch(`${webUrl}/_api/web?$select=SiteLogoUrl`, { headers });
+  assert.equal(res.status, 200);
+  return ((await res.json()) as { SiteLogoUrl: unknown }).SiteLogoUrl;
+}
 
 describe('PnPjs hub sites against spemu', () => {
   const spemu = usePnpSite();
@@ -77,7 +86,13 @@ describe('PnPjs hub sites against spemu', () => {
   it('setSiteLogo with an uploaded image, as PnPjs\'s sites test sends it; a hub logo becomes the hub\'s LogoUrl', async () => {
     const files = spemu.sp.web.defaultDocumentLibrary.rootFolder.files;
     const far = await files.addChunked('Testing Chunked - logo.jpg', new Blob([Buffer.from([0xff, 0xd8, 0xff, 0xd9])]));
+    assert.equal((await spemu.sp.web.select('SiteLogoUrl')<{ SiteLogoUrl: string | null }>()).SiteLogoUrl, null, 'no logo before one is set');
     await spemu.sp.site.setSiteLogo({ relativeLogoUrl: far.ServerRelativeUrl, aspect: SiteLogoAspect.Square, type: SiteLogoType.WebLogo });
+    assert.equal((await spemu.sp.web.select('SiteLogoUrl')<{ SiteLogoUrl: string }>()).SiteLogoUrl, far.ServerRelativeUrl, 'a web logo is the web\'s SiteLogoUrl');
+    assert.equal(await siteLogoOnTheWire(spemu.site), far.ServerRelativeUrl);
+    const whole = await fetch(`${spemu.site}/_api/web`, { headers: NOMETADATA });
+    assert.equal(((await whole.json()) as { SiteLogoUrl: string }).SiteLogoUrl, far.ServerRelativeUrl, 'the whole SP.Web carries it too');
+    assert.equal(await siteLogoOnTheWire(`${spemu.site}/hub-sub`), null, 'a subweb keeps its own (none)');
 
     await spemu.sp.site.registerHubSite();
     try {
@@ -90,6 +105,29 @@ describe('PnPjs hub sites against spemu', () => {
     }
     const bad = await failure(spemu.sp.site.setSiteLogo({ relativeLogoUrl: far.ServerRelativeUrl, aspect: SiteLogoAspect.Square, type: 9 as SiteLogoType }));
     assert.equal(bad.status, 400);
+
+    // A subweb's logo, by a URL relative to it; the root web's stays.
+    const sub = pnpFor(`${spemu.site}/hub-sub`);
+    await sub.site.setSiteLogo({ relativeLogoUrl: 'SiteAssets/sub-logo.png', aspect: SiteLogoAspect.Rectangular, type: SiteLogoType.WebLogo });
+    assert.equal((await sub.web.select('SiteLogoUrl')<{ SiteLogoUrl: string }>()).SiteLogoUrl, '/sites/dev/hub-sub/SiteAssets/sub-logo.png');
+    assert.equal(await siteLogoOnTheWire(spemu.site), far.ServerRelativeUrl);
+    // An empty URL resets it (CLI for Microsoft 365's `spo site set --siteLogoUrl ""`).
+    await sub.site.setSiteLogo({ relativeLogoUrl: '', aspect: SiteLogoAspect.Rectangular, type: SiteLogoType.WebLogo });
+    assert.equal(await siteLogoOnTheWire(`${spemu.site}/hub-sub`), null);
+  });
+
+  it('a web MERGE sets SiteLogoUrl (CLI for Microsoft 365\'s `spo web set --siteLogoUrl`); an empty one or null resets it', async () => {
+    await spemu.sp.web.update({ SiteLogoUrl: '/sites/dev/SiteAssets/merged.png' });
+    assert.equal((await spemu.sp.web.select('SiteLogoUrl')<{ SiteLogoUrl: string }>()).SiteLogoUrl, '/sites/dev/SiteAssets/merged.png');
+    const verbose = await fetch(`${spemu.site}/_api/web?$select=SiteLogoUrl`, { headers: { Accept: 'application/json;odata=verbose' } });
+    assert.equal(((await verbose.json()) as { d: { SiteLogoUrl: string } }).d.SiteLogoUrl, '/sites/dev/SiteAssets/merged.png');
+    await spemu.sp.web.update({ SiteLogoUrl: '' });
+    assert.equal(await siteLogoOnTheWire(spemu.site), null);
+    await spemu.sp.web.update({ SiteLogoUrl: '/sites/dev/SiteAssets/again.png' });
+    await spemu.sp.web.update({ SiteLogoUrl: null });
+    assert.equal(await siteLogoOnTheWire(spemu.site), null);
+    const wrong = await failure(spemu.sp.web.update({ SiteLogoUrl: 7 }));
+    assert.equal(wrong.status, 400, 'a SiteLogoUrl that is no string');
   });
 
   describe('on the wire', () => {
@@ -146,11 +184,39 @@ describe('PnPjs hub sites against spemu', () => {
         assert.equal(error.message.value, 'Access denied. You do not have permission to perform this action or access this resource.');
         const logo = await fetch(`${spemu.site}/_api/siteiconmanager/setsitelogo`, { method: 'POST', headers: { ...headers, 'Content-Type': 'application/json' }, body: JSON.stringify({ relativeLogoUrl: '/sites/dev/x.png', type: 0, aspect: 0 }) });
         assert.equal(logo.status, 403, `${upn}: setsitelogo`);
+        const logoError = ((await logo.json()) as { 'odata.error': { code: string; message: { value: string } } })['odata.error'];
+        assert.equal(logoError.code, '-2147024891, System.UnauthorizedAccessException');
+        assert.equal(logoError.message.value, 'Access denied. You do not have permission to perform this action or access this resource.');
+        const merge = await fetch(`${spemu.site}/_api/web`, { method: 'POST', headers: { ...headers, 'Content-Type': 'application/json', 'X-HTTP-Method': 'MERGE' }, body: JSON.stringify({ SiteLogoUrl: '/sites/dev/x.png' }) });
+        assert.equal(merge.status, 403, `${upn}: a web MERGE of SiteLogoUrl`);
+        assert.equal(await siteLogoOnTheWire(spemu.site, headers), null, `${upn}: nothing was written`);
         const read = await fetch(`${spemu.site}/_api/web/HubSiteData`, { headers });
         assert.equal(read.status, 200, `${upn} reads HubSiteData`);
       }
       const hubs = await fetch(`${spemu.site}/_api/HubSites`, { headers: NOMETADATA });
       assert.deepEqual(await hubs.json(), { value: [] }, 'nothing was registered');
+    });
+
+    it('setsitelogo without a relativeLogoUrl, or with a type or aspect out of range: SharePoint\'s 400, nothing written', async () => {
+      await spemu.sp.web.update({ SiteLogoUrl: '/sites/dev/SiteAssets/kept.png' });
+      try {
+        for (const body of [{ type: 0, aspect: 0 }, { relativeLogoUrl: null, type: 0 }, { relativeLogoUrl: 5 }, { relativeLogoUrl: '/sites/dev/new.png', type: 4 }, { relativeLogoUrl: '/sites/dev/new.png', aspect: 2 }]) {
+          const res = await fetch(`${spemu.site}/_api/siteiconmanager/setsitelogo`, { method: 'POST', headers: { ...NOMETADATA, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+          assert.equal(res.status, 400, JSON.stringify(body));
+          const error = ((await res.json()) as { 'odata.error': { code: string } })['odata.error'];
+          assert.equal(error.code, '-2147024809, System.ArgumentException', JSON.stringify(body));
+        }
+        const malformed = await fetch(`${spemu.site}/_api/siteiconmanager/setsitelogo`, { method: 'POST', headers: { ...NOMETADATA, 'Content-Type': 'application/json' }, body: '{"relativeLogoUrl":' });
+        assert.equal(malformed.status, 400, 'a body that is no JSON');
+        assert.equal(await siteLogoOnTheWire(spemu.site), '/sites/dev/SiteAssets/kept.png', 'nothing was written');
+        // Then a good one, as CLI for Microsoft 365's `spo site set --siteLogoUrl` sends it: 200 and SharePoint's void answer.
+        const good = await fetch(`${spemu.site}/_api/siteiconmanager/setsitelogo`, { method: 'POST', headers: { ...NOMETADATA, 'Content-Type': 'application/json' }, body: JSON.stringify({ aspect: 1, relativeLogoUrl: '/sites/dev/SiteAssets/cli.png', type: 0 }) });
+        assert.equal(good.status, 200);
+        assert.deepEqual(await good.json(), { 'odata.null': true });
+        assert.equal(await siteLogoOnTheWire(spemu.site), '/sites/dev/SiteAssets/cli.png');
+      } finally {
+        await spemu.sp.web.update({ SiteLogoUrl: null });
+      }
     });
   });
 });
@@ -180,5 +246,22 @@ describe('hub registration across a restart', () => {
     } finally {
       await second.close();
     }
+  });
+});
+
+describe('a site logo across instances sharing a database', () => {
+  let shared: Awaited<ReturnType<typeof startSharedInstances>>;
+  before(async () => { shared = await startSharedInstances('spemu-sitelogo-'); });
+  after(async () => { await shared.close(); });
+
+  it('a logo set through one instance is read at once through the other, whose cache held the web without it', async () => {
+    const [first, second] = shared.servers as [typeof shared.servers[0], typeof shared.servers[0]];
+    const through = (server: typeof first) => pnpFor(server.site('/sites/dev'));
+    assert.equal((await through(second).web.select('SiteLogoUrl')<{ SiteLogoUrl: string | null }>()).SiteLogoUrl, null);
+    await through(first).site.setSiteLogo({ relativeLogoUrl: '/sites/dev/SiteAssets/shared.png', aspect: SiteLogoAspect.Square, type: SiteLogoType.WebLogo });
+    assert.equal((await through(second).web.select('SiteLogoUrl')<{ SiteLogoUrl: string }>()).SiteLogoUrl, '/sites/dev/SiteAssets/shared.png');
+    assert.equal(await siteLogoOnTheWire(second.site('/sites/dev')), '/sites/dev/SiteAssets/shared.png');
+    await through(first).web.update({ SiteLogoUrl: null });
+    assert.equal(await siteLogoOnTheWire(second.site('/sites/dev')), null, 'and its reset');
   });
 });

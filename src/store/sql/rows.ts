@@ -15,7 +15,7 @@ export function rowToWeb(r: any): Web {
   return {
     id: r.id, siteId: r.site_id, parentId: r.parent_id ?? null, serverRelativeUrl: r.server_relative_url,
     title: r.title, description: r.description, created: r.created, lastItemModified: r.last_item_modified,
-    webTemplate: r.web_template, language: Number(r.language),
+    webTemplate: r.web_template, language: Number(r.language), siteLogoUrl: r.site_logo_url ?? null,
   };
 }
 

@@ -21,7 +21,7 @@ export class SqlSites implements SiteRepository {
       }).execute();
       const web: Web = {
         id: site.rootWebId, siteId: site.id, parentId: null, serverRelativeUrl: site.url, title: input.title,
-        description: input.description, created: input.now, lastItemModified: input.now, webTemplate: 'STS', language: 1033,
+        description: input.description, created: input.now, lastItemModified: input.now, webTemplate: 'STS', language: 1033, siteLogoUrl: null,
       };
       await db.insertInto('webs').values({
         id: web.id, site_id: web.siteId, parent_id: null, server_relative_url: web.serverRelativeUrl, url_key: urlKey(web.serverRelativeUrl),
@@ -64,7 +64,7 @@ export class SqlSites implements SiteRepository {
     return this.s.metadataWrite([['siteWebs', input.siteId]], async ({ db }) => {
       const web: Web = {
         id: randomUUID(), siteId: input.siteId, parentId: input.parentId, serverRelativeUrl: input.serverRelativeUrl, title: input.title,
-        description: input.description, created: input.now, lastItemModified: input.now, webTemplate: input.webTemplate, language: input.language,
+        description: input.description, created: input.now, lastItemModified: input.now, webTemplate: input.webTemplate, language: input.language, siteLogoUrl: null,
       };
       await db.insertInto('webs').values({
         id: web.id, site_id: web.siteId, parent_id: web.parentId, server_relative_url: web.serverRelativeUrl, url_key: urlKey(web.serverRelativeUrl),
@@ -79,6 +79,7 @@ export class SqlSites implements SiteRepository {
     const set: Record<string, unknown> = {};
     if (patch.title !== undefined) set.title = patch.title;
     if (patch.description !== undefined) set.description = patch.description;
+    if (patch.siteLogoUrl !== undefined) set.site_logo_url = patch.siteLogoUrl;
     return this.s.metadataWrite([['webs', web.id], ['siteWebs', web.siteId]], async ({ db }) => {
       if (Object.keys(set).length > 0) await db.updateTable('webs').set(set).where('id', '=', web.id).execute();
       const row = await db.selectFrom('webs').selectAll().where('id', '=', web.id).executeTakeFirstOrThrow();

@@ -52,7 +52,7 @@ export const WEB_SHAPE = new EntityShape<WebSource>('SP.Web',
     ['Language', ({ web }) => web.language], ['LastItemModifiedDate', ({ web }) => web.lastItemModified], ['LastItemUserModifiedDate', ({ web }) => web.lastItemModified],
     ['MasterUrl', masterUrl], ['NoCrawl', false],
     ['OverwriteTranslationsOnChange', false], ['ResourcePath', ({ url }) => resourcePath(url)], ['QuickLaunchEnabled', true],
-    ['RecycleBinEnabled', true], ['ServerRelativePath', ({ web }) => resourcePath(web.serverRelativeUrl)], ['ServerRelativeUrl', ({ web }) => web.serverRelativeUrl], ['SiteLogoUrl', null],
+    ['RecycleBinEnabled', true], ['ServerRelativePath', ({ web }) => resourcePath(web.serverRelativeUrl)], ['ServerRelativeUrl', ({ web }) => web.serverRelativeUrl], ['SiteLogoUrl', ({ web }) => web.siteLogoUrl],
     ['SyndicationEnabled', true], ['Title', ({ web }) => web.title], ['TreeViewEnabled', false], ['UIVersion', 15],
     ['UIVersionConfigurationEnabled', false], ['Url', ({ url }) => url], ['WebTemplate', ({ web }) => web.webTemplate],
   ]);

@@ -149,7 +149,18 @@ export const webHubMethods: Record<string, MethodDef<ResourceOf<'web'>>> = {
   synchubsitetheme: { kind: 'action', permission: 'ManageWeb', body: 'none', invoke: async () => noContent() },
 };
 
-/** `_api/siteiconmanager/setsitelogo`, as PnPjs's site.setSiteLogo and CLI for Microsoft 365 send it. */
+/** setsitelogo's URL as it is kept: absolute and server-relative as given, else relative to the web; '' resets. */
+function logoPath(url: string, ctx: ApiContext): string {
+  const text = url.trim();
+  if (text === '' || /^https?:\/\//i.test(text) || text.startsWith('/')) return text;
+  return `${ctx.web.serverRelativeUrl.replace(/\/$/, '')}/${text}`;
+}
+
+/**
+ * `_api/siteiconmanager/setsitelogo`, as PnPjs's site.setSiteLogo and CLI for Microsoft 365 send it:
+ * a WebLogo is the addressed web's SiteLogoUrl (a web metadata write, as a MERGE of it), a HubLogo
+ * the hub's LogoUrl (absolute); an empty relativeLogoUrl resets either (CLI's `--siteLogoUrl ""`).
+ */
 export const siteIconManagerType: ResourceType<ResourceOf<'siteIconManager'>> = {
   methods: {
     setsitelogo: {
@@ -160,11 +171,13 @@ export const siteIconManagerType: ResourceType<ResourceOf<'siteIconManager'>> = 
         const url = read('relativeLogoUrl');
         const type = read('type') ?? SITE_LOGO_TYPES.WebLogo;
         const aspect = read('aspect') ?? 0;
-        if (typeof url !== 'string' || url.trim() === '') throw fail.badArgument('relativeLogoUrl must be the URL of an image.');
+        // Everything is checked before anything is written.
+        if (typeof url !== 'string') throw fail.badArgument('relativeLogoUrl must be the URL of an image.');
         if (typeof type !== 'number' || !Number.isInteger(type) || type < 0 || type > 3) throw fail.badArgument('type must be a SiteLogoType from 0 (WebLogo) to 3 (GlobalNavLogo).');
         if (typeof aspect !== 'number' || !Number.isInteger(aspect) || aspect < 0 || aspect > 1) throw fail.badArgument('aspect must be a SiteLogoAspect: 0 (Square) or 1 (Rectangular).');
-        const absolute = /^https?:\/\//i.test(url) ? url : absoluteUrl(ctx, url.startsWith('/') ? url : `${ctx.web.serverRelativeUrl.replace(/\/$/, '')}/${url}`);
-        await ctx.services.hubSites.setLogo(ctx.site, type, absolute);
+        const path = logoPath(url, ctx);
+        if (type === SITE_LOGO_TYPES.WebLogo) await ctx.services.webs.update(ctx.web, { siteLogoUrl: path });
+        else await ctx.services.hubSites.setLogo(ctx.site, type, path === '' || /^https?:\/\//i.test(path) ? path : absoluteUrl(ctx, path));
         return voidResult('SetSiteLogo');
       },
     },

@@ -114,15 +114,19 @@ export const webType: ResourceType<WebResource> = {
     const projected = await projectEntity(entity, ctx.query.expand.length ? webNavigations(r.web, ctx) : NO_NAVIGATIONS, ctx);
     return ok({ kind: 'entity', metadataName: 'SP.Web', entity: projected });
   },
-  /** MERGE: Title and Description are kept; SP.Web's other settings are not modelled and are refused. */
+  /**
+   * MERGE: Title, Description and SiteLogoUrl (CLI for Microsoft 365's `spo web set --siteLogoUrl`;
+   * null or '' resets it) are kept; SP.Web's other settings are not modelled and are refused.
+   */
   async update(r, ctx) {
     const props = readEntityBody(ctx, 'SP.Web');
     for (const key of Object.keys(props)) {
-      if (key === 'Title' || key === 'Description') continue;
+      if (key === 'Title' || key === 'Description' || key === 'SiteLogoUrl') continue;
       if (webEntity(r.web, ctx).props.some(([name]) => name === key)) throw errors.notImplemented(`Setting SP.Web.${key}`);
       throw errors.unknownBodyProperty(key, 'SP.Web');
     }
-    await ctx.services.webs.update(r.web, { title: stringProp(props, 'Title'), description: stringProp(props, 'Description') });
+    const siteLogoUrl = props.SiteLogoUrl === null ? null : stringProp(props, 'SiteLogoUrl');
+    await ctx.services.webs.update(r.web, { title: stringProp(props, 'Title'), description: stringProp(props, 'Description'), siteLogoUrl });
     return { status: 204 };
   },
   /** A subweb, with its lists and their content (a web with subwebs is refused). */
