@@ -1,5 +1,5 @@
 // What spemu answers from what it knows, without storing anything (issue #14): a list's event
-// receivers (none; adding one is refused), the lookups that point at a list, its IRM settings
+// receivers (none; adding one is refused, a POST to them whatever its body), the lookups that point at a list, its IRM settings
 // (off); a web's templates for new subwebs, its custom list templates (none) and mapToIcon.
 // Through PnPjs 4 where it has the call, plain fetch for the wire.
 
@@ -35,6 +35,18 @@ describe('what lists and webs answer without storing anything', () => {
     assert.deepEqual((await call('GET', "lists/getbytitle('Related target')/eventReceivers")).body.value, []);
     const add = await call('POST', "lists/getbytitle('Related target')/eventReceivers", { ReceiverName: 'r', EventType: 10001, ReceiverUrl: 'https://x' });
     assert.equal(add.status, 501, 'spemu calls no remote event receivers, so it refuses to register one');
+    // POST to the collection never reads its body: 501 even for one that is no JSON.
+    const post = (path: string, body: string) => fetch(`${api}/${path}`, { method: 'POST', headers: { Accept: 'application/json;odata=nometadata', 'Content-Type': 'application/json' }, body });
+    assert.equal((await post("lists/getbytitle('Related target')/eventReceivers", '{"ReceiverName":')).status, 501);
+    // eventReceivers/add reads its body to know which receiver it names: a readable one naming a
+    // remote receiver is 501, one that is no JSON SharePoint's 400, as any method's.
+    const remote = JSON.stringify({ eventReceiverCreationInformation: { ReceiverName: 'r', EventType: 10001, ReceiverUrl: 'https://x' } });
+    assert.equal((await post("lists/getbytitle('Documents')/eventReceivers/add", remote)).status, 501, 'a remote receiver on a library');
+    assert.equal((await post("lists/getbytitle('Related target')/eventReceivers/add", remote)).status, 501, 'any receiver on a list that is no library');
+    const malformed = await post("lists/getbytitle('Documents')/eventReceivers/add", '{"eventReceiverCreationInformation":');
+    assert.equal(malformed.status, 400);
+    assert.ok((await malformed.json() as { 'odata.error'?: unknown })['odata.error'], 'SharePoint\'s error envelope');
+    assert.deepEqual((await call('GET', "lists/getbytitle('Documents')/eventReceivers")).body.value, [], 'nothing was registered');
     const irm = await call('GET', "lists/getbytitle('Related target')/InformationRightsManagementSettings");
     assert.equal(irm.status, 200);
     assert.equal(irm.body.EnableDocumentAccessExpire, false);

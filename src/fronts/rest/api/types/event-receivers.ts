@@ -3,6 +3,10 @@
 // in a library its folder's column defaults (services/forms-files.ts). A library whose defaults
 // file is there lists it (ItemAdded, as SharePoint registers it), and adding it — what PnPjs's
 // setDefaultColumnValues does after writing the file — answers that receiver, changing nothing.
+// POST to the collection is 501 whatever its body (never read: it could not change the answer).
+// `add` reads its body before it runs, as every method does: the body is what says whether the
+// receiver is SharePoint's own one, so a body that is no JSON is SharePoint's 400, and only a
+// readable one naming another receiver (or any, on a list that is no library) is 501.
 
 import { LOCATION_DEFAULTS_FILE } from '../../../../domain/location-defaults.ts';
 import type { List } from '../../../../domain/model.ts';
@@ -54,6 +58,7 @@ function namesDefaultsReceiver(ctx: ApiContext): boolean {
 
 export const eventReceiversType: ResourceType<{ kind: 'eventReceivers'; list: List }> = {
   permissions: { create: 'ManageLists' },
+  bodies: { create: 'none' },
   get: async (r, ctx) => entityCollection(await hasDefaults(r.list, ctx) ? [defaultsReceiver(r.list, ctx)] : [], 'SP.ApiData.EventReceiverDefinitions', ctx),
   create: async () => { throw errors.notImplemented('Remote event receivers'); },
   methods: {
