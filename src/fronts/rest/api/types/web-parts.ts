@@ -8,7 +8,6 @@ import type { Item, List, Web } from '../../../../domain/model.ts';
 import { argumentLiteral, type Argument } from '../../../../odata/path.ts';
 import { errors } from '../../../../wire/errors.ts';
 import type { Value } from '../../../../wire/values.ts';
-import type { ApiContext } from '../context.ts';
 import { ok, type Outcome } from '../outcome.ts';
 import type { MethodDef, ResourceType } from '../resource.ts';
 import { argument, entityCollection, guidText, singleEntity, stringArgument } from './shared.ts';
