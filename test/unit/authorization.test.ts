@@ -58,6 +58,7 @@ const READING_ACTIONS: Record<string, string> = {
   'comment.unlike': 'as comment.like',
   'reputation.setrating': "the caller's own rating; View Items on the item its arguments name, checked by the rule",
   'reputation.setlike': "the caller's own like of an item (as a comment's like): View Items on the item its arguments name, checked by the rule",
+  'webPartManager.exportwebpart': "a POST that reads a web part's definition (there is none to read: spemu keeps no classic web parts)",
 };
 
 /** Write verbs a Read-level user may use, each for a reason: what they write is social data of their own, not the item. */

@@ -112,6 +112,9 @@ export type Resource =
   | { kind: 'files'; list: List; dir: string }
   | { kind: 'folders'; list: List; dir: string }
   | { kind: 'file'; list: List; item: Item }
+  /** A file's limited web part manager and its web parts (types/web-parts.ts): scope 0 User, 1 Shared. */
+  | { kind: 'webPartManager'; list: List; item: Item; scope: 0 | 1 }
+  | { kind: 'webPartDefinitions'; list: List; item: Item; scope: 0 | 1 }
   /** A file's `$value`: its bytes. */
   | { kind: 'fileContent'; list: List; item: Item }
   /** GetByPathOrAddStub of a file not there yet: its StartUpload makes it. */

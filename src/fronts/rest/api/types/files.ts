@@ -23,6 +23,7 @@ import { folderAt, webFolderById } from './folders.ts';
 import { formsAt } from './forms-folder.ts';
 import { destinationOf, moveFlagsOverwrite } from './move-copy.ts';
 import { siteUserById } from './principals.ts';
+import { getLimitedWebPartManager } from './web-parts.ts';
 import { isVersionId, versionIdOf, versionIdOfLabel, versionLabelOf } from '../../../../domain/versions.ts';
 
 type FilesResource = { kind: 'files'; list: List; dir: string };
@@ -184,6 +185,7 @@ export const fileType: ResourceType<FileResource> = {
     lockedbyuser: async () => ({ kind: 'readOnly', read: async () => voidResult('LockedByUser') }),
   },
   methods: {
+    getlimitedwebpartmanager: getLimitedWebPartManager,
     startupload: {
       kind: 'action', permission: 'EditListItems', body: 'stream',
       async invoke(r, args, ctx) {

@@ -34,6 +34,7 @@ import { siteScriptUtilityType } from './site-scripts.ts';
 import { formsFileContentType, formsFilesType, formsFileType, formsFolderType } from './forms-folder.ts';
 import { commentLikesType, commentRepliesType, commentsType, commentType, itemLikesType } from './comments.ts';
 import { reputationType } from './reputation.ts';
+import { webPartDefinitionsType, webPartManagerType } from './web-parts.ts';
 
 export const RESOURCE_TYPES: ResourceTypes = {
   site: siteType,
@@ -92,6 +93,8 @@ export const RESOURCE_TYPES: ResourceTypes = {
   folders: foldersType,
   file: fileType,
   fileContent: fileContentType,
+  webPartManager: webPartManagerType,
+  webPartDefinitions: webPartDefinitionsType,
   fileStub: fileStubType,
   fileVersions: fileVersionsType,
   fileVersion: fileVersionType,

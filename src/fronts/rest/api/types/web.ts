@@ -22,6 +22,7 @@ import { siteCustomActions, webCustomActions } from './custom-actions.ts';
 import { webExtraMethods } from './list-extras.ts';
 import { userResource } from './user-resources.ts';
 import { siteHubMethods, webHubMethods } from './hub-sites.ts';
+import { getClientSideWebParts } from './web-parts.ts';
 
 export const siteType: ResourceType<{ kind: 'site' }> = {
   navigation: {
@@ -82,6 +83,7 @@ export const webType: ResourceType<WebResource> = {
     ...webFileMethods,
     ...webHubMethods,
     getusereffectivepermissions: getUserEffectivePermissions,
+    getclientsidewebparts: getClientSideWebParts,
     unshareobject: webUnshareObject as MethodDef<WebResource>,
     getchanges: getChangesMethod((r, ctx) => {
       const { web } = r as WebResource;
