@@ -27,6 +27,7 @@ const READING_ACTIONS: Record<string, string> = {
   'list.renderlistformdata': "reads an item's form (Edit mode checks Edit Items itself)",
   'lists.ensuresiteassetslibrary': 'finds the library; making it needs ManageLists, checked when it must be made',
   'lists.ensuresitepageslibrary': 'as ensuresiteassetslibrary',
+  'lists.ensureclientrenderedsitepageslibrary': "as ensuresitepageslibrary (PnPjs's pages find their item's list with it)",
   'peopleManager.setsinglevalueprofileproperty': "a user's own profile (another's needs ManageWeb, checked by the rule)",
   'peopleManager.setmultivaluedprofileproperty': 'as setsinglevalueprofileproperty',
   'peopleManager.setmyprofilepicture': "the caller's own picture",
@@ -56,6 +57,8 @@ const READING_ACTIONS: Record<string, string> = {
   'siteScriptUtility.deletesitescript': 'as createsitescript',
   'comment.like': "the caller's own like of a comment on an item they may view (docs/compatibility.md)",
   'comment.unlike': 'as comment.like',
+  'item.like': "the caller's own like of an item they may view, as reputation.setlike (PnPjs's page like())",
+  'item.unlike': 'as item.like',
   'reputation.setrating': "the caller's own rating; View Items on the item its arguments name, checked by the rule",
   'reputation.setlike': "the caller's own like of an item (as a comment's like): View Items on the item its arguments name, checked by the rule",
 };
