@@ -69,3 +69,11 @@ export function pageFileNameFromTitle(title: string): string | undefined {
 export function numberedPageName(name: string, n: number): string {
   return n === 0 ? name : name.replace(/\.aspx$/i, `${n}.aspx`);
 }
+
+/** The page fields of a new site's Home.aspx: a published home page (its canvas left empty: spemu renders nothing). */
+export function homePageValues(now: string): Record<string, string | number> {
+  return {
+    [PAGE_FIELD.layoutType]: 'Home', [PAGE_FIELD.promotedState]: PROMOTED_STATE.notPromoted,
+    [PAGE_FIELD.applicationId]: CLIENT_SIDE_APPLICATION_ID, [PAGE_FIELD.firstPublished]: now,
+  };
+}

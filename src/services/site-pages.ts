@@ -7,7 +7,7 @@
 
 import { fail } from '../domain/errors.ts';
 import type { Field, Item, List, StoredValue } from '../domain/model.ts';
-import { HOME_PAGE } from '../domain/page-templates.ts';
+import { pageTemplate, TEMPLATE_FILE_TYPES } from '../domain/page-templates.ts';
 import {
   CLIENT_SIDE_APPLICATION_ID, isUntitledPageName, numberedPageName, PAGE_FIELD, PAGE_LAYOUT_TYPES, pageFileNameFromTitle,
   PROMOTED_STATE, sitePagesFields, untitledPageName,
@@ -48,7 +48,7 @@ export class SitePageService {
     }
     const promoted = input.promotedState ?? PROMOTED_STATE.notPromoted;
     if (promoted !== 0 && promoted !== 1 && promoted !== 2) throw fail.badArgument(`The promoted state '${String(promoted)}' is not valid (0, 1 or 2).`);
-    const content = Buffer.from(HOME_PAGE.content, 'utf8');
+    const content = Buffer.from(pageTemplate(TEMPLATE_FILE_TYPES.clientSidePage), 'utf8');
     // The bytes are stored before the unit of work that names them.
     const blob = await this.store.blobs.put(bytesOf(content), { limit: content.length, tooLarge: () => fail.bodyTooLarge(content.length) });
     return this.store.transaction(async (tx) => {

@@ -13,6 +13,7 @@ import '@pnp/sp/comments/item.js';
 import '@pnp/sp/files/index.js';
 import '@pnp/sp/folders/index.js';
 import '@pnp/sp/site-users/index.js';
+import '@pnp/sp/webs/index.js';
 import { ClientsidePageFromFile, ClientsideText, CreateClientsidePage, PromotedState, type IClientsidePage } from '@pnp/sp/clientside-pages/index.js';
 import { useTestServer } from '../helpers/server.ts';
 import { failure, pnpFor } from '../helpers/pnp.ts';
@@ -279,6 +280,20 @@ describe('PnPjs modern pages against spemu', () => {
     assert.equal(nobody.status, 500);
     assert.match(((await nobody.json()) as { 'odata.error': { message: { value: string } } })['odata.error'].message.value, /nobody@nowhere\.example could not be found/);
     assert.equal((await post('pages(99999)/publish', {})).status, 404);
+  });
+
+  it('Home.aspx of a site and of a new subweb is a published home page PnPjs loads', async () => {
+    const home = await sp.web.loadClientsidePage('/sites/dev/SitePages/Home.aspx');
+    assert.equal(home.pageLayout, 'Home');
+    assert.equal(json(home).Title, 'Home');
+    assert.equal((json(home) as unknown as { IsWebWelcomePage: boolean }).IsWebWelcomePage, true);
+    assert.notEqual(json(home).FirstPublished, '0001-01-01T00:00:00Z');
+    await sp.web.webs.add('Pages Sub', 'pagessub');
+    const sub = pnpFor(`${site}/pagessub`);
+    const subHome = await sub.web.loadClientsidePage('/sites/dev/pagessub/SitePages/Home.aspx');
+    assert.equal(subHome.pageLayout, 'Home');
+    const page = await sub.web.addClientsidePage('Sub_pg01.aspx');
+    assert.equal(json(page).AbsoluteUrl, `${site}/pagessub/SitePages/Sub_pg01.aspx`);
   });
 
   it('a page checked out to a member is not saved by another; publishing ends the hold', async () => {
