@@ -282,6 +282,52 @@ describe('PnPjs modern pages against spemu', () => {
     assert.equal((await post('pages(99999)/publish', {})).status, 404);
   });
 
+  it('savepageasdraft, discardpage, demoteFromNews on the wire; SetCommentsDisabled is a page\'s alone', async () => {
+    const headers = { ...nometadata, 'Content-Type': 'application/json' };
+    const post = async (path: string, payload?: unknown) => {
+      const r = await fetch(`${site}/_api/${path}`, { method: 'POST', headers, ...(payload === undefined ? {} : { body: JSON.stringify(payload) }) });
+      return { status: r.status, body: r.headers.get('content-type')?.includes('json') ? await r.json() as Record<string, unknown> : undefined };
+    };
+    const created = await post('sitepages/pages', { PageLayoutType: 'Article' });
+    assert.equal(created.status, 201);
+    const id = created.body!.Id as number;
+    assert.match(String(created.body!.FileName), /^Untitled_\d+\.aspx$/);
+    assert.deepEqual((await post(`sitepages/pages(${id})/savepageasdraft`, { Title: 'Draft Page', CanvasContent1: '[]' })).body, { value: true });
+    let page = await (await fetch(`${site}/_api/sitepages/pages(${id})`, { headers: nometadata })).json() as PageJson;
+    assert.equal(page.FileName, 'Draft-Page.aspx');
+    assert.equal(page.IsPageCheckedOutToCurrentUser, false, 'a draft save checks the page in');
+    assert.equal(page.CanvasContent1, '[]');
+
+    const out = await post(`sitepages/pages(${id})/checkoutpage`);
+    assert.equal((out.body as unknown as PageJson).IsPageCheckedOutToCurrentUser, true);
+    assert.equal((await post(`sitepages/pages(${id})/savepage`, { CanvasContent1: '[{"controlType":0}]' })).status, 200);
+    const discarded = await post(`sitepages/pages(${id})/discardpage`);
+    assert.equal((discarded.body as unknown as PageJson).IsPageCheckedOutToCurrentUser, false);
+
+    assert.deepEqual((await post(`sitepages/pages(${id})/promoteToNews`)).body, { value: true });
+    assert.deepEqual((await post(`sitepages/pages(${id})/demoteFromNews`)).body, { value: true });
+    page = await (await fetch(`${site}/_api/sitepages/pages(${id})`, { headers: nometadata })).json() as PageJson;
+    assert.equal(page.PromotedState, 0);
+
+    // The item's CommentsDisabled: a page's own switch; an ordinary list's items have none to set.
+    const { list } = await sp.web.lists.ensure('Pages Plain List');
+    const { Id: itemId } = await list.items.add({ Title: 'plain' });
+    const plain = await list.items.getById(itemId).select('CommentsDisabled')() as { CommentsDisabled: boolean };
+    assert.equal(plain.CommentsDisabled, false);
+    const refused = await fetch(`${site}/_api/web/lists/getbytitle('Pages Plain List')/items(${itemId})/SetCommentsDisabled(true)`, {
+      method: 'POST', headers: { ...headers, 'X-HTTP-Method': 'MERGE', 'IF-MATCH': '*' }, body: '{}',
+    });
+    assert.equal(refused.status, 400);
+    const bad = await fetch(`${site}/_api/web/lists/getbytitle('Site Pages')/items(${id})/SetCommentsDisabled('maybe')`, {
+      method: 'POST', headers: { ...headers, 'X-HTTP-Method': 'MERGE' }, body: '{}',
+    });
+    assert.equal(bad.status, 400);
+    const visitor = await fetch(`${site}/_api/web/lists/getbytitle('Site Pages')/items(${id})/SetCommentsDisabled(true)`, {
+      method: 'POST', headers: { ...headers, 'X-HTTP-Method': 'MERGE', Authorization: await bearerFor(SECRET, DAVE) }, body: '{}',
+    });
+    assert.equal(visitor.status, 403);
+  });
+
   it('Home.aspx of a site and of a new subweb is a published home page PnPjs loads', async () => {
     const home = await sp.web.loadClientsidePage('/sites/dev/SitePages/Home.aspx');
     assert.equal(home.pageLayout, 'Home');
