@@ -328,6 +328,20 @@ describe('PnPjs modern pages against spemu', () => {
     assert.equal(visitor.status, 403);
   });
 
+  it('a Site Pages library without the page fields (made before spemu knew pages) gains them at the first page', async () => {
+    const library = sp.web.lists.getByTitle('Site Pages');
+    await library.fields.getByInternalNameOrTitle('CanvasContent1').delete();
+    await library.fields.getByInternalNameOrTitle('PromotedState').delete();
+    assert.equal((await library.fields.filter("InternalName eq 'CanvasContent1'")()).length, 0);
+    const page = await sp.web.addClientsidePage('Testing_lz01.aspx', 'Lazy', 'Article', PromotedState.PromoteOnPublish);
+    page.addSection().addControl(new ClientsideText('back again'));
+    await page.save();
+    const read = await sp.web.loadClientsidePage(`/sites/dev/${json(page).Url}`);
+    assert.equal((read.sections[0]!.columns[0]!.controls[0] as ClientsideText).text, 'back again');
+    assert.equal(json(read).PromotedState, 2);
+    assert.equal((await library.fields.filter("InternalName eq 'CanvasContent1'")()).length, 1);
+  });
+
   it('Home.aspx of a site and of a new subweb is a published home page PnPjs loads', async () => {
     const home = await sp.web.loadClientsidePage('/sites/dev/SitePages/Home.aspx');
     assert.equal(home.pageLayout, 'Home');
