@@ -5,7 +5,7 @@
 // and stamps FirstPublishedDate, turning PromoteOnPublish into news. Every operation is one
 // unit of work: a refused step leaves the page as it was.
 
-import { fail } from '../domain/errors.ts';
+import { DomainError, fail } from '../domain/errors.ts';
 import type { Field, Item, List, StoredValue } from '../domain/model.ts';
 import { pageTemplate, TEMPLATE_FILE_TYPES } from '../domain/page-templates.ts';
 import {
@@ -14,6 +14,7 @@ import {
 } from '../domain/site-pages.ts';
 import { toStoredValue, ValueError } from '../domain/values.ts';
 import { makesMinorVersions } from '../domain/versions.ts';
+import type { BlobRef } from '../store/blobs.ts';
 import type { Store } from '../store/store.ts';
 import type { Actor } from './actor.ts';
 import { DocumentService } from './documents.ts';
@@ -51,6 +52,18 @@ export class SitePageService {
     const content = Buffer.from(pageTemplate(TEMPLATE_FILE_TYPES.clientSidePage), 'utf8');
     // The bytes are stored before the unit of work that names them.
     const blob = await this.store.blobs.put(bytesOf(content), { limit: content.length, tooLarge: () => fail.bodyTooLarge(content.length) });
+    // Two creates at once may pick the same free name: the second finds it taken under the
+    // list's lock and tries again with the next one.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.place(library, blob, canonicalLayout(layout), promoted);
+      } catch (e) {
+        if (!(e instanceof DomainError && e.reason === 'fileExists') || attempt >= 5) throw e;
+      }
+    }
+  }
+
+  private place(library: List, blob: BlobRef, layout: string, promoted: number): Promise<Item> {
     return this.store.transaction(async (tx) => {
       const fields = await ensurePageFields(tx, library);
       let name = '';
@@ -58,10 +71,9 @@ export class SitePageService {
         name = untitledPageName(n);
         if (!(await tx.documents.at(library, fields, '', name))) break;
       }
-      const canonical = PAGE_LAYOUT_TYPES.find((l) => l.toLowerCase() === layout.toLowerCase())!;
       const { item } = await tx.documents.putFile(library, fields, {
         dir: '', name, actorId: this.actor.userId, now: this.actor.now(), blob, overwrite: false,
-        values: { [PAGE_FIELD.layoutType]: canonical, [PAGE_FIELD.promotedState]: promoted, [PAGE_FIELD.applicationId]: CLIENT_SIDE_APPLICATION_ID },
+        values: { [PAGE_FIELD.layoutType]: layout, [PAGE_FIELD.promotedState]: promoted, [PAGE_FIELD.applicationId]: CLIENT_SIDE_APPLICATION_ID },
       });
       if (!(await tx.documents.setCheckOut(library, item.id, { holder: this.actor.userId, expected: null, now: this.actor.now(), actorId: this.actor.userId }))) {
         throw fail.fileNotFound(name);
@@ -204,6 +216,9 @@ function pageValues(fields: Field[], content: PageContent): Record<string, Store
   if (content.authorIds !== undefined) out[PAGE_FIELD.authorByline] = content.authorIds.length ? JSON.stringify(content.authorIds) : null;
   return out;
 }
+
+/** A layout as SharePoint spells it, whatever case the client used. */
+const canonicalLayout = (layout: string): string => PAGE_LAYOUT_TYPES.find((l) => l.toLowerCase() === layout.toLowerCase()) ?? layout;
 
 async function* bytesOf(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
   yield bytes;

@@ -288,6 +288,11 @@ describe('PnPjs modern pages against spemu', () => {
       const r = await fetch(`${site}/_api/${path}`, { method: 'POST', headers, ...(payload === undefined ? {} : { body: JSON.stringify(payload) }) });
       return { status: r.status, body: r.headers.get('content-type')?.includes('json') ? await r.json() as Record<string, unknown> : undefined };
     };
+    // Pages made at once each get a name of their own.
+    const many = await Promise.all([1, 2, 3, 4].map(() => post('sitepages/pages', { PageLayoutType: 'article' })));
+    assert.deepEqual(many.map((m) => m.status), [201, 201, 201, 201]);
+    assert.equal(new Set(many.map((m) => m.body!.FileName)).size, 4);
+    assert.ok(many.every((m) => m.body!.PageLayoutType === 'Article'), 'the layout as SharePoint spells it');
     const created = await post('sitepages/pages', { PageLayoutType: 'Article' });
     assert.equal(created.status, 201);
     const id = created.body!.Id as number;
