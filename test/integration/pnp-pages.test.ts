@@ -253,6 +253,13 @@ describe('PnPjs modern pages against spemu', () => {
     assert.deepEqual(body.Path, { DecodedUrl: 'SitePages/Testing_wr01.aspx' });
     assert.ok(typeof body.CanvasContent1 === 'string' && JSON.parse(body.CanvasContent1).length >= 1);
 
+    const verbose = await fetch(`${site}/_api/sitepages/pages(${id})`, { headers: { Accept: 'application/json;odata=verbose' } });
+    const d = ((await verbose.json()) as { d: { __metadata: { type: string; uri: string }; AuthorByline: { results: string[] }; VersionInfo: { __metadata: { type: string } } } }).d;
+    assert.equal(d.__metadata.type, 'SP.Publishing.SitePage');
+    assert.ok(d.__metadata.uri.endsWith(`/_api/SitePages/Pages(${id})`), d.__metadata.uri);
+    assert.deepEqual(d.AuthorByline.results, []);
+    assert.equal(d.VersionInfo.__metadata.type, 'SP.Publishing.SitePageVersionInfo');
+
     const listed = await fetch(`${site}/_api/sitepages/pages`, { headers: nometadata });
     const names = ((await listed.json()) as { value: Array<{ FileName: string }> }).value.map((p) => p.FileName);
     assert.ok(names.includes('Home.aspx') && names.includes('Testing_wr01.aspx'), names.join());
