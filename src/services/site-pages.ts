@@ -14,6 +14,7 @@ import {
 } from '../domain/site-pages.ts';
 import { toStoredValue, ValueError } from '../domain/values.ts';
 import { makesMinorVersions } from '../domain/versions.ts';
+import { newContentModeration } from '../domain/moderation.ts';
 import type { BlobRef } from '../store/blobs.ts';
 import type { Store } from '../store/store.ts';
 import type { Actor } from './actor.ts';
@@ -98,7 +99,8 @@ export class SitePageService {
       const documents = new DocumentService(tx, this.actor);
       await documents.requireWritable(list, item);
       if (item.file?.checkedOutBy == null) await documents.checkOut(list, item);
-      const values = pageValues(fields, content);
+      // New content waits for approval again in a library with content approval, as any item's does.
+      const values = { ...pageValues(fields, content), ...newContentModeration(list) };
       const updated = await tx.items.update(list, fields, item.id, { values, actorId: this.actor.userId, now: this.actor.now() }, null);
       if (updated === undefined || updated === 'conflict') throw fail.itemNotFound();
       let page = updated;

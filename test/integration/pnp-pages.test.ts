@@ -368,6 +368,25 @@ describe('PnPjs modern pages against spemu', () => {
     assert.equal(json(page).AbsoluteUrl, `${site}/pagessub/SitePages/Sub_pg01.aspx`);
   });
 
+  it('in a Site Pages library with minor versions (as SharePoint Online has it) a page is a draft until published as 1.0', async () => {
+    await sp.web.webs.add('Pages Minor', 'pagesminor');
+    const sub = pnpFor(`${site}/pagesminor`);
+    await sub.web.lists.getByTitle('Site Pages').update({ EnableMinorVersions: true });
+    const page = await sub.web.addClientsidePage('Minor_pg01.aspx');
+    assert.match(json(page).Version, /^0\.\d+$/, 'a draft');
+    page.addSection().addControl(new ClientsideText('draft text'));
+    await page.save(false);
+    assert.match(json(page).Version, /^0\.\d+$/);
+    assert.equal(json(page).IsPageCheckedOutToCurrentUser, true);
+    await page.save(true);
+    assert.equal(json(page).Version, '1.0');
+    assert.equal(json(page).IsPageCheckedOutToCurrentUser, false);
+    page.description = 'second round';
+    await page.save(true);
+    assert.equal(json(page).Version, '2.0');
+    assert.equal(json(page).Description, 'second round');
+  });
+
   it('a page checked out to a member is not saved by another; publishing ends the hold', async () => {
     const bob = await as(BOB);
     const page = await bob.web.addClientsidePage('Testing_co01.aspx');
