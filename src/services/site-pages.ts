@@ -14,6 +14,7 @@ import {
 } from '../domain/site-pages.ts';
 import { toStoredValue, ValueError } from '../domain/values.ts';
 import { makesMinorVersions } from '../domain/versions.ts';
+import { SITE_PAGES_TEMPLATE } from '../domain/templates.ts';
 import { newContentModeration } from '../domain/moderation.ts';
 import type { BlobRef } from '../store/blobs.ts';
 import type { Store } from '../store/store.ts';
@@ -160,11 +161,13 @@ export class SitePageService {
 
   /** SetCommentsDisabled(bool): the page's own comment setting (a library without the setting refuses). */
   async setCommentsDisabled(list: List, id: number, disabled: boolean): Promise<void> {
-    const fields = await this.store.fields.of(list);
-    if (!fields.some((f) => f.internalName === PAGE_FIELD.commentFlags)) throw fail.badArgument('Comments can be turned off only for pages of a Site Pages library.');
-    const item = await this.store.items.get(list, fields, id);
-    if (!item) throw fail.itemNotFound();
-    await this.writeQuietly(this.store, list, fields, item, { [PAGE_FIELD.commentFlags]: disabled ? '1' : null });
+    if (list.baseTemplate !== SITE_PAGES_TEMPLATE) throw fail.badArgument('Comments can be turned off only for pages of a Site Pages library.');
+    await this.store.transaction(async (tx) => {
+      const fields = await ensurePageFields(tx, list);
+      const item = await tx.items.get(list, fields, id);
+      if (!item) throw fail.itemNotFound();
+      await this.writeQuietly(tx, list, fields, item, { [PAGE_FIELD.commentFlags]: disabled ? '1' : null });
+    });
   }
 
   /** A page-state write that is not new content: the item's values, as the actor, now. */
