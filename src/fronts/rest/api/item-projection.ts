@@ -66,6 +66,7 @@ const SYSTEM_PARTS: Readonly<Record<string, readonly ItemPart[]>> = {
   ContentTypeId: ['contentTypeId'], Created: ['created'], Modified: ['modified'], OData__UIVersionString: ['uiVersion'], Attachments: ['attachments'],
   FileSystemObjectType: ['place'], FSObjType: ['place'], FileRef: ['place'], EncodedAbsUrl: ['place'], FileLeafRef: ['place'], FileDirRef: ['place'], File_x0020_Type: ['place'],
   File_x0020_Size: ['file'], SMTotalFileStreamSize: ['file'], CheckoutUserId: ['file'],
+  CommentsDisabled: [],
 };
 
 /** `$expand=AttachmentFiles` reads the item's attachment count (only items with some are looked up). */
