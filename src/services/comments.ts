@@ -3,7 +3,6 @@
 
 import { fail } from '../domain/errors.ts';
 import type { List } from '../domain/model.ts';
-import { RATING_FIELDS, type RatingExperience } from '../domain/ratings.ts';
 import type { CommentMention, CommentRow } from '../store/comments.ts';
 import type { Store } from '../store/store.ts';
 import type { Actor } from './actor.ts';
@@ -57,15 +56,6 @@ export class CommentService {
   /** The actor's like of the item itself (Reputation.SetLike): set or removed, again is no error. */
   async likeItem(list: List, itemId: number, like: boolean): Promise<void> {
     if ((await this.store.comments.setItemLike(list, itemId, this.actor.userId, like, this.actor.now())) === 'noItem') throw fail.itemNotFound();
-  }
-
-  /**
-   * The list's rating settings (what SharePoint's rating settings page does): 'Ratings' or
-   * 'Likes' adds the six rating fields it lacks, filled for the items already rated or liked;
-   * '' turns the setting off and keeps the fields (SharePoint keeps them too).
-   */
-  setRatingExperience(list: List, experience: RatingExperience): Promise<List> {
-    return this.store.comments.setRatingExperience(list, experience, RATING_FIELDS);
   }
 
   /** The actor's rating of the item, 1 to 5 (whole stars); the item's new average. */
