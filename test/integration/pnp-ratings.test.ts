@@ -147,8 +147,14 @@ describe('PnPjs rating and like columns, and comment counts, against spemu', () 
       body: JSON.stringify({ LikesCount: 99 }),
     });
     assert.ok(res.status >= 400 && res.status < 500, `status ${res.status}`);
-    const row = await json(`${items('Liked Ideas')}(2)?$select=LikesCount`);
+    let row = await json(`${items('Liked Ideas')}(2)?$select=LikesCount`);
     assert.equal(row.LikesCount, 1);
+    // Another field's update keeps them; the form-style update refuses them by name.
+    await sp.web.lists.getByTitle('Liked Ideas').items.getById(2).update({ Title: 'renamed' });
+    const form = await sp.web.lists.getByTitle('Liked Ideas').items.getById(2).validateUpdateListItem([{ FieldName: 'LikesCount', FieldValue: '7' }]);
+    assert.equal(form[0]!.HasException, true);
+    row = await json(`${items('Liked Ideas')}(2)?$select=Title,LikesCount,LikedById`);
+    assert.deepEqual([row.Title, row.LikesCount, (row.LikedById as number[]).length], ['renamed', 1, 1]);
   });
 
   it('a list without rating settings: the columns are not there (400), SetRating and SetLike still answer', async () => {
