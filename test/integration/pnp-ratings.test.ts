@@ -184,6 +184,7 @@ describe('PnPjs rating and like columns, and comment counts, against spemu', () 
     const plain = await json(`${items('Plain Ideas')}(1)`);
     assert.equal('OData__CommentCount' in plain, false, 'not in an item read that does not name it');
     assert.equal((await failure(list.items.select('_CommentCount/Title')())).status, 400);
+    assert.equal((await failure(list.items.select('Id').filter('_CommentCount gt 0')())).status, 400, 'not a column: no $filter');
   });
 
   it('deleting an item takes its ratings and likes along; a new item with its id starts unrated', async () => {
