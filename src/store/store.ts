@@ -134,7 +134,7 @@ export interface StoreReader {
   hubSites: Pick<HubSiteRepository, 'all' | 'get'>;
   siteScripts: Pick<SiteScriptRepository, 'all' | 'get'>;
   formsFiles: Pick<FormsFileRepository, 'of'>;
-  comments: Pick<CommentRepository, 'of' | 'get' | 'likes' | 'itemLikes'>;
+  comments: Pick<CommentRepository, 'of' | 'get' | 'likes' | 'itemLikes' | 'commentCounts'>;
 }
 
 /** Storage. Every write is atomic; an error leaves nothing behind. */

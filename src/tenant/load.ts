@@ -3,6 +3,7 @@
 // (author, editor, created, modified) the file states, and libraries' folders and files
 // (documents.ts).
 
+import { RATING_FIELDS } from '../domain/ratings.ts';
 import { createHash, randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
@@ -257,6 +258,7 @@ async function loadWeb(store: Store, web: Web, def: { lists?: TenantList[]; webs
       });
     }
     for (const f of l.fields ?? []) await store.fields.add(list, tenantField(f, lookupTarget(f)));
+    if (l.ratings) await store.comments.setRatingExperience(list, l.ratings, RATING_FIELDS);
   }
   for (const l of def.lists ?? []) {
     const list = (await store.lists.byRowId(lists.get(l.title.toLowerCase())!.rowId))!;
