@@ -32,6 +32,7 @@ import { SharingService } from './sharing.ts';
 import { HubSiteService } from './hub-sites.ts';
 import { SiteScriptService } from './site-scripts.ts';
 import { CommentService } from './comments.ts';
+import { RecycleBinService } from './recycle-bin.ts';
 import { SubscriptionService } from './webhooks/subscriptions.ts';
 import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from './webhooks/settings.ts';
 
@@ -78,4 +79,5 @@ export class Services {
   get attachments(): AttachmentService { return new AttachmentService(this.#store, this.#actor, this.#limits); }
   get siteScripts(): SiteScriptService { return new SiteScriptService(this.#store, this.#actor); }
   get comments(): CommentService { return new CommentService(this.#store, this.#actor); }
+  get recycleBin(): RecycleBinService { return new RecycleBinService(this.#store, this.#actor); }
 }

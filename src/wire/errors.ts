@@ -74,6 +74,15 @@ export const errors = {
    */
   restoreNameTaken: (_webRelativePath: string) =>
     new SpError(400, `-2130575257, ${SP_EXCEPTION}`, 'A file with this name already exists. To restore the file, rename the existing file and try again.'),
+  /**
+   * (inference, docs/compatibility.md) A recycle bin entry that is not there (or not in the caller's
+   * view of the bin): SharePoint's GetById text (pnp/powershell#2410); status 404 as for a missing item.
+   */
+  recycleBinItemNotFound: () =>
+    new SpError(404, '-2147024809, System.ArgumentException', 'Value does not fall within the expected range.'),
+  /** (inference, docs/compatibility.md) MoveToSecondStage of an entry already there: .NET's InvalidOperationException text. */
+  recycleBinItemNotFirstStage: () =>
+    new SpError(400, '-2146233079, System.InvalidOperationException', 'Operation is not valid due to the current state of the object.'),
   /** (inference, docs/compatibility.md) A malformed GUID where one is expected (a recycle bin entry's id). */
   invalidGuid: () =>
     new SpError(400, `-1, ${CLIENT_QUERY}`, "Cannot convert a primitive value to the expected type 'Edm.Guid'. See the inner exception for more details."),

@@ -28,6 +28,7 @@ export async function restoreEntry(s: SqlSession, entry: RecycleBinEntry, actorI
     const fields = await new SqlFields(w).of(list);
     const rows = await w.db.selectFrom('recycle_bin').select(['id', 'parent_id', 'data'])
       .where((eb) => eb.or([eb('id', '=', entry.id), eb('parent_id', '=', entry.id)])).execute();
+    if (!rows.some((r) => r.parent_id == null)) throw fail.recycleBinItemNotFound();
     const decoded = rows.map((r) => ({ id: String(r.id), top: r.parent_id == null, ...decodeRecycled(String(r.data)) }));
     // The entry's own item first, then what was inside it from the top down (folders before what they hold).
     const depth = (i: Item) => (i.place.dir === '' ? 0 : i.place.dir.split('/').length);
