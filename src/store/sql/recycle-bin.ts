@@ -90,7 +90,8 @@ export class SqlRecycleBin implements RecycleBinRepository {
         data: '{}', item_type: RecycleBinItemType.List, item_state: 1, leaf_name: path.slice(cut + 1), dir_name: cut < 0 ? '' : path.slice(0, cut),
         size: 0, author_id: actorId, parent_id: null,
       }).execute();
-      await s.db.updateTable('lists').set({ recycle_bin_id: id }).where('row_id', '=', list.rowId).execute();
+      // Its title and URL are free meanwhile (each is unique in its web): their keys name the entry until a restore sets them back.
+      await s.db.updateTable('lists').set({ recycle_bin_id: id, url_key: `recycled:${id}`, title_key: `recycled:${id}` }).where('row_id', '=', list.rowId).execute();
       return id;
     });
   }

@@ -19,6 +19,7 @@ import { SqlItems } from './items.ts';
 import { SqlFields } from './fields.ts';
 import { listEntry, principalsOf, SqlLists } from './lists.ts';
 import { notifyListChanged } from './webhook-outbox.ts';
+import { urlKey } from './rows.ts';
 
 export async function restoreEntry(s: SqlSession, entry: RecycleBinEntry, actorId: number, now: string): Promise<Restored> {
   if (entry.itemType === RecycleBinItemType.List) return restoreList(s, entry);
@@ -91,7 +92,7 @@ async function restoreList(s: SqlSession, entry: RecycleBinEntry): Promise<Resto
     const lists = new SqlLists(w);
     if (await lists.byTitle(list.webId, list.title)) throw fail.listAlreadyExists();
     if (await lists.byUrl(list.webId, list.serverRelativeUrl)) throw fail.restoreNameTaken(list.serverRelativeUrl);
-    await w.db.updateTable('lists').set({ recycle_bin_id: null }).where('row_id', '=', list.rowId).execute();
+    await w.db.updateTable('lists').set({ recycle_bin_id: null, url_key: urlKey(list.serverRelativeUrl), title_key: list.title.toLowerCase() }).where('row_id', '=', list.rowId).execute();
     await w.db.deleteFrom('recycle_bin').where('id', '=', entry.id).execute();
     return { list, listRestored: true, items: [], createdFolders: [] };
   });
