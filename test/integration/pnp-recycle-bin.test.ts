@@ -5,19 +5,22 @@
 // attachments, bytes, folder, contents), who sees and may do what, bad ids, and the wire in
 // verbose and nometadata.
 
-import { describe, it } from 'node:test';
+import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import '@pnp/sp/recycle-bin/index.js';
 import '@pnp/sp/sites/index.js';
 import '@pnp/sp/files/index.js';
 import '@pnp/sp/folders/index.js';
 import '@pnp/sp/attachments/index.js';
+import '@pnp/sp/subscriptions/index.js';
 import { failure, pnpFor } from '../helpers/pnp.ts';
 import { usePnpSite } from '../helpers/pnp-site.ts';
 import { bearerFor } from '../helpers/bearer.ts';
 import { ACCEPT, GUID } from '../helpers/wire.ts';
 import '../helpers/pnp-file-types.ts';
 import '../helpers/pnp-recycle-bin-types.ts';
+import '../helpers/pnp-subscription-types.ts';
+import { startReceiver, type Receiver } from '../helpers/webhook-receiver.ts';
 
 const SECRET = 'pnp-recycle-bin-secret-0123456789-abcdef';
 const BOB = 'bob@contoso.onmicrosoft.com'; // a member of /sites/dev
@@ -314,5 +317,28 @@ describe('PnPjs recycle bin against spemu', () => {
     const changes = await list.getChanges({ Item: true, Restore: true, DeleteObject: true }) as Array<{ ChangeType: number; ItemId: number }>;
     const ofFirst = changes.filter((c) => c.ItemId === made[0]!.id).map((c) => c.ChangeType);
     assert.deepEqual(ofFirst, [3, 7]);
+  });
+});
+
+describe('a restore notifies the list\'s webhooks as other item writes do', () => {
+  const spemu = usePnpSite('/sites/dev', { webhookDelay: 0 });
+  let receiver: Receiver;
+  before(async () => { receiver = await startReceiver(); });
+  after(async () => { await receiver.close(); });
+
+  it('add, recycle and restore: one notification each, and the change log reads Add, DeleteObject, Restore', async () => {
+    const sp = spemu.sp;
+    const { Id: listId } = await sp.web.lists.add('Bin Watched', '', 100);
+    const list = sp.web.lists.getById(listId);
+    await list.subscriptions.add(`${receiver.url}/hook`, new Date(Date.now() + 86_400_000).toISOString());
+    const { Id: id } = await list.items.add({ Title: 'watched' });
+    await receiver.waitForNotifications(1);
+    const binId = await list.items.getById(id).recycle();
+    await receiver.waitForNotifications(2);
+    await sp.web.recycleBin.getById(binId).restore();
+    await receiver.waitForNotifications(3);
+    assert.ok(receiver.notifications().every((n) => n.value[0]!.resource === listId));
+    const changes = await list.getChanges({ Item: true, Add: true, DeleteObject: true, Restore: true }) as Array<{ ChangeType: number; ItemId: number }>;
+    assert.deepEqual(changes.map((c) => [c.ChangeType, c.ItemId]), [[1, id], [3, id], [7, id]]);
   });
 });
