@@ -7,6 +7,7 @@
 
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { spfi } from '@pnp/sp';
 import '@pnp/sp/recycle-bin/index.js';
 import '@pnp/sp/sites/index.js';
 import '@pnp/sp/files/index.js';
@@ -222,6 +223,23 @@ describe('PnPjs recycle bin against spemu', () => {
     assert.equal((await siteBin()).some((e) => e.Id === again), false);
     const { created } = await sp.web.lists.ensure('Bin Whole List');
     assert.equal(created, true);
+  });
+
+  it("a subweb's bin: its own entries only, and gone with the subweb (a recycled list of it deleted too)", async () => {
+    const sp = spemu.sp;
+    const added = await sp.web.webs.add('Bin Sub', 'binsub') as unknown as { Url: string };
+    const sub = spfi([sp.web, added.Url]);
+    const { list } = await sub.web.lists.ensure('Sub List');
+    const { Id } = await list.items.add({ Title: 'in the subweb' });
+    const itemBin = await list.items.getById(Id).recycle();
+    const { list: other } = await sub.web.lists.ensure('Sub Other');
+    const listBin = await other.recycle();
+    const subBin = (await sub.web.recycleBin() as unknown as BinItem[]).map((e) => e.Id).sort();
+    assert.deepEqual(subBin, [itemBin, listBin].sort());
+    assert.equal((await webBin()).some((e) => e.Id === itemBin), false, "the root web's bin is the root web's");
+    assert.ok((await siteBin()).some((e) => e.Id === itemBin), 'the site bin holds every web\'s');
+    await sub.web.delete();
+    assert.equal((await siteBin()).some((e) => e.Id === itemBin || e.Id === listBin), false);
   });
 
   it('who sees and does what: own deletions in the web bin, managers see all, the site bin and second stage for administrators', async () => {
