@@ -305,6 +305,8 @@ describe('PnPjs recycle bin against spemu', () => {
     assert.equal(verbose.body.d.DirNamePath.__metadata.type, 'SP.ResourcePath');
     const deletedBy = await json(`web/RecycleBin('${made[0]!.bin}')/DeletedBy`);
     assert.equal(deletedBy.body.Title, plain.body.DeletedByName);
+    const expanded = await json(`web/RecycleBin?$expand=Author,DeletedBy&$select=Id,Author/Title,DeletedBy/Email&$filter=Id eq '${made[0]!.bin}'`);
+    assert.deepEqual(expanded.body.value, [{ Author: { Title: plain.body.AuthorName }, DeletedBy: { Email: plain.body.DeletedByEmail }, Id: made[0]!.bin }]);
 
     // `spo site recyclebinitem list --type listItems`: the site bin filtered as it sends it.
     const listed = await json('site/RecycleBin?$filter=(ItemState eq 1) and (ItemType eq 3)');

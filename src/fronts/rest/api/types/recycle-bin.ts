@@ -24,7 +24,9 @@ import type { MethodDef, ResourceType } from '../resource.ts';
 import { requireOnSecurable } from '../authorize-on.ts';
 import { voidAction, voidResult } from './documents-shared.ts';
 import { siteUserById } from './principals.ts';
-import { argument, entityCollection, singleEntity } from './shared.ts';
+import { argument } from './shared.ts';
+import { projectedCollection, projectedEntity, type Navigation } from '../expand.ts';
+import { userEntity } from '../principal-entities.ts';
 
 /** A GetRecycleBinItems view: its arguments as sent (rowLimit, isAscending, orderBy, itemState, pagingInfo, ShowOnlyMyItems). */
 export interface BinView {
@@ -204,11 +206,18 @@ export const recycleBinType: ResourceType<BinResource> = {
   methods: collectionMethods,
   async get(r, ctx) {
     const known = new Map<number, SiteUserRecord | null>();
-    const entities: Entity[] = [];
-    for (const e of await visibleEntries(r, ctx)) entities.push(await entryEntity(r, e, ctx, known));
-    return entityCollection(entities, `${ITEM_TYPE}`, ctx);
+    const entries = new Map<Entity, RecycleBinEntry>();
+    for (const e of await visibleEntries(r, ctx)) entries.set(await entryEntity(r, e, ctx, known), e);
+    return projectedCollection([...entries.keys()], (entity) => people(entries.get(entity)!, ctx), ITEM_TYPE, ctx);
   },
 };
+
+/** `$expand=Author,DeletedBy`: the site users (SP.User), null for one no longer on the site. */
+function people(e: RecycleBinEntry, ctx: ApiContext): Record<string, Navigation> {
+  const link = (name: string) => `RecycleBin('${e.id}')/${name}`;
+  const load = (id: number) => async () => { const user = await siteUserById(ctx, id).catch(() => null); return user ? userEntity(user, ctx) : null; };
+  return { Author: { link: link('Author'), load: load(e.authorId) }, DeletedBy: { link: link('DeletedBy'), load: load(e.deletedBy) } };
+}
 
 export const recycleBinItemType: ResourceType<BinItemResource> = {
   permissions: { delete: 'DeleteListItems' },
@@ -221,7 +230,7 @@ export const recycleBinItemType: ResourceType<BinItemResource> = {
     movetosecondstage: voidAction('MoveToSecondStage', 'DeleteListItems', async (r, _args, ctx) => moveAll([r.entry], ctx)),
   },
   async get(r, ctx) {
-    return singleEntity(await entryEntity(r, r.entry, ctx, new Map()), ITEM_TYPE, ctx);
+    return projectedEntity(await entryEntity(r, r.entry, ctx, new Map()), people(r.entry, ctx), ITEM_TYPE, ctx);
   },
   // DELETE, and DeleteObject (PnPjs's delete()) through the resolver: the entry gone for good.
   async delete(r, ctx) {
