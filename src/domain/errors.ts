@@ -65,6 +65,11 @@ export const fail = {
   invalidFileName: failure('invalid', 'invalidFileName', (_name: string, problem: string) => problem),
   /** A file or folder of that name is already in the folder (and no overwrite was asked). */
   /** `webRelativePath`: the place relative to its web, as SharePoint names it in the message (`Shared Documents/a.txt`). */
+  recycleBinItemNotFound: failure('notFound', 'recycleBinItemNotFound', () => 'Value does not fall within the expected range.'),
+  /** A recycle bin entry moved to the second stage that is not in the first. */
+  recycleBinItemNotFirstStage: failure('invalid', 'recycleBinItemNotFirstStage', () => 'Operation is not valid due to the current state of the object.'),
+  /** A recycle bin entry restored where something of its name now is. */
+  restoreNameTaken: failure('conflict', 'restoreNameTaken', (webRelativePath: string) => `${webRelativePath} already exists.`),
   fileExists: failure('conflict', 'fileExists', (webRelativePath: string) => `A file with the name ${webRelativePath} already exists.`),
   /** A file addressed by its path that is not there (the path as the request gave it). */
   fileNotFound: failure('notFound', 'fileNotFound', (path: string) => `The file ${path} does not exist.`),

@@ -4,6 +4,7 @@
 // names it is written after, in one unit of work, so a failed upload leaves no file and its
 // bytes are collected.
 
+import { randomUUID } from 'node:crypto';
 import { checkName, checkPathLength, fileEtag, joinPath, placePath, segments, splitPath, urlInList, webRelativeUrl } from '../domain/documents.ts';
 import { fail } from '../domain/errors.ts';
 import type { Field, Item, List, StoredValue } from '../domain/model.ts';
@@ -186,9 +187,9 @@ export class DocumentService {
   }
 
   /**
-   * Moves the folder `path` to the recycle bin: what it holds goes there too, each file and
-   * folder an entry of its own (spemu's bin restores items one by one), in one unit of work.
-   * The folder's own entry id is returned.
+   * Moves the folder `path` to the recycle bin: what it holds goes there too, in one unit of
+   * work, as part of the folder's entry (listed, restored and deleted with it, as SharePoint's
+   * bin shows one entry for a folder). The folder's entry id is returned.
    */
   async recycleFolder(list: List, path: string): Promise<string> {
     const fields = await this.store.fields.of(list);
@@ -201,8 +202,9 @@ export class DocumentService {
       for (const item of inside) await this.requireWritable(list, item);
       // Deepest first, so every entry's folder is still there when it is recycled.
       inside.sort((a, b) => b.place.dir.length - a.place.dir.length);
-      for (const item of inside) await store.items.recycle(list, fields, item.id, this.actor.userId, this.actor.now());
-      const id = await store.items.recycle(list, fields, folder.id, this.actor.userId, this.actor.now());
+      const binId = randomUUID();
+      for (const item of inside) await store.items.recycle(list, fields, item.id, this.actor.userId, this.actor.now(), { parentId: binId });
+      const id = await store.items.recycle(list, fields, folder.id, this.actor.userId, this.actor.now(), { binId });
       if (!id) throw fail.folderNotFound(urlInList(list.serverRelativeUrl, path));
       return id;
     });

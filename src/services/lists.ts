@@ -83,10 +83,9 @@ export class ListService {
     });
   }
 
-  /** Sends the list to the recycle bin (spemu deletes it: the bin holds items, not lists); its id is the bin entry's. */
-  async recycle(list: List): Promise<string> {
-    await this.store.lists.delete(list);
-    return list.id;
+  /** Sends the list to the recycle bin, whole (restored as it was); the bin entry's id. */
+  recycle(list: List): Promise<string> {
+    return this.store.recycleBin.recycleList(list, this.actor.userId, this.actor.now());
   }
 
   /** The library at its fixed URL, made if it is not there (re-checked inside the transaction, so racing calls make one). */

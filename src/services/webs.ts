@@ -86,6 +86,9 @@ export class WebService {
     if (web.parentId === null) throw fail.rootWebDelete();
     await this.store.transaction(async (tx) => {
       if ((await tx.sites.websOf(web.siteId)).some((w) => w.parentId === web.id)) throw fail.webHasSubwebs(web.serverRelativeUrl);
+      // What its recycle bin holds goes too (a recycled list is in no look-up of the web's lists).
+      const binned = (await tx.recycleBin.of(web.siteId)).filter((e) => e.webId === web.id);
+      await tx.recycleBin.purge(web.siteId, binned.map((e) => e.id));
       for (const list of await tx.lists.inWeb(web.id)) await tx.lists.delete(list);
       await tx.sites.deleteWeb(web);
     });

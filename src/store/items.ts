@@ -73,8 +73,18 @@ export interface ItemRepository {
    */
   update(list: List, fields: Field[], id: number, write: ItemWrite, expectedVersion: number | null): Promise<Item | 'conflict' | undefined>;
   delete(list: List, fields: Field[], id: number, expectedVersion: number | null, now: string): Promise<'deleted' | 'conflict' | undefined>;
-  /** Moves an item (with its past versions) to the site's recycle bin; returns the recycle-bin item's id. */
-  recycle(list: List, fields: Field[], id: number, actorId: number, now: string): Promise<string | undefined>;
+  /**
+   * Moves an item (with its past versions; its attachments, comments and likes stay under its
+   * id) to the site's recycle bin; returns the recycle-bin item's id. `group`: the entry's id
+   * chosen beforehand, or the entry (a folder's) it is recycled as part of.
+   */
+  recycle(list: List, fields: Field[], id: number, actorId: number, now: string, group?: RecycleGroup): Promise<string | undefined>;
   /** Takes the next id from the list's item counter without creating an item (ReserveListItemId). */
   reserveId(list: List): Promise<number>;
+}
+
+/** How an item joins the recycle bin: under an id chosen beforehand, or inside another entry (its folder's). */
+export interface RecycleGroup {
+  binId?: string;
+  parentId?: string;
 }

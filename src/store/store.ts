@@ -35,6 +35,7 @@ import type { SubscriptionRepository } from './subscriptions.ts';
 import type { ChangeRepository } from './changes.ts';
 import type { HubSiteRepository } from './hub-sites.ts';
 import type { SiteScriptRepository } from './site-scripts.ts';
+import type { RecycleBinRepository } from './recycle-bin.ts';
 
 export type { NewField, NewList };
 export type { FieldPatch } from './fields.ts';
@@ -94,6 +95,8 @@ export interface Repositories {
   formsFiles: FormsFileRepository;
   /** Item comments, their likes and replies, and item ratings (comments.ts). */
   comments: CommentRepository;
+  /** The site collection's recycle bin, both stages (recycle-bin.ts). */
+  recycleBin: RecycleBinRepository;
 }
 
 /**
@@ -135,6 +138,7 @@ export interface StoreReader {
   siteScripts: Pick<SiteScriptRepository, 'all' | 'get'>;
   formsFiles: Pick<FormsFileRepository, 'of'>;
   comments: Pick<CommentRepository, 'of' | 'get' | 'likes' | 'itemLikes' | 'commentCounts'>;
+  recycleBin: Pick<RecycleBinRepository, 'of' | 'get'>;
 }
 
 /** Storage. Every write is atomic; an error leaves nothing behind. */

@@ -68,6 +68,24 @@ export const errors = {
   /** Adding a file over an existing one without overwrite: code and text CONFIRMED (CLI mocks), status 400 INFERRED; SharePoint adds "It was last modified by … on …". */
   fileExists: (webRelativePath: string) =>
     new SpError(400, `-2130575257, ${SP_EXCEPTION}`, `A file with the name ${webRelativePath} already exists.`),
+  /**
+   * (inference, docs/compatibility.md) A recycle bin entry restored where a file, folder or list
+   * of its name now is: SharePoint refuses and asks for the other to be renamed.
+   */
+  restoreNameTaken: (_webRelativePath: string) =>
+    new SpError(400, `-2130575257, ${SP_EXCEPTION}`, 'A file with this name already exists. To restore the file, rename the existing file and try again.'),
+  /**
+   * (inference, docs/compatibility.md) A recycle bin entry that is not there (or not in the caller's
+   * view of the bin): SharePoint's GetById text (pnp/powershell#2410); status 404 as for a missing item.
+   */
+  recycleBinItemNotFound: () =>
+    new SpError(404, '-2147024809, System.ArgumentException', 'Value does not fall within the expected range.'),
+  /** (inference, docs/compatibility.md) MoveToSecondStage of an entry already there: .NET's InvalidOperationException text. */
+  recycleBinItemNotFirstStage: () =>
+    new SpError(400, '-2146233079, System.InvalidOperationException', 'Operation is not valid due to the current state of the object.'),
+  /** (inference, docs/compatibility.md) A malformed GUID where one is expected (a recycle bin entry's id). */
+  invalidGuid: () =>
+    new SpError(400, `-1, ${CLIENT_QUERY}`, "Cannot convert a primitive value to the expected type 'Edm.Guid'. See the inner exception for more details."),
   /** (inference, docs/compatibility.md) ContinueUpload/FinishUpload at another offset than the upload's. */
   uploadOffsetMismatch: (sent: number, expected: number) =>
     new SpError(400, `-2130575339, ${SP_EXCEPTION}`, `The file offset ${sent} does not match the upload's current offset ${expected}.`),

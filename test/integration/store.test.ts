@@ -908,6 +908,26 @@ describe('indexes and schema changes', () => {
     }
   });
 
+  test('migration 0040 fills in the recycle bin entries made before it from their snapshots', async () => {
+    const { store, db, flavour } = opened;
+    const list = await createListWithFields(store, web, { title: 'Binned before 0040', description: '', baseTemplate: 100 }, NOW);
+    const fields = await store.fields.of(list);
+    const item = await store.items.create(list, fields, { values: { Title: 'old entry' }, actorId: 1, now: NOW });
+    const binId = (await store.items.recycle(list, fields, item.id, 1, NOW))!;
+    // The database as it was before 0040: none of its columns, nor its index.
+    await sql`drop index recycle_bin_site`.execute(db);
+    for (const column of ['web_id', 'item_type', 'item_state', 'leaf_name', 'dir_name', 'size', 'author_id', 'parent_id']) {
+      await sql`alter table recycle_bin drop column ${sql.id(column)}`.execute(db);
+    }
+    await sql`alter table lists drop column recycle_bin_id`.execute(db);
+    await db.transaction().execute((trx) => migrations(flavour)['0040-recycle-bin']!.up(trx));
+    const entry = await store.recycleBin.get(web.siteId, binId);
+    assert.deepEqual(entry && [entry.webId, entry.itemType, entry.itemState, entry.leafName, entry.dirName, entry.size, entry.authorId, entry.title],
+      [web.id, 3, 1, `${item.id}_.000`, list.serverRelativeUrl.slice(1), 0, 1, 'old entry']);
+    const restored = await store.recycleBin.restore(entry!, 1, NOW);
+    assert.equal(restored.items[0]!.guid, item.guid);
+  });
+
   test('a field added to a list with items reads empty; a deleted field takes its column with it', async () => {
     const { store } = opened;
     const list = await createListWithFields(store, web, { title: 'Evolving', description: '', baseTemplate: 100 }, NOW);

@@ -96,7 +96,7 @@ it('an unknown name is SharePoint\'s 404 ResourceNotFoundException, wherever it 
 it('a name SharePoint has and spemu does not serve yet is a 501 naming it as written', async () => {
   await refused('$metadata', 'GET', 501, NOT_IMPLEMENTED, "The operation '$metadata' is not implemented by spemu.");
   await refused('web/Alerts', 'GET', 501, NOT_IMPLEMENTED, "The operation 'Alerts' is not implemented by spemu.");
-  await refused('web/RecycleBin', 'GET', 501, NOT_IMPLEMENTED, "The operation 'RecycleBin' is not implemented by spemu.");
+  await refused('web/Properties', 'GET', 501, NOT_IMPLEMENTED, "The operation 'Properties' is not implemented by spemu.");
   // At the root, `search` is known-but-missing; in any case.
   await refused('Search', 'GET', 501, NOT_IMPLEMENTED);
 });
@@ -115,7 +115,10 @@ it('an action is planned, not run: it runs with the body once the pipeline calls
   const list = await use.api.store.lists.byTitle(use.api.web.id, 'Scratch');
   assert.ok(list);
   const payload = await payloadOf(await plan.run(ctx));
-  assert.deepEqual(payload, { kind: 'primitive', methodName: 'Recycle', edmType: 'Edm.Guid', value: list.id });
+  assert.equal(payload.kind, 'primitive');
+  // The list's recycle bin entry (its own id), holding the list.
+  const binId = String((payload as { value: unknown }).value);
+  assert.equal((await use.api.store.recycleBin.get(use.api.web.siteId, binId))?.title, 'Scratch');
   assert.equal(await use.api.store.lists.byTitle(use.api.web.id, 'Scratch'), undefined);
 });
 

@@ -11,6 +11,7 @@ import { placePath, splitPath } from '../../domain/documents.ts';
 import type { Item, List, Web } from '../../domain/model.ts';
 import { USER_INFO_LIST_TEMPLATE } from '../../domain/templates.ts';
 import type { Repositories } from '../store.ts';
+import type { Restored } from '../recycle-bin.ts';
 import type { RepositoryMemory } from './repositories.ts';
 import type { SqlSession } from './session.ts';
 import { writeChanges } from './changes.ts';
@@ -25,7 +26,7 @@ interface Rule {
   after: (args: AnyArgs, result: any, before: any) => ChangeDraft[] | Promise<ChangeDraft[]>;
 }
 
-const { Navigation, Add, Update, DeleteObject, Rename, MoveAway, MoveInto, MemberAdd, MemberDelete, AssignmentAdd, AssignmentDelete, ScopeAdd, ScopeDelete, RoleAdd, RoleUpdate, RoleDelete } = ChangeType;
+const { Navigation, Add, Update, DeleteObject, Restore, Rename, MoveAway, MoveInto, MemberAdd, MemberDelete, AssignmentAdd, AssignmentDelete, ScopeAdd, ScopeDelete, RoleAdd, RoleUpdate, RoleDelete } = ChangeType;
 
 /** An item (a list item, a file, a folder) change: ChangeItem's ids and what it shows. */
 export function itemChange(list: List, item: Pick<Item, 'id' | 'guid' | 'editorId' | 'contentTypeId' | 'place' | 'values'>, type: ChangeTypeNumber): ChangeDraft {
@@ -128,6 +129,14 @@ const RULES: { [K in keyof Repositories]?: Record<string, Rule> } = {
     delete: {
       before: (repos, [list, itemId]) => repos.items.get(list, [], itemId),
       after: ([list], gone: boolean, item: Item | undefined) => one(gone && item, () => itemChange(list, item!, Update)),
+    },
+  },
+  // A recycled list is a deleted one; what a restore put back is restored (folders it had to make again are added).
+  recycleBin: {
+    recycleList: { after: ([list]) => [listChange(list, DeleteObject)] },
+    restore: {
+      after: (_args, r: Restored) => (r.listRestored ? [listChange(r.list, Restore)]
+        : [...r.createdFolders.map((f) => itemChange(r.list, f, Add)), ...r.items.map((i) => itemChange(r.list, i, Restore))]),
     },
   },
   lists: {

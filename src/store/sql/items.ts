@@ -9,7 +9,7 @@ import { hasCalculated } from '../../domain/calculated.ts';
 import type { Field, Item, List } from '../../domain/model.ts';
 import { listContentTypeId } from '../../domain/templates.ts';
 import { makesMinorVersions } from '../../domain/versions.ts';
-import type { ItemPage, ItemPart, ItemQuery, ItemRepository, ItemWrite } from '../items.ts';
+import type { ItemPage, ItemPart, ItemQuery, ItemRepository, ItemWrite, RecycleGroup } from '../items.ts';
 import { withCalculated } from './calculated.ts';
 import { compileFilter } from './filter-compiler.ts';
 import { columnList, foldsCase, rowToItem, selectColumns, sortExpression, valuesToColumns } from './item-table.ts';
@@ -21,6 +21,8 @@ import { FOLDER_SCOPES, folderScopesEntry, isUniqueItem } from './folder-scopes.
 import type { FolderScope } from '../role-assignments.ts';
 import { SqlSites } from './sites.ts';
 import { encodeRecycled } from './snapshots.ts';
+import { binPath } from './recycle-bin.ts';
+import { RecycleBinItemType } from '../recycle-bin.ts';
 import { SqlVersions } from './versions.ts';
 import { SqlBlobs } from './blobs.ts';
 import { SqlAttachments } from './attachments.ts';
@@ -237,6 +239,11 @@ export class SqlItems implements ItemRepository {
   }
 
   delete(list: List, fields: Field[], id: number, expectedVersion: number | null, now: string) {
+    return this.remove(list, fields, id, expectedVersion, now, false);
+  }
+
+  /** Deletes the row; `kept`: for the recycle bin, which keeps the item's attachments, comments, likes and ratings under its id. */
+  private remove(list: List, fields: Field[], id: number, expectedVersion: number | null, now: string, kept: boolean) {
     void fields;
     const bumpFirst = this.isCachedFolderScope(list, id);
     return this.writing(list, async (s): Promise<'deleted' | 'conflict' | undefined> => {
@@ -254,15 +261,17 @@ export class SqlItems implements ItemRepository {
       // A file's content (and each past version's) is no longer named by this item.
       if (deleted[0]!.blob_id != null) await new SqlBlobs(s, s.options.bytes).release(String(deleted[0]!.blob_id));
       await new SqlVersions(s).dropAll(list, id);
-      await new SqlAttachments(s).dropAll(list, id);
-      await dropItemSocial(s.db, list.rowId, id);
+      if (!kept) {
+        await new SqlAttachments(s).dropAll(list, id);
+        await dropItemSocial(s.db, list.rowId, id);
+      }
       await s.db.updateTable('lists').set({ item_count: sql`item_count - 1`, last_item_deleted: now })
         .where('row_id', '=', list.rowId).execute();
       return 'deleted';
     }, bumpFirst ? [folderScopesEntry(list.rowId)] : []);
   }
 
-  recycle(list: List, fields: Field[], id: number, actorId: number, now: string): Promise<string | undefined> {
+  recycle(list: List, fields: Field[], id: number, actorId: number, now: string, group: RecycleGroup = {}): Promise<string | undefined> {
     const bumpFirst = this.isCachedFolderScope(list, id);
     return this.writing(list, async (s) => {
       const items = new SqlItems(s);
@@ -271,15 +280,22 @@ export class SqlItems implements ItemRepository {
       if (!item) return undefined;
       // The item goes to the recycle bin with its version history, as SharePoint recycles both together.
       const versions = await new SqlVersions(s).of(list, id);
-      await items.delete(list, fields, id, null, now);
-      // The recycle bin names the content the deleted item and its versions had.
+      await items.remove(list, fields, id, null, now, true);
+      // The recycle bin names the content the deleted item and its versions had (released when the entry is purged).
       const blobs = new SqlBlobs(s, s.options.bytes);
       for (const kept of [item, ...versions]) if (kept.file) await blobs.addRef(kept.file.blobId);
       const web = await new SqlSites(s).web(list.webId);
-      const recycleId = randomUUID();
+      const recycleId = group.binId ?? randomUUID();
+      const listPath = binPath(list.serverRelativeUrl);
+      const named = item.place.name !== null;
       await s.db.insertInto('recycle_bin').values({
-        id: recycleId, site_id: web!.siteId, list_id: list.id, item_id: id, title: item.values.Title ?? null,
+        id: recycleId, site_id: web!.siteId, list_id: list.id, item_id: id,
+        title: named && list.baseType === 1 ? item.place.name : (item.values.Title ?? item.place.name ?? null),
         deleted_by: actorId, deleted: now, data: encodeRecycled(item, versions),
+        web_id: list.webId, item_state: 1, parent_id: group.parentId ?? null, author_id: item.authorId, size: item.file?.size ?? 0,
+        item_type: item.place.folder ? RecycleBinItemType.Folder : item.file ? RecycleBinItemType.File : RecycleBinItemType.ListItem,
+        // A list item's leaf is SharePoint's `<id>_.000`; a file's or folder's its name.
+        leaf_name: named ? item.place.name : `${id}_.000`, dir_name: item.place.dir ? `${listPath}/${item.place.dir}` : listPath,
       }).execute();
       return recycleId;
     }, bumpFirst ? [folderScopesEntry(list.rowId)] : []);

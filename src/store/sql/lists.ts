@@ -1,4 +1,5 @@
-// Lists on SQL. A list's record is read on nearly every request, so a web's lists are cached
+// Lists on SQL (a recycled list, marked with its bin entry's id, is found by none of the look-ups
+// by web: recycle-bin.ts). A list's record is read on nearly every request, so a web's lists are cached
 // as one entry (look-ups by id, title and URL search it). Where other instances write too,
 // the entry stays coherent for what metadata writes change (they are recorded for the others),
 // but ItemCount and the item dates move with every item write on any instance: `withCounters`
@@ -16,6 +17,7 @@ import type { CacheName, SqlSession } from './session.ts';
 import { folderScopesEntry } from './folder-scopes.ts';
 import { SqlBlobs } from './blobs.ts';
 import { SqlVersions } from './versions.ts';
+import { dropListEntries } from './recycle-bin.ts';
 
 /** What a change to one list's record changes in the cache: its web's list entry. */
 export const listEntry = (list: { webId: string }): CacheName => ['lists', list.webId];
@@ -53,7 +55,7 @@ export class SqlLists implements ListRepository {
 
   inWeb(webId: string): Promise<List[]> {
     return this.s.cached('lists', webId, async () => {
-      const text = this.s.shape('lists-of-web', (db) => db.selectFrom('lists').selectAll().where('web_id', '=', '').orderBy('row_id').compile());
+      const text = this.s.shape('lists-of-web', (db) => db.selectFrom('lists').selectAll().where('web_id', '=', '').where('recycle_bin_id', 'is', null).orderBy('row_id').compile());
       return (await this.s.rows(text, [webId])).map(rowToList);
     });
   }
@@ -61,7 +63,7 @@ export class SqlLists implements ListRepository {
   /** One list of a web: from the cached entry where there is one, else by an indexed query. */
   private async find(webId: string, column: 'id' | 'title_key' | 'url_key', value: string, matches: (l: List) => boolean) {
     if (this.s.inTransaction) {
-      const text = this.s.shape(`list-by:${column}`, (db) => db.selectFrom('lists').selectAll().where('web_id', '=', '').where(column, '=', '').compile());
+      const text = this.s.shape(`list-by:${column}`, (db) => db.selectFrom('lists').selectAll().where('web_id', '=', '').where(column, '=', '').where('recycle_bin_id', 'is', null).compile());
       const [row] = await this.s.rows(text, [webId, value]);
       return row ? rowToList(row) : undefined;
     }
@@ -124,6 +126,8 @@ export class SqlLists implements ListRepository {
     await this.s.metadataWrite([listEntry(list), ['fields', String(list.rowId)], ['roleAssignments'], folderScopesEntry(list.rowId), ...principalsOf(list)], async (s) => {
       await new SqlLists(s).lock(list);
       await releaseContent(s, list);
+      // The bin's entries of its items (and a recycled list's own entry) go with it.
+      await dropListEntries(s, list);
       await s.db.deleteFrom('views').where('list_row_id', '=', list.rowId).execute();
       await s.db.deleteFrom('content_types').where('scope', '=', `list:${list.rowId}`).execute();
       await s.db.deleteFrom('user_custom_actions').where('holder', '=', `list:${list.rowId}`).execute();

@@ -32,6 +32,7 @@ import { SqlHubSites } from './hub-sites.ts';
 import { SqlSiteScripts } from './site-scripts.ts';
 import { SqlFormsFiles } from './forms-files.ts';
 import { SqlComments } from './comments.ts';
+import { SqlRecycleBin } from './recycle-bin.ts';
 
 /** What a repository may keep beyond its session: memory that outlives one transaction. */
 export interface RepositoryMemory {
@@ -68,6 +69,7 @@ export const REPOSITORIES: { [K in keyof Repositories]: (session: SqlSession, me
   siteScripts: (s) => new SqlSiteScripts(s),
   formsFiles: (s) => new SqlFormsFiles(s),
   comments: (s) => new SqlComments(s),
+  recycleBin: (s) => new SqlRecycleBin(s),
 };
 
 export function buildRepositories(session: SqlSession, memory: RepositoryMemory): Repositories {

@@ -20,7 +20,7 @@ const NOT_YET: ReadonlySet<string> = new Set([
   '$metadata', 'search', 'sp.utilities.utility',
   'alerts', 'joinhubsite',
   'properties',
-  'recyclebin', 'projectdata', 'sp.apps.appcatalog',
+  'projectdata', 'sp.apps.appcatalog',
   'breakroleinheritance', 'resetroleinheritance', 'addroleassignment', 'removeroleassignment',
   'firstuniqueancestorsecurableobject', 'getparentinfos', 'deletewithparameters', 'fileversion', 'fields', 'files', 'folders',
   // SiteScriptUtility's: running an action, and site designs.

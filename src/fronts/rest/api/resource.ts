@@ -19,9 +19,14 @@ import type { PermissionKind, RoleDefinition } from '../../../domain/permissions
 import type { Subscription } from '../../../store/subscriptions.ts';
 import type { HubSiteRow } from '../../../store/hub-sites.ts';
 import type { FormsFile } from '../../../store/forms-files.ts';
+import type { RecycleBinEntry } from '../../../store/recycle-bin.ts';
+import type { BinView } from './types/recycle-bin.ts';
 
 export type Resource =
   | { kind: 'site' }
+  /** A recycle bin: the web's first stage, or the site collection's both (types/recycle-bin.ts); `view`: GetRecycleBinItems' arguments. */
+  | { kind: 'recycleBin'; scope: 'web' | 'site'; web: Web; view?: BinView | undefined }
+  | { kind: 'recycleBinItem'; scope: 'web' | 'site'; web: Web; entry: RecycleBinEntry }
   | { kind: 'web'; web: Web }
   | { kind: 'lists'; web: Web }
   | { kind: 'list'; list: List }

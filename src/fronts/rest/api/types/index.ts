@@ -2,6 +2,7 @@
 
 import type { ResourceTypes } from '../resource.ts';
 import { siteType, webType } from './web.ts';
+import { recycleBinItemType, recycleBinType } from './recycle-bin.ts';
 import { listsType, listType } from './lists.ts';
 import { fieldsType, fieldType } from './fields.ts';
 import { webFieldsType, webFieldType } from './web-fields.ts';
@@ -127,5 +128,7 @@ export const RESOURCE_TYPES: ResourceTypes = {
   sitePage: sitePageType,
   itemLikedByInformation: itemLikedByInformationType,
   itemCommentsSetting: itemCommentsSettingType,
+  recycleBin: recycleBinType,
+  recycleBinItem: recycleBinItemType,
   readOnly: { get: (r, ctx) => r.read(ctx) },
 };

@@ -23,15 +23,18 @@ import { webExtraMethods } from './list-extras.ts';
 import { userResource } from './user-resources.ts';
 import { siteHubMethods, webHubMethods } from './hub-sites.ts';
 import { getClientSideWebParts } from './web-parts.ts';
+import { siteRecycleBinMethods, siteRecycleBinNavigation, webRecycleBinMethods, webRecycleBinNavigation } from './recycle-bin.ts';
 
 export const siteType: ResourceType<{ kind: 'site' }> = {
   navigation: {
     rootweb: async (_r, ctx) => ({ kind: 'web', web: (await ctx.store.sites.web(ctx.site.rootWebId)) ?? ctx.web }),
     features: async (_r, ctx) => ({ kind: 'features', holder: { kind: 'site', siteId: ctx.site.id } }),
     usercustomactions: async (_r, ctx) => siteCustomActions(ctx.site.id),
+    ...siteRecycleBinNavigation,
   },
   methods: {
     openwebbyid: openWebById,
+    ...siteRecycleBinMethods,
     getchanges: getChangesMethod((_r, ctx) => ({ siteId: ctx.site.id, scope: { kind: 'site' }, tokenScope: 'site', id: ctx.site.id })),
     ...siteHubMethods,
   },
@@ -52,6 +55,7 @@ export const webType: ResourceType<WebResource> = {
     rootfolder: async (r) => ({ kind: 'webFolder', web: r.web, path: '' }),
     folders: async (r) => ({ kind: 'webFolders', web: r.web, path: '' }),
     webinfos: async (r) => ({ kind: 'webInfos', web: r.web }),
+    ...webRecycleBinNavigation,
     contenttypes: async (r) => ({ kind: 'contentTypes', web: r.web }),
     navigation: async (r) => ({ kind: 'navigation', web: r.web }),
     titleresource: async (r) => userResource(async (ctx) => (await ctx.store.sites.web(r.web.id))?.title ?? r.web.title),
@@ -84,6 +88,7 @@ export const webType: ResourceType<WebResource> = {
     ...webHubMethods,
     getusereffectivepermissions: getUserEffectivePermissions,
     getclientsidewebparts: getClientSideWebParts,
+    ...webRecycleBinMethods,
     unshareobject: webUnshareObject as MethodDef<WebResource>,
     getchanges: getChangesMethod((r, ctx) => {
       const { web } = r as WebResource;
