@@ -122,6 +122,8 @@ export const fail = {
   hubSiteAlready: failure('conflict', 'hubSiteAlready', () => 'This site is already a HubSite.'),
   /** A hub id no hub has (HubSites/GetById), or UnRegisterHubSite where the site is none. */
   hubSiteNotFound: failure('notFound', 'hubSiteNotFound', () => 'File Not Found.'),
+  /** JoinHubSite called by a site collection that is a hub itself (spemu's text; SharePoint's is not documented). */
+  hubSiteCannotJoin: failure('conflict', 'hubSiteCannotJoin', () => 'A hub site cannot join a hub site.'),
   /** A site script's JSON SharePoint would not store (no actions, a verb it does not know). */
   siteScriptInvalid: failure('invalid', 'siteScriptInvalid', () => 'Specified argument was out of the range of valid values.'),
   siteScriptNotFound: failure('notFound', 'siteScriptNotFound', () => 'File Not Found.'),

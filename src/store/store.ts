@@ -131,7 +131,7 @@ export interface StoreReader {
    */
   generation(): number;
   sharingLinks: Pick<SharingLinkRepository, 'of' | 'byToken'>;
-  hubSites: Pick<HubSiteRepository, 'all' | 'get'>;
+  hubSites: Pick<HubSiteRepository, 'all' | 'get' | 'joinedHub'>;
   siteScripts: Pick<SiteScriptRepository, 'all' | 'get'>;
   formsFiles: Pick<FormsFileRepository, 'of'>;
   comments: Pick<CommentRepository, 'of' | 'get' | 'likes' | 'itemLikes'>;

@@ -126,6 +126,9 @@ export const errors = {
   /** SharePoint's "File Not Found." for a hub that is not there (Set-SPOHubSite's documented error); status INFERRED. */
   hubSiteNotFound: () =>
     new SpError(404, '-2147024894, System.IO.FileNotFoundException', 'File Not Found.'),
+  /** (inference, docs/compatibility.md "Hub sites"; spemu's text) JoinHubSite from a site collection that is a hub. */
+  hubSiteCannotJoin: () =>
+    new SpError(400, `-2146232832, ${SP_EXCEPTION}`, 'A hub site cannot join a hub site.'),
   /** (inference, docs/compatibility.md) */
   roleDefinitionNameTaken: (name: string) =>
     new SpError(400, `-2146232832, ${SP_EXCEPTION}`, `The permission level "${name}" already exists.`),

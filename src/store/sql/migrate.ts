@@ -40,6 +40,7 @@ import { columnDefaults } from './migrations/0035-column-defaults.ts';
 import { comments } from './migrations/0036-comments.ts';
 import { itemLikes } from './migrations/0037-item-likes.ts';
 import { siteLogo } from './migrations/0038-site-logo.ts';
+import { hubJoinsSiteDesigns } from './migrations/0041-hub-joins-site-designs.ts';
 import type { SqlFlavour } from './flavour.ts';
 
 /** Every migration, by name (Kysely applies them in name order); exported for `spemu migrate` and import. */
@@ -80,6 +81,7 @@ export const migrations = (flavour: SqlFlavour): Record<string, Migration> => ({
   '0036-comments': comments(flavour),
   '0037-item-likes': itemLikes(flavour),
   '0038-site-logo': siteLogo(),
+  '0041-hub-joins-site-designs': hubJoinsSiteDesigns(flavour),
 });
 
 export async function migrateToLatest(db: Kysely<any>, flavour: SqlFlavour): Promise<void> {

@@ -18,7 +18,7 @@ import { effectivePermissions, folderSecurable, type Securable } from '../../../
 /** Names of SharePoint endpoints spemu knows of but does not serve yet: a uniform 501. */
 const NOT_YET: ReadonlySet<string> = new Set([
   '$metadata', 'search', 'sp.utilities.utility',
-  'alerts', 'joinhubsite',
+  'alerts',
   'properties',
   'recyclebin', 'projectdata', 'sp.apps.appcatalog',
   'breakroleinheritance', 'resetroleinheritance', 'addroleassignment', 'removeroleassignment',
