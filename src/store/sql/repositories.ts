@@ -32,6 +32,7 @@ import { SqlHubSites } from './hub-sites.ts';
 import { SqlSiteScripts } from './site-scripts.ts';
 import { SqlFormsFiles } from './forms-files.ts';
 import { SqlComments } from './comments.ts';
+import { SqlSiteDesigns } from './site-designs.ts';
 
 /** What a repository may keep beyond its session: memory that outlives one transaction. */
 export interface RepositoryMemory {
@@ -66,6 +67,7 @@ export const REPOSITORIES: { [K in keyof Repositories]: (session: SqlSession, me
   sharingLinks: (s) => new SqlSharingLinks(s),
   hubSites: (s) => new SqlHubSites(s),
   siteScripts: (s) => new SqlSiteScripts(s),
+  siteDesigns: (s) => new SqlSiteDesigns(s),
   formsFiles: (s) => new SqlFormsFiles(s),
   comments: (s) => new SqlComments(s),
 };
