@@ -31,6 +31,7 @@ import { RelatedItemService } from './related-items.ts';
 import { SharingService } from './sharing.ts';
 import { HubSiteService } from './hub-sites.ts';
 import { SiteScriptService } from './site-scripts.ts';
+import { SiteDesignService } from './site-designs.ts';
 import { CommentService } from './comments.ts';
 import { SubscriptionService } from './webhooks/subscriptions.ts';
 import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from './webhooks/settings.ts';
@@ -77,5 +78,6 @@ export class Services {
   get relatedItems(): RelatedItemService { return new RelatedItemService(this.#store, this.#actor); }
   get attachments(): AttachmentService { return new AttachmentService(this.#store, this.#actor, this.#limits); }
   get siteScripts(): SiteScriptService { return new SiteScriptService(this.#store, this.#actor); }
+  get siteDesigns(): SiteDesignService { return new SiteDesignService(this.#store, this.#actor); }
   get comments(): CommentService { return new CommentService(this.#store, this.#actor); }
 }

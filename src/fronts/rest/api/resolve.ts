@@ -23,10 +23,6 @@ const NOT_YET: ReadonlySet<string> = new Set([
   'recyclebin', 'projectdata', 'sp.apps.appcatalog',
   'breakroleinheritance', 'resetroleinheritance', 'addroleassignment', 'removeroleassignment',
   'firstuniqueancestorsecurableobject', 'getparentinfos', 'deletewithparameters', 'fileversion', 'fields', 'files', 'folders',
-  // SiteScriptUtility's: running an action, and site designs.
-  'executesitescriptaction', 'createsitedesign', 'getsitedesigns', 'getsitedesignmetadata', 'updatesitedesign', 'deletesitedesign',
-  'applysitedesign', 'addsitedesigntask', 'addsitedesigntasktocurrentweb', 'getsitedesignrights', 'grantsitedesignrights', 'revokesitedesignrights',
-  'getsitedesignrun', 'getsitedesignrunstatus',
 ]);
 
 const SITE_SCRIPT_UTILITY = 'microsoft.sharepoint.utilities.webtemplateextensions.sitescriptutility';
