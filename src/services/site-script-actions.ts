@@ -164,7 +164,12 @@ export class SiteScriptActionRunner {
     const component = str(action.navComponent) ?? 'QuickLaunch';
     if (component.toLowerCase() !== 'quicklaunch') throw fail.badArgument(`The navigation '${component}' is not supported by spemu's site scripts.`);
     if (action.parentDisplayName !== undefined) throw fail.badArgument('addNavLink under a parent link is not supported by spemu\'s site scripts.');
-    await new NavigationService(this.store).add(this.web, 'quicklaunch', null, { title: str(action.displayName), url: this.navUrl(action) });
+    const title = str(action.displayName) ?? '';
+    const url = this.navUrl(action);
+    // A link there already (same title and URL) is left as it is: a design applied again adds no second one.
+    const nodes = await this.store.navigation.all(this.web.id, 'quicklaunch');
+    if (nodes.some((n) => n.parentId === null && n.title.toLowerCase() === title.toLowerCase() && n.url.toLowerCase() === url.toLowerCase())) return;
+    await new NavigationService(this.store).add(this.web, 'quicklaunch', null, { title, url });
   }
 
   private async removeNavLink(action: Action): Promise<void> {
