@@ -249,7 +249,7 @@ export const siteDesignMethods: Record<string, Method> = {
     },
   },
   addsitedesigntasktocurrentweb: {
-    kind: 'action', permission: 'Open',
+    kind: 'action', permission: 'ManageWeb',
     async invoke(_r, _args, ctx) {
       const { run } = await apply(ctx, scriptId(readMethodBody(ctx).siteDesignId, 'siteDesignId'), ctx.web);
       return ok({ kind: 'primitive', methodName: 'AddSiteDesignTaskToCurrentWeb', edmType: TASK, value: task(ctx, run) });
@@ -284,7 +284,7 @@ export const siteDesignMethods: Record<string, Method> = {
     },
   },
   executesitescriptaction: {
-    kind: 'action', permission: 'Open',
+    kind: 'action', permission: 'ManageWeb',
     async invoke(_r, _args, ctx) {
       const definition = readMethodBody(ctx).actionDefinition;
       if (definition === undefined || definition === null) throw errors.nullParameter('actionDefinition', 'Edm.String');
