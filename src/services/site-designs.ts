@@ -11,7 +11,7 @@ import { isSharePointAdmin, requireSharePointAdmin } from '../identity/tenant-ad
 import type { ActionOutcome, SiteDesign, SiteDesignPatch, SiteDesignPrincipal, SiteDesignRun } from '../store/site-designs.ts';
 import type { Store, StoreReader } from '../store/store.ts';
 import type { Actor } from './actor.ts';
-import { SiteScriptActionRunner, type ActionResult } from './site-script-actions.ts';
+import { SiteScriptActionRunner, type ActionResult, type FieldXmlReader } from './site-script-actions.ts';
 
 export const EMPTY_GUID = '00000000-0000-0000-0000-000000000000';
 /** SiteDesignPrincipal's one right: View. */
@@ -83,10 +83,10 @@ export class SiteDesignService {
    * Runs the design's site scripts, in order, against `web` and records the run. The caller's
    * right to change the web is the front's to check; a design it may not see is not found.
    */
-  async apply(caller: Principal, invokedBy: string, designId: string, site: Site, web: Web): Promise<AppliedDesign> {
+  async apply(caller: Principal, invokedBy: string, designId: string, site: Site, web: Web, fieldXml?: FieldXmlReader): Promise<AppliedDesign> {
     const design = await this.store.siteDesigns.get(designId);
     if (!design || !(await canSeeDesign(this.store, caller, design))) throw fail.siteDesignNotFound();
-    const runner = new SiteScriptActionRunner(this.store, this.actor, site, web);
+    const runner = new SiteScriptActionRunner(this.store, this.actor, site, web, fieldXml);
     const started = Date.now();
     const results: ActionResult[] = [];
     const actions: ActionOutcome[] = [];
@@ -115,8 +115,8 @@ export class SiteDesignService {
   }
 
   /** ExecuteSiteScriptAction: one action (with its subactions) against the web; nothing recorded. */
-  executeAction(site: Site, web: Web, action: Record<string, unknown>): Promise<ActionResult[]> {
-    return new SiteScriptActionRunner(this.store, this.actor, site, web).run(action);
+  executeAction(site: Site, web: Web, action: Record<string, unknown>, fieldXml?: FieldXmlReader): Promise<ActionResult[]> {
+    return new SiteScriptActionRunner(this.store, this.actor, site, web, fieldXml).run(action);
   }
 
   private async checkScripts(ids: string[]): Promise<void> {

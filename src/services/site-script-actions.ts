@@ -8,7 +8,7 @@
 import { DomainError, fail } from '../domain/errors.ts';
 import { findFieldByNameOrTitle } from '../domain/fields.ts';
 import { kindFromTypeName } from '../domain/field-kinds.ts';
-import type { List, Site, Web } from '../domain/model.ts';
+import type { List, NewField, Site, Web } from '../domain/model.ts';
 import { internalNameFromTitle } from '../domain/names.ts';
 import type { Store } from '../store/store.ts';
 import type { Actor } from './actor.ts';
@@ -29,6 +29,13 @@ export interface ActionResult {
 
 type Action = Record<string, unknown>;
 
+/**
+ * Reads a column's SchemaXml (addSPFieldXml) into a field definition, as the REST front reads
+ * createfieldasxml's (a wire format: the front hands its reader in); a lookup's list is
+ * `lookupListId`. Refuses with a DomainError.
+ */
+export type FieldXmlReader = (xml: string, lookupListId?: string) => NewField;
+
 /** Templates createSPList makes: a list (100) and a document library (101), as the schema documents. */
 const LIST_TEMPLATES: ReadonlySet<number> = new Set([100, 101]);
 /** addSPField's fieldType values spemu makes (the schema's: Text, Note, Number, Boolean, User, DateTime; and Choice, Currency, URL). */
@@ -46,7 +53,10 @@ function reason(e: unknown): string {
 }
 
 export class SiteScriptActionRunner {
-  constructor(private readonly store: Store, private readonly actor: Actor, private readonly site: Site, private readonly web: Web) {}
+  constructor(
+    private readonly store: Store, private readonly actor: Actor, private readonly site: Site, private readonly web: Web,
+    private readonly fieldXml?: FieldXmlReader,
+  ) {}
 
   /** Runs one action (and a list's subactions): one result per action and subaction, in order. */
   async run(action: Action): Promise<ActionResult[]> {
@@ -110,6 +120,10 @@ export class SiteScriptActionRunner {
         // Nothing to delete is no failure: a script runs again and again.
         if (field) await new FieldService(this.store).delete(list, field);
       });
+      case 'addSPFieldXml':
+      case 'addSPLookupFieldXml':
+        if (!this.fieldXml) return notSupported(title, verb);
+        return this.attempt(title, () => this.addFieldXml(list, sub, verb === 'addSPLookupFieldXml'));
       case 'addSPView': return this.attempt(title, () => this.addView(list, sub));
       case 'removeSPView': return this.attempt(title, async () => {
         const view = (await this.store.views.of(list)).find((v) => v.title.toLowerCase() === (str(sub.name) ?? '').toLowerCase());
@@ -133,10 +147,32 @@ export class SiteScriptActionRunner {
     const field = await new FieldService(this.store).add(list, {
       internalName, title: displayName, kind, required: sub.isRequired === true, indexed: sub.enforceUnique === true, hidden: false, options,
     });
-    if (sub.addToDefaultView === true) {
-      const view = (await this.store.views.of(list)).find((v) => v.defaultView);
-      if (view && !view.fields.includes(field.internalName)) await new ViewService(this.store).addField(list, view, field.internalName);
+    if (sub.addToDefaultView === true) await this.showInDefaultView(list, field.internalName);
+  }
+
+  /** addSPFieldXml / addSPLookupFieldXml: the column its SchemaXml defines (a lookup into `targetListName` or `targetListUrl` of the web); one there already is left. */
+  private async addFieldXml(list: List, sub: Action, lookup: boolean): Promise<void> {
+    const xml = str(sub.schemaXml);
+    if (!xml) throw fail.badArgument(`${String(sub.verb)} needs a schemaXml.`);
+    let target: List | undefined;
+    if (lookup) {
+      const name = str(sub.targetListName);
+      const url = str(sub.targetListUrl);
+      const base = this.web.serverRelativeUrl === '/' ? '' : this.web.serverRelativeUrl;
+      target = name !== undefined ? await this.store.lists.byTitle(this.web.id, name)
+        : url !== undefined ? await this.store.lists.byUrl(this.web.id, `${base}/${url.replace(/^\/+/, '')}`) : undefined;
+      if (!target) throw fail.badArgument(`The lookup list '${name ?? url ?? ''}' was not found in the web.`);
     }
+    const definition = this.fieldXml!(xml, target?.id);
+    const fields = await this.store.fields.of(list);
+    if (findFieldByNameOrTitle(fields, definition.internalName)) return;
+    const field = await new FieldService(this.store).add(list, definition);
+    if (sub.addToDefaultView === true) await this.showInDefaultView(list, field.internalName);
+  }
+
+  private async showInDefaultView(list: List, name: string): Promise<void> {
+    const view = (await this.store.views.of(list)).find((v) => v.defaultView);
+    if (view && !view.fields.includes(name)) await new ViewService(this.store).addField(list, view, name);
   }
 
   private async addView(list: List, sub: Action): Promise<void> {
@@ -199,6 +235,8 @@ function subactionTitle(sub: Action): string {
     case 'setTitle': return `Update list title to ${str(sub.title) ?? ''}`;
     case 'setDescription': return 'Update list description';
     case 'addSPField': return `Create column ${str(sub.displayName) ?? ''}`;
+    case 'addSPFieldXml':
+    case 'addSPLookupFieldXml': return `Create column ${/\bDisplayName="([^"]*)"/.exec(str(sub.schemaXml) ?? '')?.[1] ?? ''}`;
     case 'deleteSPField': return `Delete column ${str(sub.displayName) ?? ''}`;
     case 'addSPView': return `Create view ${str(sub.name) ?? ''}`;
     case 'removeSPView': return `Remove view ${str(sub.name) ?? ''}`;

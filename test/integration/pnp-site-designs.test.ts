@@ -148,6 +148,37 @@ describe('PnPjs site designs against spemu', () => {
     await spemu.sp.site.joinHubSite(EMPTY_GUID);
   });
 
+  it('a script exported with list.getSiteScript() applied to a subweb makes the list again: its addSPFieldXml columns, a lookup, its views', async () => {
+    const web = spemu.sp.web;
+    const vendors = await web.lists.add('Vendors', 'Who we buy from', 100);
+    const list = web.lists.getById(vendors.Id);
+    await list.fields.addNumber('Budget');
+    await list.views.add('By budget', false, { RowLimit: 20 });
+    const exported = JSON.parse(await list.getSiteScript()) as { actions: Array<Record<string, unknown>> };
+    const lookup = { verb: 'addSPLookupFieldXml', targetListName: 'Vendors', schemaXml: '<Field Type="Lookup" DisplayName="Vendor" Name="Vendor" ShowField="Title" />' };
+    const badLookup = { verb: 'addSPLookupFieldXml', targetListName: 'Nowhere', schemaXml: '<Field Type="Lookup" DisplayName="Lost" Name="Lost" ShowField="Title" />' };
+    const orders = { verb: 'createSPList', listName: 'Orders', templateType: 100, subactions: [lookup, badLookup] };
+    const script = await spemu.sp.siteScripts.createSiteScript('Vendors export', '', { ...exported, actions: [...exported.actions, orders] });
+    const sd = await spemu.sp.siteDesigns.createSiteDesign({ Title: 'Vendors', WebTemplate: '64', SiteScriptIds: [script.Id] });
+    await web.webs.add('Designed', 'designed');
+    const results = await spemu.sp.siteDesigns.applySiteDesign(sd.Id, `${spemu.site}/designed`) as unknown as Array<{ Title: string; Outcome: string; OutcomeText: string | null }>;
+    assert.ok(results.some((r) => r.Title === 'Create column Budget' && r.Outcome === '0'), JSON.stringify(results));
+    const lost = results.find((r) => r.Title === 'Create column Lost');
+    assert.deepEqual([lost?.Outcome, lost?.OutcomeText], ['1', "The lookup list 'Nowhere' was not found in the web."]);
+
+    const sub = pnpFor(`${spemu.site}/designed`);
+    const made = sub.web.lists.getByTitle('Vendors');
+    assert.equal((await made.select('Description')()).Description, 'Who we buy from');
+    assert.equal((await made.fields.getByInternalNameOrTitle('Budget').select('TypeAsString')()).TypeAsString, 'Number');
+    assert.ok((await made.views.select('Title')()).some((v) => v.Title === 'By budget'));
+    const vendorLookup = await sub.web.lists.getByTitle('Orders').fields.getByInternalNameOrTitle('Vendor').select('TypeAsString', 'LookupList')<{ TypeAsString: string; LookupList: string }>();
+    const madeVendors = await made.select('Id')();
+    assert.equal(vendorLookup.TypeAsString, 'Lookup');
+    assert.equal(vendorLookup.LookupList.replace(/[{}]/g, '').toLowerCase(), madeVendors.Id, 'the subweb\'s own Vendors list');
+    assert.equal((await spemu.sp.web.getSiteDesignRuns(sd.Id)).length, 0, 'the run is the subweb\'s');
+    assert.equal((await sub.web.getSiteDesignRuns(sd.Id)).length, 1);
+  });
+
   it('the wire: SiteDesignMetadata in SharePoint\'s order, enums and times as strings; verbose', async () => {
     const res = await post('CreateSiteDesign', JSON.stringify({ info: { Title: 'Wire', WebTemplate: '64', Description: 'd', PreviewImageUrl: 'https://x/p.png', PreviewImageAltText: 'alt', IsDefault: true, ThumbnailUrl: 'https://x/t.png' } }));
     assert.equal(res.status, 200);

@@ -11,7 +11,9 @@ import { checkSiteScript } from '../../../../domain/site-scripts.ts';
 import { canSeeDesign, EMPTY_GUID } from '../../../../services/site-designs.ts';
 import type { ActionResult } from '../../../../services/site-script-actions.ts';
 import type { SiteDesign, SiteDesignRun } from '../../../../store/site-designs.ts';
-import { errors } from '../../../../wire/errors.ts';
+import { errors, SpError } from '../../../../wire/errors.ts';
+import { fail } from '../../../../domain/errors.ts';
+import { fieldDefinition, propsFromSchemaXml } from '../field-bodies.ts';
 import type { Value } from '../../../../wire/values.ts';
 import { arrayValue, boolProp, intProp, readMethodBody, stringProp, type Properties } from '../body.ts';
 import type { ApiContext } from '../context.ts';
@@ -115,10 +117,22 @@ async function invokedBy(ctx: ApiContext): Promise<string> {
   return (await ctx.store.directory.findUser(ctx.principal.upn))?.displayName ?? ctx.principal.upn;
 }
 
+/** addSPFieldXml's SchemaXml read as createfieldasxml's is; SharePoint's refusal becomes the action's failure text. */
+function fieldFromXml(xml: string, lookupListId?: string) {
+  try {
+    const props = propsFromSchemaXml(xml);
+    if (lookupListId !== undefined) props.LookupList = lookupListId;
+    return fieldDefinition(props);
+  } catch (e) {
+    if (e instanceof SpError) throw fail.badArgument(e.message);
+    throw e;
+  }
+}
+
 /** Runs a design on a web the caller may manage. */
 async function apply(ctx: ApiContext, designId: string, web: Web) {
   await requireOnSecurable({ kind: 'web', web }, 'ManageWeb', ctx);
-  return ctx.services.siteDesigns.apply(ctx.principal, await invokedBy(ctx), designId, ctx.site, web);
+  return ctx.services.siteDesigns.apply(ctx.principal, await invokedBy(ctx), designId, ctx.site, web, fieldFromXml);
 }
 
 function actionResult(r: ActionResult): Value {
@@ -299,7 +313,7 @@ export const siteDesignMethods: Record<string, Method> = {
       if (action === null || typeof action !== 'object' || Array.isArray(action)) throw errors.siteScriptInvalid();
       checkSiteScript(JSON.stringify({ actions: [action] }));
       await requireOnSecurable({ kind: 'web', web: ctx.web }, 'ManageWeb', ctx);
-      const results = await ctx.services.siteDesigns.executeAction(ctx.site, ctx.web, action as Record<string, unknown>);
+      const results = await ctx.services.siteDesigns.executeAction(ctx.site, ctx.web, action as Record<string, unknown>, fieldFromXml);
       return collection('ExecuteSiteScriptAction', ACTION_RESULT, results.map(actionResult));
     },
   },
