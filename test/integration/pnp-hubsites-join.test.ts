@@ -2,15 +2,19 @@
 // posts `_api/site/joinHubSite('<id>')`; the empty GUID leaves the hub): SP.Site's HubSiteId
 // and IsHubSite, HubSiteData of a joined site (the hub's), a member refused with SharePoint's
 // 403, unknown and malformed hub ids, a hub that tries to join, and `_api/HubSites` filtered to
-// the hubs whose sites the caller can reach (GetById of another: 404, as not found).
+// the hubs whose sites the caller can reach (GetById of another: 404, as not found); a join
+// and a site design made through one instance read through another sharing its database.
 
-import { describe, it, before } from 'node:test';
+import { after, describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import '@pnp/sp/sites/index.js';
 import '@pnp/sp/hubsites/index.js';
+import '@pnp/sp/site-designs/index.js';
 import { demoBasic, failure, pnpAsDemoUser, pnpFor } from '../helpers/pnp.ts';
 import { usePnpSite } from '../helpers/pnp-site.ts';
+import { startSharedInstances } from '../helpers/server.ts';
 import '../helpers/pnp-hubsite-types.ts';
+import '../helpers/pnp-site-design-types.ts';
 
 const NOMETADATA = { Accept: 'application/json;odata=nometadata' };
 const EMPTY_GUID = '00000000-0000-0000-0000-000000000000';
@@ -95,5 +99,26 @@ describe('PnPjs joinHubSite and the hubs a caller can see', () => {
     assert.equal((await siteHub(spemu.site)).HubSiteId, EMPTY_GUID);
     const unknown = await failure(spemu.sp.site.joinHubSite(hubId));
     assert.equal(unknown.status, 404);
+  });
+});
+
+describe('joins and site designs on one database, two instances', () => {
+  let shared: Awaited<ReturnType<typeof startSharedInstances>>;
+  before(async () => { shared = await startSharedInstances('spemu-hubjoin-'); });
+  after(async () => { await shared.close(); });
+
+  it('a join and a design made through one instance are read at once through the other', async () => {
+    const [first, second] = shared.servers as [typeof shared.servers[0], typeof shared.servers[0]];
+    const hub = pnpFor(first.site('/sites/pwa'));
+    await hub.site.registerHubSite();
+    const hubId = (await hub.site.select('Id')<{ Id: string }>()).Id;
+    // The second instance reads the site first, so it holds it in its cache.
+    assert.equal((await pnpFor(second.site('/sites/dev')).site.select('HubSiteId')<{ HubSiteId: string }>()).HubSiteId, EMPTY_GUID);
+    await pnpFor(first.site('/sites/dev')).site.joinHubSite(hubId);
+    assert.equal((await pnpFor(second.site('/sites/dev')).site.select('HubSiteId')<{ HubSiteId: string }>()).HubSiteId, hubId);
+    assert.equal((await pnpFor(second.site('/sites/dev')).web.hubSiteData()).url, second.site('/sites/pwa'));
+
+    const sd = await pnpFor(first.site('/sites/dev')).siteDesigns.createSiteDesign({ Title: 'Shared design', WebTemplate: '64' });
+    assert.equal((await pnpFor(second.site('/sites/dev')).siteDesigns.getSiteDesignMetadata(sd.Id)).Title, 'Shared design');
   });
 });
