@@ -202,6 +202,10 @@ describe('PnPjs site designs against spemu', () => {
     assert.match(runs.value[0]!.StartTime as string, /^\d{13}$/);
     assert.equal(runs.value[0]!.SiteDesignVersion, 3);
     assert.equal((await post('GetSiteDesignTask', JSON.stringify({ taskId: task.ID }))).status, 200);
+    const verboseApply = await post('ApplySiteDesign', JSON.stringify({ siteDesignId: id, webUrl: spemu.site }), {}, ACCEPT.verbose);
+    assert.equal(verboseApply.status, 200);
+    const applied = (await verboseApply.json() as { d: { ApplySiteDesign: { results: unknown[] } } }).d.ApplySiteDesign;
+    assert.deepEqual(applied.results, [], 'a design with no scripts: no outcomes');
     assert.equal((await post('DeleteSiteDesign', JSON.stringify({ id }))).status, 200);
   });
 
@@ -210,6 +214,9 @@ describe('PnPjs site designs against spemu', () => {
     assert.equal(res.status, 200);
     assert.deepEqual(await res.json(), { value: [{ ErrorCode: 0, Outcome: '0', OutcomeText: null, Target: null, TargetId: null, Title: 'Create or update list Executed' }] });
     assert.equal((await spemu.sp.web.lists.getByTitle('Executed').select('BaseTemplate')()).BaseTemplate, 101);
+    const verbose = await post('ExecuteSiteScriptAction', JSON.stringify({ actionDefinition: JSON.stringify({ verb: 'addNavLink', url: 'Executed', displayName: 'Executed', isWebRelative: true }) }), {}, ACCEPT.verbose);
+    const results = (await verbose.json() as { d: { ExecuteSiteScriptAction: { results: Array<Record<string, any>> } } }).d.ExecuteSiteScriptAction.results;
+    assert.deepEqual([results[0]!.__metadata.type, results[0]!.Title, results[0]!.Outcome], [`${NS}.SiteScriptActionResult`, 'Add Executed to left nav', '0']);
     const bad = await post('ExecuteSiteScriptAction', JSON.stringify({ actionDefinition: '{"verb": "createSPList", "listName": "Half' }));
     assert.equal(bad.status, 400);
     const unknownVerb = await post('ExecuteSiteScriptAction', JSON.stringify({ actionDefinition: JSON.stringify({ verb: 'makeCoffee' }) }));
