@@ -2,6 +2,7 @@
 // storage and of HTTP. Dates are ISO 8601 strings in UTC with second precision
 // (`2026-01-05T10:00:00Z`), exactly as SharePoint's `_api` writes them.
 
+import type { RatingExperience } from './ratings.ts';
 import type { CalculatedOutput } from './calculated.ts';
 import type { FieldKind } from './field-kinds.ts';
 
@@ -56,6 +57,8 @@ export interface List {
   enableMinorVersions: boolean;
   /** SP.List DisableCommenting: its items take no new comments. */
   disableCommenting: boolean;
+  /** Its rating settings (root folder's `Ratings_VotingExperience`): '' none, stars or likes (domain/ratings.ts). */
+  ratingExperience: RatingExperience;
   /** The per-list item table. */
   tableName: string;
 }

@@ -4,6 +4,7 @@
 import type { NewField } from './model.ts';
 import { entityTypeNameFor, listUrlNameFromTitle } from './names.ts';
 import { relatedItemsField, TASKS_TEMPLATE } from './related-items.ts';
+import { sitePagesFields } from './site-pages.ts';
 
 export const USER_INFO_LIST_TEMPLATE = 112;
 /** The Web Part Gallery (`_catalogs/wp`): a site collection's catalog, on its root web. */
@@ -101,6 +102,8 @@ const plain = (internalName: string, title: string, kind: NewField['kind']): New
 export function templateFields(template: number): NewField[] {
   // A Tasks list holds its items' related-item links (domain/related-items.ts).
   if (template === TASKS_TEMPLATE) return [relatedItemsField()];
+  // Site Pages' items are modern pages: their canvas, title area, layout and news state (domain/site-pages.ts).
+  if (template === SITE_PAGES_TEMPLATE) return sitePagesFields();
   if (template !== USER_INFO_LIST_TEMPLATE) return [];
   return [
     { ...plain('Name', 'Account', 'Text'), indexed: true },

@@ -2,6 +2,7 @@
 // be. Reading needs only the item (the fronts check the caller may view it); writes are here.
 
 import { fail } from '../domain/errors.ts';
+import { PAGE_FIELD } from '../domain/site-pages.ts';
 import type { List } from '../domain/model.ts';
 import type { CommentMention, CommentRow } from '../store/comments.ts';
 import type { Store } from '../store/store.ts';
@@ -21,7 +22,7 @@ export class CommentService {
 
   /** A comment on the item (`parentId` 0) or a reply to one of its comments, by the actor. */
   async add(list: List, itemId: number, parentId: number, input: CommentInput): Promise<CommentRow> {
-    if (list.disableCommenting) throw fail.commentsDisabled();
+    if (list.disableCommenting || await this.turnedOffOnItem(list, itemId)) throw fail.commentsDisabled();
     const text = input.text;
     if (typeof text !== 'string' || text.trim() === '') throw fail.badArgument('The comment text cannot be empty.');
     if (text.length > MAX_COMMENT_LENGTH) throw fail.badArgument(`The comment text cannot be longer than ${MAX_COMMENT_LENGTH} characters.`);
@@ -30,6 +31,14 @@ export class CommentService {
     });
     if (added === 'noItem') throw parentId === 0 ? fail.itemNotFound() : fail.commentNotFound();
     return added;
+  }
+
+  /** A page whose own comments are off (SetCommentsDisabled: Site Pages' `_CommentFlags`). */
+  private async turnedOffOnItem(list: List, itemId: number): Promise<boolean> {
+    const fields = await this.store.fields.of(list);
+    const flags = fields.find((f) => f.internalName === PAGE_FIELD.commentFlags);
+    if (!flags) return false;
+    return (await this.store.items.get(list, fields, itemId, [flags], []))?.values[PAGE_FIELD.commentFlags] === '1';
   }
 
   /**

@@ -33,6 +33,7 @@ import { HubSiteService } from './hub-sites.ts';
 import { SiteScriptService } from './site-scripts.ts';
 import { SiteDesignService } from './site-designs.ts';
 import { CommentService } from './comments.ts';
+import { SitePageService } from './site-pages.ts';
 import { SubscriptionService } from './webhooks/subscriptions.ts';
 import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from './webhooks/settings.ts';
 
@@ -80,4 +81,5 @@ export class Services {
   get siteScripts(): SiteScriptService { return new SiteScriptService(this.#store, this.#actor); }
   get siteDesigns(): SiteDesignService { return new SiteDesignService(this.#store, this.#actor); }
   get comments(): CommentService { return new CommentService(this.#store, this.#actor); }
+  get sitePages(): SitePageService { return new SitePageService(this.#store, this.#actor); }
 }

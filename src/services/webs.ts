@@ -14,6 +14,7 @@ import type { Actor } from './actor.ts';
 import { createListWithFields } from './lists.ts';
 import { seedQuickLaunch } from './navigation.ts';
 import { HOME_PAGE } from '../domain/page-templates.ts';
+import { homePageValues } from '../domain/site-pages.ts';
 
 export interface WebInput {
   /** The new web's URL segment below its parent (`project-x`). */
@@ -65,7 +66,7 @@ export class WebService {
       for (const library of TEAM_SITE_LIBRARIES) {
         const list = await createListWithFields(tx, web, { ...library, description: '' }, now);
         if (library.baseTemplate === SITE_PAGES_TEMPLATE) {
-          await tx.documents.putFile(list, await tx.fields.of(list), { dir: '', name: HOME_PAGE.name, actorId: this.actor.userId, now, blob: homePage, overwrite: false, values: { Title: HOME_PAGE.title } });
+          await tx.documents.putFile(list, await tx.fields.of(list), { dir: '', name: HOME_PAGE.name, actorId: this.actor.userId, now, blob: homePage, overwrite: false, values: { Title: HOME_PAGE.title, ...homePageValues(now) } });
         }
       }
       await seedQuickLaunch(tx.navigation, web);

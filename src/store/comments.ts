@@ -1,7 +1,8 @@
 // List item comments, their likes and replies, item likes and item ratings (the social data SharePoint
 // Online keeps beside an item, not in its fields).
 
-import type { List } from '../domain/model.ts';
+import type { List, NewField } from '../domain/model.ts';
+import type { RatingExperience } from '../domain/ratings.ts';
 
 export interface CommentMention {
   loginName: string;
@@ -56,4 +57,12 @@ export interface CommentRepository {
   itemLikes(list: List, itemId: number): Promise<CommentLike[]>;
   /** Sets `userId`'s rating of the item and answers the item's average rating and count; 'noItem' when it is gone. */
   rate(list: List, itemId: number, userId: number, rating: number, now: string): Promise<{ average: number; count: number } | 'noItem'>;
+  /**
+   * Sets the list's rating settings and, turning them on, adds the rating `fields` it lacks and
+   * fills them for the items already rated or liked, in one unit of work; the list as it now is.
+   * Ratings and likes keep the item's rating fields (when it has them) up to date as they change.
+   */
+  setRatingExperience(list: List, experience: RatingExperience, fields: readonly NewField[]): Promise<List>;
+  /** How many comments (replies included) each item has; items with none are absent. */
+  commentCounts(list: List, itemIds: readonly number[]): Promise<Map<number, number>>;
 }

@@ -138,7 +138,7 @@ export interface StoreReader {
   siteScripts: Pick<SiteScriptRepository, 'all' | 'get'>;
   siteDesigns: Pick<SiteDesignRepository, 'all' | 'get' | 'rights' | 'runs' | 'run'>;
   formsFiles: Pick<FormsFileRepository, 'of'>;
-  comments: Pick<CommentRepository, 'of' | 'get' | 'likes' | 'itemLikes'>;
+  comments: Pick<CommentRepository, 'of' | 'get' | 'likes' | 'itemLikes' | 'commentCounts'>;
 }
 
 /** Storage. Every write is atomic; an error leaves nothing behind. */

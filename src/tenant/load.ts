@@ -3,6 +3,7 @@
 // (author, editor, created, modified) the file states, and libraries' folders and files
 // (documents.ts).
 
+import { RATING_FIELDS } from '../domain/ratings.ts';
 import { createHash, randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
@@ -28,6 +29,7 @@ import { loadPermissions } from './permissions.ts';
 import { loadDocuments, putContents, type Contents } from './documents.ts';
 import { directoryPrincipal, ensureSiteUser, SYSTEM_ACCOUNT_ID, userLogin } from '../identity/site-users.ts';
 import { HOME_PAGE } from '../domain/page-templates.ts';
+import { homePageValues } from '../domain/site-pages.ts';
 import { registerApps, withoutAppSecrets, type RegisteredApp } from '../identity/apps.ts';
 import { registerIssuers, type TrustedIssuer } from '../identity/trusted-issuers.ts';
 import type { BlobRef } from '../store/blobs.ts';
@@ -231,7 +233,7 @@ async function loadWeb(store: Store, web: Web, def: { lists?: TenantList[]; webs
     const library = await createListWithFields(store, web, { ...standard, description: '' }, now);
     // A new SharePoint site's Site Pages holds its home page, item 1.
     if (standard.baseTemplate === SITE_PAGES_TEMPLATE) {
-      await store.documents.putFile(library, await store.fields.of(library), { dir: '', name: HOME_PAGE.name, actorId: actor, now, blob: homePage, overwrite: false, values: { Title: HOME_PAGE.title } });
+      await store.documents.putFile(library, await store.fields.of(library), { dir: '', name: HOME_PAGE.name, actorId: actor, now, blob: homePage, overwrite: false, values: { Title: HOME_PAGE.title, ...homePageValues(now) } });
     }
   }
   const lists = new Map<string, List>();
@@ -256,6 +258,7 @@ async function loadWeb(store: Store, web: Web, def: { lists?: TenantList[]; webs
       });
     }
     for (const f of l.fields ?? []) await store.fields.add(list, tenantField(f, lookupTarget(f)));
+    if (l.ratings) await store.comments.setRatingExperience(list, l.ratings, RATING_FIELDS);
   }
   for (const l of def.lists ?? []) {
     const list = (await store.lists.byRowId(lists.get(l.title.toLowerCase())!.rowId))!;

@@ -148,6 +148,8 @@ export interface TenantList {
   /** Relative to the site, e.g. `Lists/Tasks`. */
   url?: string;
   hidden?: boolean;
+  /** Rating settings (SharePoint's `Ratings_VotingExperience`): the list gains the six rating fields (domain/ratings.ts). */
+  ratings?: 'Ratings' | 'Likes';
   /** Site columns (of the list's web or a parent web) the list uses, by internal name; added before `fields`. */
   siteColumns?: string[];
   fields?: TenantField[];

@@ -14,6 +14,7 @@ import { formulaColumns, formulaProblem } from './formula-problems.ts';
 import { permissionProblems } from './permission-problems.ts';
 import { certificateOf } from '../identity/apps.ts';
 import { DEFAULT_LIBRARY, DOCUMENT_LIBRARY_TEMPLATE, TEAM_SITE_LIBRARIES } from '../domain/templates.ts';
+import { RATING_FIELDS } from '../domain/ratings.ts';
 
 export interface TenantProblem {
   /** JSON Pointer into the tenant document, e.g. `/sites/0/lists/1/items/3/Priority`; `` for the whole file. */
@@ -445,6 +446,12 @@ function checkList(list: Json, base: string, context: SiteContext, siteColumns: 
     const problem = formulaProblem(field, columns);
     if (problem) problems.push({ path: `${base}/fields/${index}/formula`, message: problem });
   }
+  // The rating fields the settings add must not meet a field of the same name.
+  if (list.ratings !== undefined) {
+    for (const name of fields.keys()) {
+      if (RATING_NAMES.has(name.toLowerCase())) problems.push({ path: `${base}/ratings`, message: `the list has a field named "${name}", which rating settings add` });
+    }
+  }
   const listTitle = stringOrUndefined(list.title) ?? '';
   for (const [index, item] of objectsIn(list.items)) {
     checkItem(item, `${base}/items/${index}`, fields, listTitle, context);
@@ -455,6 +462,8 @@ function checkList(list: Json, base: string, context: SiteContext, siteColumns: 
     checkItem(file, `${base}/files/${index}`, fields, listTitle, context, DOCUMENT_KEYS);
   }
 }
+
+const RATING_NAMES: ReadonlySet<string> = new Set(RATING_FIELDS.map((f) => f.internalName.toLowerCase()));
 
 function checkField(field: Json, path: string, context: SiteContext): void {
   const { problems } = context;

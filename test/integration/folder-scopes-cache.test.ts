@@ -179,7 +179,7 @@ describe(`a member's item read on a list with unique items or folders runs no re
     return fewest;
   }
 
-  it('a list with items only the owner sees: as many statements as its inheriting twin (1 on SQLite, 2 on PostgreSQL)', async (t) => {
+  it('a list with items only the owner sees: as many statements as its inheriting twin (none on SQLite, where the item row is kept; 2 on PostgreSQL)', async (t) => {
     const site = spemu.server.site('/sites/dev');
     const sp = pnpFor(site);
     const counts: number[] = [];
@@ -192,7 +192,9 @@ describe(`a member's item read on a list with unique items or folders runs no re
     }
     t.diagnostic(`statements per item read: inheriting ${counts[0]}, with hidden items ${counts[1]}`);
     assert.equal(counts[1], counts[0]);
-    assert.equal(counts[0], backend === 'sqlite' ? 1 : 2);
+    // SQLite answers a repeated read of the row from memory (store/sql/kept-rows.ts); a read of the
+    // folder scopes or of the item's folder would still be a statement, so the twins still differ if one is made.
+    assert.equal(counts[0], backend === 'sqlite' ? 0 : 2);
   });
 
   it('a library with a closed folder: as many statements as its inheriting twin (its folder scopes and the item\'s folder come from the cache)', async (t) => {
@@ -208,6 +210,6 @@ describe(`a member's item read on a list with unique items or folders runs no re
     // Uncached, the folder scopes were one more read per request, and the item's folder (read
     // where the permission is checked, before the item is) another until it was kept with them.
     assert.equal(counts[1], counts[0], `${counts[1]} statements with a closed folder, ${counts[0]} without`);
-    assert.equal(counts[0], backend === 'sqlite' ? 1 : 2);
+    assert.equal(counts[0], backend === 'sqlite' ? 0 : 2);
   });
 });

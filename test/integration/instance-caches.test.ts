@@ -368,6 +368,35 @@ describe(`caches on two instances sharing a database follow every write made thr
     assert.equal((await read(0, file)).status, 404);
   });
 
+  it('an item read by id through one instance (its row kept in memory there) follows an update, a recycle and a delete made through the other', async () => {
+    const path = "web/lists/getbytitle('Tasks')/items";
+    const digest = (await demoDigest(site(0), ALICE))!;
+    const created = await call(0, 'POST', path, demoBasic(ALICE), { body: { Title: 'kept' }, headers: { 'X-RequestDigest': digest } });
+    assert.equal(created.status, 201);
+    const id = created.body.Id as number;
+    const item = `${path}(${id})?$select=Title,Author/Title&$expand=Author`;
+    // Read twice through the second instance: the second answer is its kept row.
+    for (let n = 0; n < 2; n++) assert.equal((await read(1, item)).body.Title, 'kept');
+
+    await sp.web.lists.getByTitle('Tasks').items.getById(id).update({ Title: 'changed elsewhere' });
+    assert.equal((await read(1, item)).body.Title, 'changed elsewhere');
+    assert.equal((await read(1, item, BOB)).body.Title, 'changed elsewhere');
+
+    await sp.web.lists.getByTitle('Tasks').items.getById(id).recycle();
+    assert.equal((await read(1, item)).status, 404);
+    assert.equal((await read(1, item)).status, 404);
+
+    // Made and deleted while the second instance keeps "no such item" for a new id.
+    const next = await call(0, 'POST', path, demoBasic(ALICE), { body: { Title: 'next' }, headers: { 'X-RequestDigest': digest } });
+    const nextItem = `${path}(${(next.body.Id as number) + 1})?$select=Title`;
+    assert.equal((await read(1, nextItem)).status, 404);
+    const third = await call(0, 'POST', path, demoBasic(ALICE), { body: { Title: 'third' }, headers: { 'X-RequestDigest': digest } });
+    assert.equal(third.body.Id, (next.body.Id as number) + 1);
+    assert.equal((await read(1, nextItem)).body.Title, 'third');
+    await sp.web.lists.getByTitle('Tasks').items.getById(third.body.Id as number).delete();
+    assert.equal((await read(1, nextItem)).status, 404);
+  });
+
   // Last: it makes the root web's role assignments explicit (as their first change does).
   it('a role assignment on the web given and taken away through one instance applies at once through the other', async () => {
     // Carol's site role comes from a directory group; Erin holds none: what she may do comes from

@@ -31,6 +31,12 @@ function minimalTenant(): TenantFile {
   };
 }
 
+/** The minimal tenant with these lists on its site. */
+function withLists(lists: unknown[]): unknown {
+  const t = minimalTenant();
+  return { ...t, sites: [{ ...t.sites![0]!, lists }] };
+}
+
 async function tempDir(): Promise<string> {
   return mkdtemp(join(tmpdir(), 'spemu-tenant-'));
 }
@@ -141,6 +147,17 @@ describe('validateTenant', () => {
       assert.match(problem?.message ?? '', message, path);
       assert.ok(error.message.includes(`\n${path}: ${problem?.message}`), `message lists ${path}`);
     }
+  });
+
+  it('checks a list\'s rating settings: one of Ratings and Likes, and no field of a rating field\'s name', async () => {
+    assert.doesNotThrow(() => validateTenant(withLists([{ title: 'Ideas', ratings: 'Likes' }])));
+    const error = await tenantError(() => validateTenant(withLists([
+        { title: 'Stars', ratings: 'Stars' },
+        { title: 'Clash', ratings: 'Ratings', fields: [{ name: 'LikesCount', type: 'Number' }] },
+        { title: 'Written', ratings: 'Likes', items: [{ Title: 'x', LikesCount: 3 }] },
+    ])));
+    assert.deepEqual(error.problems.map((p) => p.path).sort(), ['/sites/0/lists/0/ratings', '/sites/0/lists/1/ratings', '/sites/0/lists/2/items/0/LikesCount']);
+    assert.match(error.problems.find((p) => p.path === '/sites/0/lists/1/ratings')!.message, /field named "LikesCount"/);
   });
 
   it('checks item values against their field types', async () => {

@@ -4,9 +4,11 @@
 // out one writer at a time.
 
 import type { Kysely } from 'kysely';
-import type { List } from '../../domain/model.ts';
+import type { List, NewField } from '../../domain/model.ts';
+import type { RatingExperience } from '../../domain/ratings.ts';
 import type { CommentLike, CommentMention, CommentRepository, CommentRow, NewComment } from '../comments.ts';
 import { SqlLists } from './lists.ts';
+import { commentCounts, refreshRatingValues, setRatingExperience } from './ratings.ts';
 import type { SqlSession } from './session.ts';
 
 function mentionsOf(text: unknown): CommentMention[] | null {
@@ -125,6 +127,7 @@ export class SqlComments implements CommentRepository {
       } else {
         await s.db.deleteFrom('item_likes').where('list_row_id', '=', list.rowId).where('item_id', '=', itemId).where('user_id', '=', userId).execute();
       }
+      await refreshRatingValues(s, list, itemId);
       return true;
     });
   }
@@ -145,8 +148,17 @@ export class SqlComments implements CommentRepository {
         .onConflict((oc) => oc.columns(['list_row_id', 'item_id', 'user_id']).doUpdateSet({ rating, rated: now })).execute();
       const all = await s.db.selectFrom('item_ratings').select('rating').where('list_row_id', '=', list.rowId).where('item_id', '=', itemId).execute();
       const sum = all.reduce((n, r) => n + Number(r.rating), 0);
+      await refreshRatingValues(s, list, itemId);
       return { average: sum / all.length, count: all.length };
     });
+  }
+
+  setRatingExperience(list: List, experience: RatingExperience, fields: readonly NewField[]): Promise<List> {
+    return setRatingExperience(this.s, list, experience, fields);
+  }
+
+  commentCounts(list: List, itemIds: readonly number[]): Promise<Map<number, number>> {
+    return commentCounts(this.s, list, itemIds);
   }
 }
 

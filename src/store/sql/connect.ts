@@ -8,6 +8,7 @@ import { fail, DomainError } from '../../domain/errors.ts';
 import type { SqlFlavour } from './flavour.ts';
 import type { DirectDriver, Row } from './direct-reads.ts';
 import { decodeNuls, encodeNul, LANES, postgresDirect } from './postgres-direct.ts';
+import { KeptRows } from './kept-rows.ts';
 
 export interface Connection {
   db: Kysely<any>;
@@ -28,7 +29,7 @@ export interface SqliteOptions {
  * keep compiled statements by their SQL text. The set of distinct texts is bounded by the
  * query shapes (parameters are bound, never inlined), and a cap keeps it bounded anyway.
  */
-function withStatementCache(database: SqliteDatabase.Database, capacity = 500) {
+function withStatementCache(database: SqliteDatabase.Database, kept: KeptRows, capacity = 500) {
   const cache = new Map<string, SqliteDatabase.Statement>();
   return {
     close: () => { cache.clear(); database.close(); },
@@ -39,6 +40,8 @@ function withStatementCache(database: SqliteDatabase.Database, capacity = 500) {
         if (cache.size >= capacity) cache.delete(cache.keys().next().value!);
         cache.set(sql, statement);
       }
+      // Every statement runs through here (Kysely prepares per query): one that may write ends what is kept.
+      if (!statement.readonly) kept.drop();
       return statement;
     },
     /** DDL changes invalidate compiled statements that touch the changed table. */
@@ -61,13 +64,24 @@ export function openSqlite(options: SqliteOptions): Connection & { clearStatemen
   // and the lower(column) indexes all go through this one, so they agree with each other.
   database.function('lower', { deterministic: true },
     (v: unknown) => (v === null ? null : typeof v === 'string' ? v.toLowerCase() : String(v).toLowerCase()));
-  const cached = withStatementCache(database);
+  const kept = new KeptRows();
+  const cached = withStatementCache(database, kept);
   const db = new Kysely<any>({ dialect: new SqliteDialect({ database: cached as never }) });
   const direct: DirectDriver = {
     // The one connection inside another unit of work's transaction: queue behind it (Kysely's mutex).
     rows: (text, params) => (database.inTransaction ? undefined : Promise.resolve(cached.prepare(text).all(...params) as Row[])),
-    rowNow: (text, params) => (database.inTransaction ? undefined : (cached.prepare(text).get(...params) as Row | undefined) ?? null),
-    clear: cached.clear,
+    rowNow(text, params) {
+      if (database.inTransaction) return undefined;
+      // A point read (one parameter: an item by id) is answered from memory while nothing was written (kept-rows.ts).
+      const keep = params.length === 1;
+      const known = keep ? kept.get(text, params[0]) : undefined;
+      if (known !== undefined) return known;
+      const row = (cached.prepare(text).get(...params) as Row | undefined) ?? null;
+      if (keep) kept.keep(text, params[0], row);
+      return row;
+    },
+    externalChange: () => kept.drop(),
+    clear: () => { kept.drop(); cached.clear(); },
   };
   return { db, flavour: 'sqlite', clearStatementCache: cached.clear, direct, changeProbe: 'pragma data_version' };
 }

@@ -24,6 +24,8 @@ export interface DirectDriver {
    * costs no promise and stops at the row it needs.
    */
   rowNow?(text: string, params: readonly unknown[]): Row | null | undefined;
+  /** Another process committed (the change probe moved): forget rows kept from before (kept-rows.ts). */
+  externalChange?(): void;
   /** Forgets prepared statements (after DDL). */
   clear(): void;
 }

@@ -2,6 +2,7 @@
 
 import type { Field, FieldOptions, List, Site, Web } from '../../domain/model.ts';
 import type { FieldKind } from '../../domain/field-kinds.ts';
+import { ratingExperienceOf } from '../../domain/ratings.ts';
 
 export const bool = (v: unknown) => Number(v) === 1;
 /** Server-relative URLs compare lower-cased, without a trailing slash (the root stays '/'). */
@@ -25,7 +26,7 @@ export function rowToList(r: any): List {
     baseTemplate: Number(r.base_template), baseType: Number(r.base_type), serverRelativeUrl: r.server_relative_url,
     entityTypeName: r.entity_type_name, hidden: bool(r.hidden), enableVersioning: bool(r.enable_versioning),
     enableModeration: bool(r.enable_moderation), enableMinorVersions: bool(r.enable_minor_versions),
-    disableCommenting: bool(r.disable_commenting),
+    disableCommenting: bool(r.disable_commenting), ratingExperience: ratingExperienceOf(r.rating_experience),
     created: r.created, lastItemModifiedDate: r.last_item_modified, lastItemDeletedDate: r.last_item_deleted,
     itemCount: Number(r.item_count), version: Number(r.version), tableName: r.table_name,
   };

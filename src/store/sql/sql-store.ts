@@ -130,6 +130,8 @@ export class SqlStore extends SessionStore {
       const [probe] = await this.session.rows(this.changeProbe, []);
       seen = probe ? Object.values(probe)[0] : undefined;
       if (seen !== undefined && seen === this.probeSeen) return;
+      // Another process committed something: item rows kept in memory may be old.
+      this.session.options.direct?.externalChange?.();
     }
     const text = this.session.shape('metadata-version', (db) => db.selectFrom('metadata_version').select('version').where('id', '=', 1).compile());
     const [row] = await this.session.rows(text, [1]);

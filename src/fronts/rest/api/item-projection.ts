@@ -20,6 +20,12 @@ import { itemScopesOf, scopeKey } from '../../../identity/effective-permissions.
 import { attachmentEntity } from './types/attachments.ts';
 import { compiledFor, plannedFor } from '../request-cache.ts';
 
+/**
+ * SharePoint Online's hidden `_CommentCount` (`OData__CommentCount` on the wire): not a column
+ * here but counted from the item's comments when `$select` names it (docs/compatibility.md).
+ */
+const COMMENT_COUNT = '_CommentCount';
+
 /** Navigation properties every item has, written as `__deferred` in verbose full projections. */
 export const ITEM_NAVIGATION = ['FirstUniqueAncestorSecurableObject', 'RoleAssignments', 'AttachmentFiles', 'ContentType',
   'GetDlpPolicyTip', 'FieldValuesAsHtml', 'FieldValuesAsText', 'FieldValuesForEdit', 'File', 'Folder',
@@ -51,6 +57,8 @@ export interface ItemPlan {
   attachmentFiles?: boolean | undefined;
   /** `$select` (or `$expand`) names HasUniqueRoleAssignments, which SharePoint writes only then. */
   hasUniqueRoleAssignments?: boolean | undefined;
+  /** `$select=_CommentCount`: each item's comments counted, one query per page (never on a read that does not name it). */
+  commentCount?: boolean | undefined;
   /** Navigation properties of ParentList expanded below it. */
   parentNested: ReadonlySet<string>;
   /** The list's fields whose values the projection reads; undefined: all. */
@@ -66,6 +74,7 @@ const SYSTEM_PARTS: Readonly<Record<string, readonly ItemPart[]>> = {
   ContentTypeId: ['contentTypeId'], Created: ['created'], Modified: ['modified'], OData__UIVersionString: ['uiVersion'], Attachments: ['attachments'],
   FileSystemObjectType: ['place'], FSObjType: ['place'], FileRef: ['place'], EncodedAbsUrl: ['place'], FileLeafRef: ['place'], FileDirRef: ['place'], File_x0020_Type: ['place'],
   File_x0020_Size: ['file'], SMTotalFileStreamSize: ['file'], CheckoutUserId: ['file'],
+  CommentsDisabled: [],
 };
 
 /** `$expand=AttachmentFiles` reads the item's attachment count (only items with some are looked up). */
@@ -177,6 +186,7 @@ async function makeItemPlan(list: List, fields: Field[], ctx: ApiContext): Promi
   const seen = new Set<string>();
   const chosen = new Map<string, Expansion>();
   let wantParent = false;
+  let commentCount = false;
   const add = (p: WireProp) => { if (!seen.has(p.name)) { seen.add(p.name); props.push(p); } };
   for (const path of select) {
     const [head, sub, ...deeper] = path;
@@ -187,6 +197,7 @@ async function makeItemPlan(list: List, fields: Field[], ctx: ApiContext): Promi
     if (head === 'RoleAssignments' && roleAssignments && sub === undefined) continue;
     if (head === 'AttachmentFiles' && attachmentFiles && sub === undefined) continue;
     if (head === 'HasUniqueRoleAssignments' && sub === undefined) { hasUniqueRoleAssignments = true; continue; }
+    if (head === COMMENT_COUNT && sub === undefined && !findByWireName(fields, head)) { commentCount = true; continue; }
     if (head === 'ParentList') {
       if (!parentList) throw errors.expandRequired(path.join('/'), head);
       wantParent = true;
@@ -214,7 +225,7 @@ async function makeItemPlan(list: List, fields: Field[], ctx: ApiContext): Promi
   }
   const expansionList = [...chosen.values()];
   const load = [...new Set([...fieldsRead(props), ...expansionList.map((e) => e.field)])];
-  return { list, fields, props, expansions: expansionList, parentList: wantParent, parentNested, full: false, load, roleAssignments, attachmentFiles, hasUniqueRoleAssignments, parts: withPlace(withAttachmentCount(partsRead(props), attachmentFiles), roleAssignments) };
+  return { list, fields, props, expansions: expansionList, parentList: wantParent, parentNested, full: false, load, roleAssignments, attachmentFiles, hasUniqueRoleAssignments, commentCount, parts: withPlace(withAttachmentCount(partsRead(props), attachmentFiles), roleAssignments) };
 }
 
 /** The rows each expanded user or lookup field of `plan` points at from `items`, by target id; in `plan.expansions`' order. */
@@ -268,7 +279,7 @@ export async function loadExpanded(plan: ItemPlan, items: Item[], ctx: ApiContex
 
 /** Whether the plan's entities need more than the rows and their expanded rows (ParentList, role assignments, attachments, scopes). */
 export const readsBeyondRows = (plan: ItemPlan): boolean =>
-  plan.parentList || !!plan.roleAssignments || !!plan.attachmentFiles || !!plan.hasUniqueRoleAssignments;
+  plan.parentList || !!plan.roleAssignments || !!plan.attachmentFiles || !!plan.hasUniqueRoleAssignments || !!plan.commentCount;
 
 /** What the entities of a page carry besides the rows: read once per page (renderItems). */
 interface PageExtras {
@@ -277,6 +288,7 @@ interface PageExtras {
   assignments?: Map<number, Entity[]> | undefined;
   scopes?: { has(key: string): boolean } | undefined;
   attachments?: Map<number, Entity[]> | undefined;
+  comments?: Map<number, number> | undefined;
 }
 
 /** Builds the entities for `items` under `plan`. */
@@ -306,11 +318,13 @@ export async function renderItems(plan: ItemPlan, items: Item[], ctx: ApiContext
       attachments.set(item.id, (await ctx.store.attachments.of(plan.list, item.id)).map((a) => attachmentEntity(plan.list, item.id, a, ctx)));
     }
   }
-  return itemEntities(plan, items, { loaded, parent, assignments, scopes, attachments }, ctx);
+  // `_CommentCount`: every item of the page counted in one query.
+  const comments = plan.commentCount ? await ctx.store.comments.commentCounts(plan.list, items.map((i) => i.id)) : undefined;
+  return itemEntities(plan, items, { loaded, parent, assignments, scopes, attachments, comments }, ctx);
 }
 
 /** The entities of `items` under `plan`, from what was read for them (synchronous: a compiled writer's fallback runs it while writing). */
-export function itemEntities(plan: ItemPlan, items: Item[], { loaded, parent, assignments, scopes, attachments }: PageExtras, ctx: ApiContext): Entity[] {
+export function itemEntities(plan: ItemPlan, items: Item[], { loaded, parent, assignments, scopes, attachments, comments }: PageExtras, ctx: ApiContext): Entity[] {
   // What every item of the page shares, made once: its type, where its links start, the expanded properties' names.
   const type = listItemEntityTypeFullName(plan.list.entityTypeName);
   const itemsLink = `${listEditLink(plan.list)}/Items(`;
@@ -338,6 +352,7 @@ export function itemEntities(plan: ItemPlan, items: Item[], { loaded, parent, as
       props.push(['AttachmentFiles', { kind: 'expanded', navigationLink: `${editLink}/AttachmentFiles`, value: attachments?.get(item.id) ?? [] }]);
     }
     for (const p of plan.props) props.push([p.name, absolutePhotoLink(p.get(item, origin), ctx)]);
+    if (comments) props.push([odataPropertyName(COMMENT_COUNT), comments.get(item.id) ?? 0]);
     if (scopes) props.push(['HasUniqueRoleAssignments', scopes.has(scopeKey({ kind: 'item', web: ctx.web, list: plan.list, id: item.id }))]);
     return { type, id: freshEntityId(), editLink, etag: `"${item.version}"`, deferred: plan.full ? ITEM_NAVIGATION : undefined, props };
   });

@@ -7,6 +7,7 @@ import { versionLabelOf } from '../../../domain/versions.ts';
 import type { Field, Item, List, StoredValue } from '../../../domain/model.ts';
 import { odataPropertyName } from '../../../domain/names.ts';
 import { storedArray } from '../../../domain/values.ts';
+import { PAGE_FIELD } from '../../../domain/site-pages.ts';
 import { EdmDouble, type Value } from '../../../wire/values.ts';
 
 /** `origin` is the request's (`https://host:port`), for the few properties that are absolute URLs. */
@@ -132,5 +133,16 @@ function buildSelectableWireProps(list: List, fields: Field[]): Map<string, Wire
   const out = new Map<string, WireProp>();
   for (const p of defaultWireProps(fields)) out.set(p.name, p);
   for (const p of hiddenUntilSelected(list)) out.set(p.name, p);
+  out.set('CommentsDisabled', commentsDisabledProp(list, fields));
   return out;
+}
+
+/**
+ * CommentsDisabled: a page's own setting (Site Pages' `_CommentFlags`, SetCommentsDisabled),
+ * else the list's (DisableCommenting). Shown only when selected.
+ */
+function commentsDisabledProp(list: List, fields: Field[]): WireProp {
+  const flags = fields.find((f) => f.internalName === PAGE_FIELD.commentFlags);
+  if (!flags) return { name: 'CommentsDisabled', get: () => list.disableCommenting };
+  return { name: 'CommentsDisabled', get: (i) => list.disableCommenting || i.values[PAGE_FIELD.commentFlags] === '1', field: flags };
 }

@@ -80,6 +80,7 @@ async function root(segment: PathSegment, ctx: ApiContext): Promise<Resource> {
     case 'web': return { kind: 'web', web: ctx.web };
     case 'site': return { kind: 'site' };
     case 'lists': return { kind: 'lists', web: ctx.web };
+    case 'sitepages': return { kind: 'sitePages', web: ctx.web };
     case 'sp.userprofiles.peoplemanager': return { kind: 'peopleManager' };
     case 'contextinfo': return { kind: 'contextInfo' };
     case 'navigation': return { kind: 'navigationService' };

@@ -99,6 +99,11 @@ export type Resource =
   | { kind: 'itemLikes'; list: List; id: number }
   /** Microsoft.Office.Server.ReputationModel.Reputation's static methods (SetRating). */
   | { kind: 'reputation' }
+  | { kind: 'sitePages'; web: Web }
+  | { kind: 'sitePagesPages'; web: Web; list?: List | undefined }
+  | { kind: 'sitePage'; web: Web; list: List; id: number }
+  | { kind: 'itemLikedByInformation'; list: List; id: number }
+  | { kind: 'itemCommentsSetting'; list: List; id: number; disabled: boolean }
   /** SP.MoveCopyUtil's static methods. */
   | { kind: 'moveCopyUtil' }
   /** SiteScriptUtility's static methods: the tenant's site scripts (types/site-scripts.ts). */

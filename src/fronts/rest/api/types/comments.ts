@@ -181,3 +181,31 @@ export const itemLikesType: ResourceType<ItemLikesResource> = {
   },
   create: (r, ctx) => itemLikesType.get!(r, ctx),
 };
+
+/**
+ * `items(n)/likedByInformation` (Microsoft.SharePoint.Likes.likedByInformation): whether the
+ * caller likes the item, how many do, and with `$expand=likedBy` who (PnPjs's page and item
+ * getLikedByInformation()).
+ */
+export const itemLikedByInformationType: ResourceType<{ kind: 'itemLikedByInformation'; list: List; id: number }> = {
+  permissions: { get: 'ViewListItems' },
+  async get(r, ctx) {
+    await requireItem(r.list, r.id, ctx);
+    const likes = await ctx.store.comments.itemLikes(r.list, r.id);
+    const link = `${listEditLink(r.list)}/Items(${r.id})/likedByInformation`;
+    const props: Array<[string, Value]> = [
+      ['isLikedByUser', likes.some((l) => l.userId === ctx.principal.userId)], ['likeCount', likes.length],
+    ];
+    const expanded = ctx.query.expand.some((path) => path[0]?.toLowerCase() === 'likedby');
+    if (expanded) {
+      const listed = await likers(likes, { ...ctx, query: { ...ctx.query, select: undefined, filter: undefined, orderBy: [], skip: undefined, top: undefined } });
+      const entities = listed.payload && listed.payload.kind === 'entitySet' ? listed.payload.entities : [];
+      props.push(['likedBy', { kind: 'expanded', navigationLink: `${link}/likedBy`, value: entities }]);
+    }
+    const entity: Entity = {
+      type: 'Microsoft.SharePoint.Likes.likedByInformation', id: `${ctx.apiUrl}${link}`, editLink: link, props,
+      ...(expanded ? {} : { deferred: ['likedBy'] }),
+    };
+    return singleEntity(entity, entity.type, ctx);
+  },
+};

@@ -96,11 +96,14 @@ async function storageMetrics(list: List, path: string, ctx: ApiContext): Promis
 /**
  * A folder's property bag: spemu keeps none of its own, so it is empty but for what SharePoint
  * always has, and in a list's folders the list's id (`vti_listname`, `{GUID}` upper-case), which
- * PnPjs's column defaults read to find the library of a folder.
+ * PnPjs's column defaults read to find the library of a folder, and in its root folder its rating
+ * settings when it has some.
  */
 async function folderProperties(url: string, ctx: ApiContext, list?: List): Promise<Outcome> {
   const props: Array<[string, string]> = [['vti_x005f_isbrowsable', '1']];
   if (list) props.push(['vti_x005f_listname', `{${list.id.toUpperCase()}}`]);
+  // A list's rating settings live in its root folder's bag (domain/ratings.ts), `_` escaped as in every key.
+  if (list?.ratingExperience && url.toLowerCase() === list.serverRelativeUrl.toLowerCase()) props.push(['Ratings_x005f_VotingExperience', list.ratingExperience]);
   return propertyBag(`${pathLink('Folder', url)}/Properties`, ctx, props);
 }
 

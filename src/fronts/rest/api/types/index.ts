@@ -32,9 +32,10 @@ import { subscriptionsType, subscriptionType } from './subscriptions.ts';
 import { hubSitesType, hubSiteType, siteIconManagerType } from './hub-sites.ts';
 import { siteScriptUtilityType } from './site-scripts.ts';
 import { formsFileContentType, formsFilesType, formsFileType, formsFolderType } from './forms-folder.ts';
-import { commentLikesType, commentRepliesType, commentsType, commentType, itemLikesType } from './comments.ts';
+import { commentLikesType, commentRepliesType, commentsType, commentType, itemLikedByInformationType, itemLikesType } from './comments.ts';
 import { reputationType } from './reputation.ts';
 import { webPartDefinitionsType, webPartManagerType } from './web-parts.ts';
+import { itemCommentsSettingType, sitePagesPagesType, sitePagesType, sitePageType } from './site-pages.ts';
 
 export const RESOURCE_TYPES: ResourceTypes = {
   site: siteType,
@@ -121,5 +122,10 @@ export const RESOURCE_TYPES: ResourceTypes = {
   commentLikes: commentLikesType,
   itemLikes: itemLikesType,
   reputation: reputationType,
+  sitePages: sitePagesType,
+  sitePagesPages: sitePagesPagesType,
+  sitePage: sitePageType,
+  itemLikedByInformation: itemLikedByInformationType,
+  itemCommentsSetting: itemCommentsSettingType,
   readOnly: { get: (r, ctx) => r.read(ctx) },
 };

@@ -22,7 +22,8 @@ import { checkThreshold } from '../threshold.ts';
 import { contentTypeOfItem } from './content-types.ts';
 import { visibleOnly } from '../item-visibility.ts';
 import { validateUpdateListItem } from './form-updates.ts';
-import { emptyOk, integerArgument } from './shared.ts';
+import { argument, emptyOk, integerArgument } from './shared.ts';
+import { argumentLiteral } from '../../../../odata/path.ts';
 import { fieldValuesEntity, type FieldValuesForm } from '../field-values.ts';
 import { getUserEffectivePermissions, securableMethods, securableNavigation, type SecurableOf } from './security.ts';
 import { voidResult } from './documents-shared.ts';
@@ -113,6 +114,7 @@ export const itemType: ResourceType<ItemResource> = {
     attachmentfiles: async (r) => ({ kind: 'attachments', list: r.list, id: r.id }),
     comments: async (r) => ({ kind: 'comments', list: r.list, id: r.id }),
     likedby: async (r) => ({ kind: 'itemLikes', list: r.list, id: r.id }),
+    likedbyinformation: async (r) => ({ kind: 'itemLikedByInformation', list: r.list, id: r.id }),
     contenttype: async (r, ctx) => contentTypeOfItem(r.list, (await loadItem(r, ctx)).item.contentTypeId, ctx),
     /** The file or folder the item is (SharePoint answers 404 for an item that is neither). */
     file: async (r, ctx) => {
@@ -133,6 +135,19 @@ export const itemType: ResourceType<ItemResource> = {
     ...securableMethods<ItemResource>(itemSecurable),
     ...sharingMethods<ItemResource>((r, ctx) => sharedItem(r.list, r.id, ctx)),
     validateupdatelistitem: validateUpdateListItem,
+    /** `items(n)/like` and `unlike` (PnPjs's page like()/unlike()): the caller's like of the item, as Reputation.SetLike. */
+    like: likeItem(true),
+    unlike: likeItem(false),
+    /** `SetCommentsDisabled(true|false)`: addresses the setting, which the MERGE (or POST) that follows writes (site-pages.ts). */
+    setcommentsdisabled: {
+      kind: 'function',
+      async invoke(r, args) {
+        const literal = argumentLiteral(argument(args, 'value'));
+        const disabled = literal?.type === 'boolean' ? literal.value : literal?.type === 'string' ? { true: true, false: false }[literal.value.toLowerCase()] : undefined;
+        if (typeof disabled !== 'boolean') throw errors.badArgument('SetCommentsDisabled takes true or false.');
+        return { kind: 'itemCommentsSetting', list: r.list, id: r.id, disabled };
+      },
+    },
     /**
      * The URL of the Office Online (WOPI) frame for the item's document: spemu has no WOPI
      * application, so it is "" as SharePoint answers for items without one. `action` is
@@ -188,4 +203,14 @@ export const itemFieldValuesType: ResourceType<{ kind: 'itemFieldValues'; list: 
 async function itemSecurable(r: ItemResource, ctx: ApiContext): ReturnType<SecurableOf<ItemResource>> {
   await loadItem(r, ctx);
   return { base: `${listEditLink(r.list)}/Items(${r.id})`, securable: { kind: 'item', web: ctx.web, list: r.list, id: r.id } };
+}
+
+function likeItem(like: boolean) {
+  return {
+    kind: 'action' as const, permission: 'ViewListItems' as const, body: 'none' as const,
+    async invoke(r: ItemResource, _args: unknown, ctx: ApiContext): Promise<Outcome> {
+      await ctx.services.comments.likeItem(r.list, r.id, like);
+      return emptyOk();
+    },
+  };
 }

@@ -148,6 +148,8 @@ export const listsType: ResourceType<{ kind: 'lists'; web: Web }> = {
     },
     ensuresiteassetslibrary: { kind: 'action', permission: 'ViewListItems', invoke: (r, _args, ctx) => ensureLibrary(r.web, SITE_ASSETS, ctx) },
     ensuresitepageslibrary: { kind: 'action', permission: 'ViewListItems', invoke: (r, _args, ctx) => ensureLibrary(r.web, SITE_PAGES, ctx) },
+    // The same library under the name PnPjs's clientside pages use to find a page's item.
+    ensureclientrenderedsitepageslibrary: { kind: 'action', permission: 'ViewListItems', invoke: (r, _args, ctx) => ensureLibrary(r.web, SITE_PAGES, ctx) },
   },
   async get(r, ctx) {
     const lists = await ctx.store.lists.withCounters(await ctx.store.lists.inWeb(r.web.id));
