@@ -127,9 +127,15 @@ export const fail = {
   hubSiteAlready: failure('conflict', 'hubSiteAlready', () => 'This site is already a HubSite.'),
   /** A hub id no hub has (HubSites/GetById), or UnRegisterHubSite where the site is none. */
   hubSiteNotFound: failure('notFound', 'hubSiteNotFound', () => 'File Not Found.'),
+  /** JoinHubSite called by a site collection that is a hub itself (spemu's text; SharePoint's is not documented). */
+  hubSiteCannotJoin: failure('conflict', 'hubSiteCannotJoin', () => 'A hub site cannot join a hub site.'),
   /** A site script's JSON SharePoint would not store (no actions, a verb it does not know). */
   siteScriptInvalid: failure('invalid', 'siteScriptInvalid', () => 'Specified argument was out of the range of valid values.'),
   siteScriptNotFound: failure('notFound', 'siteScriptNotFound', () => 'File Not Found.'),
+  /** A site design id that names none (or one the caller may not see), a run that is not there. */
+  siteDesignNotFound: failure('notFound', 'siteDesignNotFound', () => 'File Not Found.'),
+  /** GrantSiteDesignRights naming no user or group of the directory (spemu's text). */
+  siteDesignPrincipalNotFound: failure('invalid', 'siteDesignPrincipalNotFound', (name: string) => `The user or group '${name}' was not found.`),
   userNotFound: failure('notFound', 'userNotFound', () => 'User cannot be found.'),
   groupNotFound: failure('notFound', 'groupNotFound', () => 'Group cannot be found.'),
   groupNameTaken: failure('conflict', 'groupNameTaken', (_name: string) => 'The specified name is already in use.'),

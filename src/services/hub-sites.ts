@@ -11,9 +11,14 @@ import type { Actor } from './actor.ts';
 /** SP.SiteLogoType: what setsitelogo sets. */
 export const SITE_LOGO_TYPES = { WebLogo: 0, HubLogo: 1, HeaderBackground: 2, GlobalNavLogo: 3 } as const;
 
-/** The hub a site collection is (a hub's own sites are in it), or undefined. */
-export function hubOf(store: Pick<StoreReader, 'hubSites'>, site: Site): Promise<HubSiteRow | undefined> {
-  return store.hubSites.get(site.id);
+const EMPTY_GUID = '00000000-0000-0000-0000-000000000000';
+
+/** The hub a site collection is in: the hub it is (a hub is in itself), else the one it joined, or undefined. */
+export async function hubOf(store: Pick<StoreReader, 'hubSites'>, site: Site): Promise<HubSiteRow | undefined> {
+  const own = await store.hubSites.get(site.id);
+  if (own) return own;
+  const joined = await store.hubSites.joinedHub(site.id);
+  return joined === undefined ? undefined : store.hubSites.get(joined);
 }
 
 export class HubSiteService {
@@ -28,6 +33,23 @@ export class HubSiteService {
     };
     if (!(await this.store.hubSites.add(row))) throw fail.hubSiteAlready();
     return row;
+  }
+
+  /**
+   * JoinHubSite: the site collection joins the hub (leaving any other), or, given the empty
+   * GUID, leaves its hub (nothing to do when it is in none). The hub's theme and navigation
+   * are not copied: HubSiteData reads them from the hub each time. spemu's hubs never ask
+   * for join approval (RequiresJoinApproval false), so a join takes effect at once.
+   */
+  async join(site: Site, hubSiteId: string): Promise<void> {
+    if (hubSiteId === EMPTY_GUID) {
+      await this.store.hubSites.join(site.id, null, this.actor.now());
+      return;
+    }
+    if (!(await this.store.hubSites.get(hubSiteId))) throw fail.hubSiteNotFound();
+    // A hub is in its own hub; hubs associate with each other otherwise (ParentHubSiteId), not by joining.
+    if (await this.store.hubSites.get(site.id)) throw fail.hubSiteCannotJoin();
+    await this.store.hubSites.join(site.id, hubSiteId, this.actor.now());
   }
 
   /** The site collection is a hub no more; refused when it is none. */

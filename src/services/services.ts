@@ -31,6 +31,7 @@ import { RelatedItemService } from './related-items.ts';
 import { SharingService } from './sharing.ts';
 import { HubSiteService } from './hub-sites.ts';
 import { SiteScriptService } from './site-scripts.ts';
+import { SiteDesignService } from './site-designs.ts';
 import { CommentService } from './comments.ts';
 import { SitePageService } from './site-pages.ts';
 import { RecycleBinService } from './recycle-bin.ts';
@@ -79,6 +80,7 @@ export class Services {
   get relatedItems(): RelatedItemService { return new RelatedItemService(this.#store, this.#actor); }
   get attachments(): AttachmentService { return new AttachmentService(this.#store, this.#actor, this.#limits); }
   get siteScripts(): SiteScriptService { return new SiteScriptService(this.#store, this.#actor); }
+  get siteDesigns(): SiteDesignService { return new SiteDesignService(this.#store, this.#actor); }
   get comments(): CommentService { return new CommentService(this.#store, this.#actor); }
   get sitePages(): SitePageService { return new SitePageService(this.#store, this.#actor); }
   get recycleBin(): RecycleBinService { return new RecycleBinService(this.#store, this.#actor); }

@@ -19,8 +19,12 @@ export interface HubSiteRepository {
   get(siteId: string): Promise<HubSiteRow | undefined>;
   /** Adds the hub; false (and nothing written) when its site collection is one already. */
   add(row: HubSiteRow): Promise<boolean>;
-  /** Removes the hub; false when there was none. */
+  /** Removes the hub, and every site collection's join to it; false when there was none. */
   remove(siteId: string): Promise<boolean>;
+  /** The id of the hub a site collection joined (site/JoinHubSite), or undefined. */
+  joinedHub(siteId: string): Promise<string | undefined>;
+  /** Joins the site collection to the hub (another join replaced), or leaves its hub (`hubSiteId` null). */
+  join(siteId: string, hubSiteId: string | null, joined: string): Promise<void>;
   /** Sets its logo and bumps its version; false when there is no such hub. */
   setLogo(siteId: string, logoUrl: string | null): Promise<boolean>;
 }

@@ -30,6 +30,7 @@ import type { RoleDefinitionRepository } from './role-definitions.ts';
 import type { RoleAssignmentRepository } from './role-assignments.ts';
 import type { SharingLinkRepository } from './sharing-links.ts';
 import type { CommentRepository } from './comments.ts';
+import type { SiteDesignRepository } from './site-designs.ts';
 import type { SiteColumnRepository } from './site-columns.ts';
 import type { SubscriptionRepository } from './subscriptions.ts';
 import type { ChangeRepository } from './changes.ts';
@@ -91,6 +92,8 @@ export interface Repositories {
   hubSites: HubSiteRepository;
   /** The tenant's site scripts (site-scripts.ts). */
   siteScripts: SiteScriptRepository;
+  /** The tenant's site designs, their rights and runs (site-designs.ts). */
+  siteDesigns: SiteDesignRepository;
   /** The files of a library's Forms folder that are no items, such as its column defaults (forms-files.ts). */
   formsFiles: FormsFileRepository;
   /** Item comments, their likes and replies, and item ratings (comments.ts). */
@@ -134,8 +137,9 @@ export interface StoreReader {
    */
   generation(): number;
   sharingLinks: Pick<SharingLinkRepository, 'of' | 'byToken'>;
-  hubSites: Pick<HubSiteRepository, 'all' | 'get'>;
+  hubSites: Pick<HubSiteRepository, 'all' | 'get' | 'joinedHub'>;
   siteScripts: Pick<SiteScriptRepository, 'all' | 'get'>;
+  siteDesigns: Pick<SiteDesignRepository, 'all' | 'get' | 'rights' | 'runs' | 'run'>;
   formsFiles: Pick<FormsFileRepository, 'of'>;
   comments: Pick<CommentRepository, 'of' | 'get' | 'likes' | 'itemLikes' | 'commentCounts'>;
   recycleBin: Pick<RecycleBinRepository, 'of' | 'get'>;

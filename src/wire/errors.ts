@@ -144,6 +144,9 @@ export const errors = {
   /** SharePoint's "File Not Found." for a hub that is not there (Set-SPOHubSite's documented error); status INFERRED. */
   hubSiteNotFound: () =>
     new SpError(404, '-2147024894, System.IO.FileNotFoundException', 'File Not Found.'),
+  /** (inference, docs/compatibility.md "Hub sites"; spemu's text) JoinHubSite from a site collection that is a hub. */
+  hubSiteCannotJoin: () =>
+    new SpError(400, `-2146232832, ${SP_EXCEPTION}`, 'A hub site cannot join a hub site.'),
   /** (inference, docs/compatibility.md) */
   roleDefinitionNameTaken: (name: string) =>
     new SpError(400, `-2146232832, ${SP_EXCEPTION}`, `The permission level "${name}" already exists.`),
@@ -172,6 +175,12 @@ export const errors = {
   /** A site script id that names none: "File not found" (CLI for Microsoft 365's docs); code as every FileNotFoundException. */
   siteScriptNotFound: () =>
     new SpError(404, '-2147024894, System.IO.FileNotFoundException', 'File Not Found.'),
+  /** A site design (or run) id that names none: as a site script's, "File not found" (CLI for Microsoft 365's docs). */
+  siteDesignNotFound: () =>
+    new SpError(404, '-2147024894, System.IO.FileNotFoundException', 'File Not Found.'),
+  /** (inference, docs/compatibility.md "Site designs"; spemu's text) */
+  siteDesignPrincipalNotFound: (name: string) =>
+    new SpError(400, `-2146232832, ${SP_EXCEPTION}`, `The user or group '${name}' was not found.`),
   /** (inference, docs/compatibility.md "Site scripts") ODataLib's text for a null sent for a parameter that takes none. */
   nullParameter: (name: string, edmType: string) =>
     new SpError(400, `-1, ${CLIENT_QUERY}`,

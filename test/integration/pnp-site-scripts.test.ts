@@ -175,7 +175,8 @@ describe('PnPjs site scripts against spemu', () => {
     const notJsonError = (await notJson.json() as { 'odata.error': { code: string; message: { value: string } } })['odata.error'];
     assert.equal(notJsonError.code, '-1, Microsoft.SharePoint.Client.InvalidClientQueryException');
     assert.match(notJsonError.message.value, /^Invalid JSON\. /);
-    assert.equal((await post('executeSiteScriptAction', JSON.stringify({ actionDefinition: body }))).status, 501);
+    // A whole script is no action: its top level names no verb (pnp-site-designs.test.ts runs actions).
+    assert.equal((await post('executeSiteScriptAction', JSON.stringify({ actionDefinition: body }))).status, 400);
     assert.equal((await post('NoSuchMethod', '{}')).status, 404);
     const missingList = await post('GetSiteScriptFromList', JSON.stringify({ listUrl: `${spemu.site}/Lists/nothing-here` }));
     assert.equal(missingList.status, 404);

@@ -39,7 +39,24 @@ export class SqlHubSites implements HubSiteRepository {
   }
 
   remove(siteId: string): Promise<boolean> {
-    return this.s.write([], async ({ db }) => Number((await db.deleteFrom('hub_sites').where('site_id', '=', siteId).executeTakeFirst()).numDeletedRows) > 0);
+    return this.s.write([], async ({ db }) => {
+      const removed = Number((await db.deleteFrom('hub_sites').where('site_id', '=', siteId).executeTakeFirst()).numDeletedRows) > 0;
+      // A hub unregistered takes its sites out of it (SharePoint: they are no longer associated).
+      if (removed) await db.deleteFrom('hub_site_joins').where('hub_site_id', '=', siteId).execute();
+      return removed;
+    });
+  }
+
+  async joinedHub(siteId: string): Promise<string | undefined> {
+    const row = await this.s.db.selectFrom('hub_site_joins').select('hub_site_id').where('site_id', '=', siteId).executeTakeFirst();
+    return row ? String(row.hub_site_id) : undefined;
+  }
+
+  join(siteId: string, hubSiteId: string | null, joined: string): Promise<void> {
+    return this.s.write([], async ({ db }) => {
+      await db.deleteFrom('hub_site_joins').where('site_id', '=', siteId).execute();
+      if (hubSiteId !== null) await db.insertInto('hub_site_joins').values({ site_id: siteId, hub_site_id: hubSiteId, joined }).execute();
+    });
   }
 
   setLogo(siteId: string, logoUrl: string | null): Promise<boolean> {

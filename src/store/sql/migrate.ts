@@ -41,6 +41,7 @@ import { comments } from './migrations/0036-comments.ts';
 import { itemLikes } from './migrations/0037-item-likes.ts';
 import { siteLogo } from './migrations/0038-site-logo.ts';
 import { recycleBin } from './migrations/0040-recycle-bin.ts';
+import { hubJoinsSiteDesigns } from './migrations/0041-hub-joins-site-designs.ts';
 import { ratingExperience } from './migrations/0042-rating-experience.ts';
 import type { SqlFlavour } from './flavour.ts';
 
@@ -83,6 +84,7 @@ export const migrations = (flavour: SqlFlavour): Record<string, Migration> => ({
   '0037-item-likes': itemLikes(flavour),
   '0038-site-logo': siteLogo(),
   '0040-recycle-bin': recycleBin(flavour),
+  '0041-hub-joins-site-designs': hubJoinsSiteDesigns(flavour),
   '0042-rating-experience': ratingExperience(),
 });
 

@@ -33,6 +33,7 @@ import { SqlSiteScripts } from './site-scripts.ts';
 import { SqlFormsFiles } from './forms-files.ts';
 import { SqlComments } from './comments.ts';
 import { SqlRecycleBin } from './recycle-bin.ts';
+import { SqlSiteDesigns } from './site-designs.ts';
 
 /** What a repository may keep beyond its session: memory that outlives one transaction. */
 export interface RepositoryMemory {
@@ -67,6 +68,7 @@ export const REPOSITORIES: { [K in keyof Repositories]: (session: SqlSession, me
   sharingLinks: (s) => new SqlSharingLinks(s),
   hubSites: (s) => new SqlHubSites(s),
   siteScripts: (s) => new SqlSiteScripts(s),
+  siteDesigns: (s) => new SqlSiteDesigns(s),
   formsFiles: (s) => new SqlFormsFiles(s),
   comments: (s) => new SqlComments(s),
   recycleBin: (s) => new SqlRecycleBin(s),

@@ -69,15 +69,19 @@ export function webEntity(web: Web, ctx: ApiContext): Entity {
   return { type: 'SP.Web', id, editLink: 'Web', deferred: [...WEB_SHAPE.deferred], props: WEB_SHAPE.all(source) };
 }
 
-/** SP.Site; `isHub`: the site collection is a hub site (its HubSiteId is then its own id). */
-export function siteEntity(site: Site, ctx: ApiContext, isHub = false): Entity {
+/**
+ * SP.Site; `hubSiteId`: the hub it is in (its own id when it is a hub: then IsHubSite), else
+ * the empty GUID.
+ */
+export function siteEntity(site: Site, ctx: ApiContext, hubSiteId = '00000000-0000-0000-0000-000000000000'): Entity {
+  const isHub = hubSiteId === site.id;
   return {
     type: 'SP.Site', id: `${ctx.apiUrl}Site`, editLink: 'Site',
     deferred: ['Features', 'Owner', 'RecycleBin', 'RootWeb', 'UserCustomActions'],
     props: [
       ['AllowCreateDeclarativeWorkflow', false], ['AllowDesigner', true], ['CompatibilityLevel', 15],
       ['CurrentChangeToken', changeToken(site.id, 'site')],
-      ['HubSiteId', isHub ? site.id : '00000000-0000-0000-0000-000000000000'],
+      ['HubSiteId', hubSiteId],
       ['Id', site.id], ['IsHubSite', isHub], ['ReadOnly', false], ['RequiredDesignerVersion', '15.0.0.0'],
       ['ServerRelativeUrl', site.url], ['ShareByLinkEnabled', false], ['ShowUrlStructure', false],
       ['UIVersionConfigurationEnabled', false], ['UpgradeReminderDate', '1899-12-30T00:00:00Z'],

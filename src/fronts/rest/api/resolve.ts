@@ -18,15 +18,11 @@ import { effectivePermissions, folderSecurable, type Securable } from '../../../
 /** Names of SharePoint endpoints spemu knows of but does not serve yet: a uniform 501. */
 const NOT_YET: ReadonlySet<string> = new Set([
   '$metadata', 'search', 'sp.utilities.utility',
-  'alerts', 'joinhubsite',
+  'alerts',
   'properties',
   'projectdata', 'sp.apps.appcatalog',
   'breakroleinheritance', 'resetroleinheritance', 'addroleassignment', 'removeroleassignment',
   'firstuniqueancestorsecurableobject', 'getparentinfos', 'deletewithparameters', 'fileversion', 'fields', 'files', 'folders',
-  // SiteScriptUtility's: running an action, and site designs.
-  'executesitescriptaction', 'createsitedesign', 'getsitedesigns', 'getsitedesignmetadata', 'updatesitedesign', 'deletesitedesign',
-  'applysitedesign', 'addsitedesigntask', 'addsitedesigntasktocurrentweb', 'getsitedesignrights', 'grantsitedesignrights', 'revokesitedesignrights',
-  'getsitedesignrun', 'getsitedesignrunstatus',
 ]);
 
 const SITE_SCRIPT_UTILITY = 'microsoft.sharepoint.utilities.webtemplateextensions.sitescriptutility';

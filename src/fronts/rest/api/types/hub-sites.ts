@@ -7,8 +7,10 @@
 import type { Site } from '../../../../domain/model.ts';
 import { TENANT_ID_KEY } from '../../../../domain/settings.ts';
 import { fail } from '../../../../domain/errors.ts';
+import { errors } from '../../../../wire/errors.ts';
 import { argumentLiteral, type Argument } from '../../../../odata/path.ts';
 import { hubOf, SITE_LOGO_TYPES } from '../../../../services/hub-sites.ts';
+import { canReachSite } from '../../../../identity/site-reach.ts';
 import type { HubSiteRow } from '../../../../store/hub-sites.ts';
 import type { Entity } from '../../../../wire/values.ts';
 import { readMethodBody } from '../body.ts';
@@ -21,6 +23,7 @@ import { voidResult } from './documents-shared.ts';
 import { argument, entityCollection, guidText, singleEntity } from './shared.ts';
 
 const EMPTY_GUID = '00000000-0000-0000-0000-000000000000';
+const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** The tenant's id: SP.HubSite's TenantInstanceId (the empty GUID where the tenant file gave none). */
 const tenantInstanceId = async (ctx: ApiContext) => (await ctx.store.settings.get(TENANT_ID_KEY)) ?? EMPTY_GUID;
@@ -66,14 +69,18 @@ export const hubSitesType: ResourceType<ResourceOf<'hubSites'>> = {
       kind: 'function',
       async invoke(_r, args, ctx) {
         const hub = await ctx.store.hubSites.get(hubSiteIdArgument(args, ctx));
-        if (!hub) throw fail.hubSiteNotFound();
+        // A hub whose site the caller cannot reach is not found, as one that is not there.
+        if (!hub || !(await canReachSite(ctx.store, ctx.principal, ctx.site.id, hub.siteId))) throw fail.hubSiteNotFound();
         return { kind: 'hubSite', hub };
       },
     },
   },
-  // Every hub of the tenant (SharePoint lists those the caller can reach; spemu's callers reach the list of all).
-  get: async (_r, ctx) => entityCollection(
-    await Promise.all((await ctx.store.hubSites.all()).map((hub) => hubEntity(hub, ctx, `SP.HubSite${hub.siteId}`))), 'SP.HubSite', ctx),
+  // The hubs of the tenant whose sites the caller can reach (SharePoint lists the hubs the user can see).
+  async get(_r, ctx) {
+    const hubs: HubSiteRow[] = [];
+    for (const hub of await ctx.store.hubSites.all()) if (await canReachSite(ctx.store, ctx.principal, ctx.site.id, hub.siteId)) hubs.push(hub);
+    return entityCollection(await Promise.all(hubs.map((hub) => hubEntity(hub, ctx, `SP.HubSite${hub.siteId}`))), 'SP.HubSite', ctx);
+  },
 };
 
 export const hubSiteType: ResourceType<ResourceOf<'hubSite'>> = {
@@ -86,8 +93,27 @@ async function requireSiteOwner(ctx: ApiContext): Promise<void> {
   if (root) await requireOnSecurable({ kind: 'web', web: root }, 'ManageWeb', ctx);
 }
 
-/** SP.Site's methods: RegisterHubSite (answers the new SP.HubSite) and UnRegisterHubSite (204). */
+/** JoinHubSite's hub id: `JoinHubSite('…')` (PnPjs), or by name (`hubSiteId`); not a GUID: SharePoint's conversion error. */
+function joinHubSiteId(args: Argument[]): string {
+  const literal = argumentLiteral(argument(args, 'hubSiteId'));
+  if (!literal || literal.type === 'null') throw errors.nullParameter('hubSiteId', 'Edm.Guid');
+  const text = literal.type === 'string' || literal.type === 'guid' ? guidText(literal.value) : '';
+  if (!GUID.test(text)) throw errors.invalidPropertyValue('Edm.Guid');
+  return text;
+}
+
+/** SP.Site's methods: RegisterHubSite (answers the new SP.HubSite), UnRegisterHubSite (204) and JoinHubSite. */
 export const siteHubMethods: Record<string, MethodDef<ResourceOf<'site'>>> = {
+  // Joining (or leaving, with the empty GUID) is the joining site's owners' business, as registering is.
+  joinhubsite: {
+    kind: 'action', permission: 'ManageWeb', body: 'none',
+    async invoke(_r, args, ctx) {
+      const hubSiteId = joinHubSiteId(args);
+      await requireSiteOwner(ctx);
+      await ctx.services.hubSites.join(ctx.site, hubSiteId);
+      return voidResult('JoinHubSite');
+    },
+  },
   registerhubsite: {
     kind: 'action', permission: 'ManageWeb', body: 'none',
     async invoke(_r, _args, ctx) {

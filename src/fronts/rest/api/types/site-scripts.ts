@@ -7,7 +7,6 @@
 
 import { argumentLiteral, type Argument } from '../../../../odata/path.ts';
 import { decodeUrlText, segments } from '../../../../domain/documents.ts';
-import { webAt } from '../../../../services/document-paths.ts';
 import type { SiteScript } from '../../../../store/site-scripts.ts';
 import { errors } from '../../../../wire/errors.ts';
 import type { Value } from '../../../../wire/values.ts';
@@ -17,11 +16,12 @@ import { ok, type Outcome } from '../outcome.ts';
 import type { ResourceType } from '../resource.ts';
 import { listActions, scriptText } from '../site-script-export.ts';
 import { argument } from './shared.ts';
+import { siteDesignMethods } from './site-designs.ts';
+import { pathOf, scriptId, webOfSite } from './site-utility-args.ts';
 
 const NS = 'Microsoft.SharePoint.Utilities.WebTemplateExtensions';
 const METADATA = `${NS}.SiteScriptMetadata`;
 const UPDATE_INFO = `${NS}.SiteScriptUpdateInfo`;
-const GUID = /^\{?([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\}?$/i;
 
 /** SiteScriptMetadata: the script's JSON only where SharePoint answers it (GetSiteScriptMetadata, UpdateSiteScript). */
 function metadata(script: SiteScript, withContent: boolean): Value {
@@ -42,18 +42,6 @@ function optionalString(args: Argument[], name: string): string | undefined {
   if (!literal || literal.type === 'null') return undefined;
   if (literal.type !== 'string') throw errors.invalidPropertyValue('Edm.String');
   return literal.value;
-}
-
-/**
- * A script id (Edm.Guid) from a body: `null` is refused as ODataLib refuses it; an id that is
- * not a GUID cannot be converted; an absent one is the empty GUID, which names no script.
- */
-function scriptId(value: unknown, name: string): string {
-  if (value === undefined) return '00000000-0000-0000-0000-000000000000';
-  if (value === null) throw errors.nullParameter(name, 'Edm.Guid');
-  const match = typeof value === 'string' ? GUID.exec(value.trim()) : null;
-  if (!match) throw errors.invalidPropertyValue('Edm.Guid');
-  return match[1]!.toLowerCase();
 }
 
 /** The body's text, as the script's JSON: it must parse, as every JSON body SharePoint reads. */
@@ -83,19 +71,9 @@ function updateInfo(body: Properties): { id: string; title?: string | undefined;
   };
 }
 
-/** The path of an absolute URL (or a server-relative one), decoded. */
-const pathOf = (url: string): string => decodeUrlText(/^https?:\/\//i.test(url) ? new URL(url).pathname : url);
-
-/** A web of this site collection by its URL, else SharePoint's "File Not Found." */
-async function webOfSite(url: unknown, ctx: ApiContext) {
-  if (typeof url !== 'string' || url.trim() === '') throw errors.siteScriptNotFound();
-  const found = await webAt(ctx.store, pathOf(url), { deepest: true });
-  if (!found || found.site.id !== ctx.site.id) throw errors.siteScriptNotFound();
-  return found.web;
-}
-
 export const siteScriptUtilityType: ResourceType<{ kind: 'siteScriptUtility' }> = {
   methods: {
+    ...siteDesignMethods,
     createsitescript: {
       kind: 'action', permission: 'Open', body: 'raw',
       async invoke(_r, args, ctx) {

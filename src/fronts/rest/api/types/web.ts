@@ -22,6 +22,7 @@ import { siteCustomActions, webCustomActions } from './custom-actions.ts';
 import { webExtraMethods } from './list-extras.ts';
 import { userResource } from './user-resources.ts';
 import { siteHubMethods, webHubMethods } from './hub-sites.ts';
+import { hubOf } from '../../../../services/hub-sites.ts';
 import { getClientSideWebParts } from './web-parts.ts';
 import { siteRecycleBinMethods, siteRecycleBinNavigation, webRecycleBinMethods, webRecycleBinNavigation } from './recycle-bin.ts';
 
@@ -38,7 +39,7 @@ export const siteType: ResourceType<{ kind: 'site' }> = {
     getchanges: getChangesMethod((_r, ctx) => ({ siteId: ctx.site.id, scope: { kind: 'site' }, tokenScope: 'site', id: ctx.site.id })),
     ...siteHubMethods,
   },
-  get: async (_r, ctx) => singleEntity(await withCurrentChangeToken(siteEntity(ctx.site, ctx, (await ctx.store.hubSites.get(ctx.site.id)) !== undefined), ctx, 'site', ctx.site.id), 'SP.Site', ctx),
+  get: async (_r, ctx) => singleEntity(await withCurrentChangeToken(siteEntity(ctx.site, ctx, (await hubOf(ctx.store, ctx.site))?.siteId), ctx, 'site', ctx.site.id), 'SP.Site', ctx),
 };
 
 type WebResource = { kind: 'web'; web: Web };
