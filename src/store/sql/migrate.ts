@@ -40,6 +40,7 @@ import { columnDefaults } from './migrations/0035-column-defaults.ts';
 import { comments } from './migrations/0036-comments.ts';
 import { itemLikes } from './migrations/0037-item-likes.ts';
 import { siteLogo } from './migrations/0038-site-logo.ts';
+import { webProperties } from './migrations/0043-web-properties.ts';
 import { ratingExperience } from './migrations/0042-rating-experience.ts';
 import type { SqlFlavour } from './flavour.ts';
 
@@ -82,6 +83,7 @@ export const migrations = (flavour: SqlFlavour): Record<string, Migration> => ({
   '0037-item-likes': itemLikes(flavour),
   '0038-site-logo': siteLogo(),
   '0042-rating-experience': ratingExperience(),
+  '0043-web-properties': webProperties(),
 });
 
 export async function migrateToLatest(db: Kysely<any>, flavour: SqlFlavour): Promise<void> {
