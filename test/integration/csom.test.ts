@@ -1,0 +1,140 @@
+// CSOM's ProcessQuery (`{site}/_vti_bin/client.svc/ProcessQuery`), the slice spemu serves: on
+// the wire with plain fetch (the exact JSON answer, CSOM's errors), then through CLI for
+// Microsoft 365 (unmodified), whose `spo propertybag` and `spo contenttype` commands send it.
+
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { useTestServer } from '../helpers/server.ts';
+import { useM365 } from '../helpers/m365-cli.ts';
+import { tlsRequest } from '../helpers/tls-request.ts';
+
+const ALICE = 'alice@contoso.onmicrosoft.com';
+const CONTEXT = '<StaticProperty Id="3" TypeId="{3747adcd-a3c3-41b9-bfab-4a64dd2f1e0a}" Name="Current" />';
+const request = (actions: string, paths: string) =>
+  `<Request AddExpandoFieldTypeSuffix="true" SchemaVersion="15.0.0.0" LibraryVersion="16.0.0.0" ApplicationName="test" xmlns="http://schemas.microsoft.com/sharepoint/clientquery/2009"><Actions>${actions}</Actions><ObjectPaths>${paths}</ObjectPaths></Request>`;
+const basic = (user: string) => `Basic ${Buffer.from(`${user}:${user.split('@')[0]}-demo-pass`).toString('base64')}`;
+const GUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
+
+describe('CSOM ProcessQuery on the wire', () => {
+  const context = useTestServer({ anonymousUser: undefined });
+  const site = () => context.server.site('/sites/dev');
+
+  async function digest(user: string): Promise<string> {
+    const res = await fetch(`${site()}/_api/contextinfo`, { method: 'POST', headers: { Authorization: basic(user), Accept: 'application/json;odata=nometadata' } });
+    return ((await res.json()) as { FormDigestValue: string }).FormDigestValue;
+  }
+  async function processQuery(body: string, user = ALICE, headers: Record<string, string> = {}) {
+    const res = await fetch(`${site()}/_vti_bin/client.svc/ProcessQuery`, {
+      method: 'POST', body, headers: { 'Content-Type': 'text/xml', Authorization: basic(user), 'X-RequestDigest': await digest(user), ...headers },
+    });
+    const text = await res.text();
+    return { status: res.status, res, text, json: JSON.parse(text) as any[] };
+  }
+  const webQuery = (properties: string) => request(
+    `<Query Id="1" ObjectPathId="5"><Query SelectAllProperties="false"><Properties>${properties}</Properties></Query></Query>`,
+    `<Property Id="5" ParentId="3" Name="Web" />${CONTEXT}`);
+
+  it('the current web: header, then the action id and the object with its type, identity and the properties asked for', async () => {
+    const { status, res, json } = await processQuery(webQuery('<Property Name="ServerRelativeUrl" ScalarProperty="true" /><Property Name="Title" ScalarProperty="true" />'));
+    assert.equal(status, 200);
+    assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
+    assert.equal(json.length, 3);
+    const [head, id, web] = json;
+    assert.deepEqual(Object.keys(head), ['SchemaVersion', 'LibraryVersion', 'ErrorInfo', 'TraceCorrelationId']);
+    assert.equal(head.SchemaVersion, '15.0.0.0');
+    assert.equal(head.ErrorInfo, null);
+    assert.equal(head.TraceCorrelationId, res.headers.get('sprequestguid'));
+    assert.equal(id, 1);
+    assert.deepEqual(Object.keys(web), ['_ObjectType_', '_ObjectIdentity_', 'ServerRelativeUrl', 'Title']);
+    assert.equal(web._ObjectType_, 'SP.Web');
+    assert.match(web._ObjectIdentity_, new RegExp(`^${GUID}\\|740c6a0b-85e2-48a0-a494-e0f1759d4aa7:site:${GUID}:web:${GUID}$`));
+    assert.equal(web.ServerRelativeUrl, '/sites/dev');
+    assert.equal(web.Title, 'Dev');
+  });
+
+  it('AllProperties: set with SetFieldValue + Update, read back (CSOM and REST), removed with a Null value', async () => {
+    const identity = (await processQuery(webQuery('<Property Name="Id" ScalarProperty="true" />'))).json[2]._ObjectIdentity_ as string;
+    const set = (value: string) => request(
+      `<Method Name="SetFieldValue" Id="206" ObjectPathId="205"><Parameters><Parameter Type="String">spemu_key</Parameter>${value}</Parameters></Method><Method Name="Update" Id="207" ObjectPathId="198" />`,
+      `<Property Id="205" ParentId="198" Name="AllProperties" /><Identity Id="198" Name="${identity}" />`);
+    const written = await processQuery(set('<Parameter Type="String">a &amp; b</Parameter>'));
+    assert.deepEqual(written.json.slice(1), []);
+    assert.equal(written.json[0].ErrorInfo, null);
+    const bag = async () => (await processQuery(request(
+      '<Query Id="97" ObjectPathId="5"><Query SelectAllProperties="false"><Properties><Property Name="AllProperties" SelectAll="true"><Query SelectAllProperties="false"><Properties /></Query></Property></Properties></Query></Query>',
+      `<Identity Id="5" Name="${identity}" />`))).json[2].AllProperties;
+    const read = await bag();
+    assert.equal(read._ObjectType_, 'SP.PropertyValues');
+    assert.equal(read.spemu_key, 'a & b');
+    assert.equal(read.vti_defaultlanguage, 'en-us');
+    const rest = await fetch(`${site()}/_api/web/AllProperties`, { headers: { Authorization: basic(ALICE), Accept: 'application/json;odata=nometadata' } });
+    assert.equal(((await rest.json()) as Record<string, string>).spemu_x005f_key, 'a & b');
+    await processQuery(set('<Parameter Type="Null" />'));
+    assert.equal(Object.hasOwn(await bag(), 'spemu_key'), false);
+  });
+
+  it('a member (Edit: no ManageWeb) is refused the write with System.UnauthorizedAccessException, and nothing is written', async () => {
+    const identity = (await processQuery(webQuery('<Property Name="Id" ScalarProperty="true" />'), 'bob@contoso.onmicrosoft.com')).json[2]._ObjectIdentity_ as string;
+    const { status, json } = await processQuery(request(
+      '<Method Name="SetFieldValue" Id="2" ObjectPathId="1"><Parameters><Parameter Type="String">bobs</Parameter><Parameter Type="String">x</Parameter></Parameters></Method><Method Name="Update" Id="3" ObjectPathId="0" />',
+      `<Property Id="1" ParentId="0" Name="AllProperties" /><Identity Id="0" Name="${identity}" />`), 'bob@contoso.onmicrosoft.com');
+    assert.equal(status, 200);
+    assert.equal(json.length, 1);
+    assert.equal(json[0].ErrorInfo.ErrorTypeName, 'System.UnauthorizedAccessException');
+    assert.equal(json[0].ErrorInfo.ErrorCode, -2147024891);
+    assert.match(json[0].ErrorInfo.ErrorMessage, /^Access denied/);
+    const rest = await fetch(`${site()}/_api/web/AllProperties`, { headers: { Authorization: basic(ALICE), Accept: 'application/json;odata=nometadata' } });
+    assert.equal(Object.hasOwn((await rest.json()) as object, 'bobs'), false);
+  });
+
+  it('a web content type added with the Id given (ContentTypes.Add), then renamed with SetProperty + Update(false)', async () => {
+    const add = await processQuery(request(
+      '<ObjectPath Id="8" ObjectPathId="7" /><ObjectPath Id="10" ObjectPathId="9" /><ObjectIdentityQuery Id="11" ObjectPathId="9" />',
+      '<Property Id="7" ParentId="5" Name="ContentTypes" /><Method Id="9" ParentId="7" Name="Add"><Parameters><Parameter TypeId="{168f3091-4554-4f14-8866-b20d48e45b54}"><Property Name="Description" Type="String">d</Property><Property Name="Group" Type="Null" /><Property Name="Id" Type="String">0x0100A1B2C3D4E5F60718293A4B5C6D7E8F90</Property><Property Name="Name" Type="String">Wire Type</Property><Property Name="ParentContentType" Type="Null" /></Parameter></Parameters></Method>'
+      + `<Property Id="5" ParentId="3" Name="Web" />${CONTEXT}`));
+    assert.equal(add.json[0].ErrorInfo, null, add.text);
+    assert.deepEqual(add.json.slice(1, 5), [8, { IsNull: false }, 10, { IsNull: false }]);
+    assert.equal(add.json[5], 11);
+    assert.equal(add.json[6]._ObjectType_, 'SP.ContentType');
+    assert.match(add.json[6]._ObjectIdentity_, /:contenttype:0x0100A1B2C3D4E5F60718293A4B5C6D7E8F90$/);
+    const rename = await processQuery(request(
+      '<SetProperty Id="1" ObjectPathId="9" Name="Name"><Parameter Type="String">Wire Type 2</Parameter></SetProperty><Method Name="Update" Id="2" ObjectPathId="9"><Parameters><Parameter Type="Boolean">false</Parameter></Parameters></Method>',
+      `<Identity Id="9" Name="${add.json[6]._ObjectIdentity_}" />`));
+    assert.equal(rename.json[0].ErrorInfo, null, rename.text);
+    const rest = await fetch(`${site()}/_api/web/contenttypes('0x0100A1B2C3D4E5F60718293A4B5C6D7E8F90')`, { headers: { Authorization: basic(ALICE), Accept: 'application/json;odata=nometadata' } });
+    const type = (await rest.json()) as { Name: string; Description: string };
+    assert.deepEqual([type.Name, type.Description], ['Wire Type 2', 'd']);
+  });
+
+  it('XML that is not well-formed: InvalidClientQueryException in the ErrorInfo', async () => {
+    const { status, json } = await processQuery('<Request><Actions>');
+    assert.equal(status, 200);
+    assert.deepEqual(json.length, 1);
+    assert.equal(json[0].ErrorInfo.ErrorTypeName, 'Microsoft.SharePoint.Client.InvalidClientQueryException');
+    assert.equal(json[0].ErrorInfo.ErrorCode, -2147024809);
+    assert.match(json[0].ErrorInfo.ErrorMessage, /^The request XML is not valid/);
+  });
+
+  it('what spemu does not serve (an unknown static type, a member it lacks): the not-implemented ErrorInfo, no results', async () => {
+    const unknown = await processQuery(request('<ObjectPath Id="1" ObjectPathId="0" />', '<StaticProperty Id="0" TypeId="{d89f0b18-614e-4b4a-bac0-fd6142b55448}" Name="Current" />'));
+    assert.equal(unknown.json.length, 1);
+    assert.equal(unknown.json[0].ErrorInfo.ErrorTypeName, 'System.NotImplementedException');
+    assert.equal(unknown.json[0].ErrorInfo.ErrorCode, -2147467263);
+    assert.match(unknown.json[0].ErrorInfo.ErrorMessage, /not implemented by spemu/);
+    const member = await processQuery(webQuery('<Property Name="Navigation" ScalarProperty="true" />'));
+    assert.equal(member.json.length, 1);
+    assert.match(member.json[0].ErrorInfo.ErrorMessage, /SP\.Web\.Navigation/);
+  });
+
+  it('Basic without a request digest: refused (as REST writes are), in the ErrorInfo', async () => {
+    const { json } = await processQuery(webQuery('<Property Name="Title" ScalarProperty="true" />'), ALICE, { 'X-RequestDigest': '' });
+    assert.equal(json.length, 1);
+    assert.match(json[0].ErrorInfo.ErrorMessage, /security validation/);
+  });
+
+  it('without credentials, the 401 challenge as everywhere', async () => {
+    const res = await fetch(`${site()}/_vti_bin/client.svc/ProcessQuery`, { method: 'POST', body: webQuery(''), headers: { 'Content-Type': 'text/xml' } });
+    assert.equal(res.status, 401);
+    assert.match(res.headers.get('www-authenticate') ?? '', /Bearer realm=/);
+  });
+});
