@@ -138,3 +138,32 @@ describe('CSOM ProcessQuery on the wire', () => {
     assert.match(res.headers.get('www-authenticate') ?? '', /Bearer realm=/);
   });
 });
+
+describe('CLI for Microsoft 365 over CSOM: spo propertybag set|list|get|remove, spo contenttype add|set', () => {
+  const cli = useM365(ALICE);
+  const site = () => cli.server.site('/sites/dev');
+
+  it('propertybag set, list, get, remove: the web property bag round-trips', async () => {
+    await cli.m365('spo', 'propertybag', 'set', '--webUrl', site(), '--key', 'spemu-cli', '--value', 'hello <world>');
+    const listed = await cli.m365('spo', 'propertybag', 'list', '--webUrl', site()) as Array<{ key: string; value: unknown }>;
+    assert.deepEqual(listed.find((p) => p.key === 'spemu-cli'), { key: 'spemu-cli', value: 'hello <world>' });
+    assert.ok(listed.some((p) => p.key === 'vti_defaultlanguage' && p.value === 'en-us'));
+    assert.equal(await cli.m365('spo', 'propertybag', 'get', '--webUrl', site(), '--key', 'spemu-cli'), 'hello <world>');
+    await cli.m365('spo', 'propertybag', 'remove', '--webUrl', site(), '--key', 'spemu-cli', '--force');
+    const after = await cli.m365('spo', 'propertybag', 'list', '--webUrl', site()) as Array<{ key: string }>;
+    assert.equal(after.some((p) => p.key === 'spemu-cli'), false);
+  });
+
+  it('contenttype add (a site content type with the id given), then contenttype set renames it', async () => {
+    const id = '0x0100C5D6E7F8091A2B3C4D5E6F708192A3B4';
+    const added = await cli.m365('spo', 'contenttype', 'add', '--webUrl', site(), '--id', id, '--name', 'CLI Type', '--group', 'CLI Group', '--description', 'made over CSOM');
+    assert.equal(added.Name, 'CLI Type');
+    assert.equal(added.Id.StringValue, id);
+    assert.equal(added.Group, 'CLI Group');
+    await cli.m365('spo', 'contenttype', 'set', '--webUrl', site(), '--id', id, '--Name', 'CLI Type 2');
+    const res = await tlsRequest(`${site()}/_api/web/contenttypes('${id}')`, {
+      ca: cli.ca, headers: { Authorization: basic(ALICE), Accept: 'application/json;odata=nometadata' },
+    });
+    assert.equal(res.json().Name, 'CLI Type 2');
+  });
+});
