@@ -167,3 +167,34 @@ describe('CLI for Microsoft 365 over CSOM: spo propertybag set|list|get|remove, 
     assert.equal(res.json().Name, 'CLI Type 2');
   });
 });
+
+describe('CLI for Microsoft 365 over CSOM: spo field set, on a site column and on a list field', () => {
+  const cli = useM365(ALICE);
+  const site = () => cli.server.site('/sites/dev');
+  const rest = async (path: string) => (await tlsRequest(`${site()}/_api/${path}`, {
+    ca: cli.ca, headers: { Authorization: basic(ALICE), Accept: 'application/json;odata=nometadata' },
+  })).json();
+
+  it("field set --listTitle: the list field's title and description change (Lists.GetByTitle, Fields.GetByInternalNameOrTitle, SetProperty, UpdateAndPushChanges)", async () => {
+    const before = await rest("web/lists/getbytitle('Tasks')/fields?$filter=Hidden eq false&$select=InternalName,Title,Description,ReadOnlyField");
+    const field = before.value.find((f: any) => !f.ReadOnlyField && f.InternalName !== 'Title');
+    assert.ok(field, JSON.stringify(before));
+    await cli.m365('spo', 'field', 'set', '--webUrl', site(), '--listTitle', 'Tasks', '--internalName', field.InternalName, '--Title', 'Renamed over CSOM', '--Description', 'via CLI');
+    const after = await rest(`web/lists/getbytitle('Tasks')/fields/getbyinternalnameortitle('${field.InternalName}')?$select=Title,Description`);
+    assert.deepEqual([after.Title, after.Description], ['Renamed over CSOM', 'via CLI']);
+  });
+
+  it('field set on a site column by id (Web.Fields.GetById, then its identity)', async () => {
+    const created = (await tlsRequest(`${site()}/_api/web/fields`, {
+      ca: cli.ca, method: 'POST',
+      headers: {
+        Authorization: basic(ALICE), Accept: 'application/json;odata=nometadata', 'Content-Type': 'application/json;odata=nometadata',
+        'X-RequestDigest': (await tlsRequest(`${site()}/_api/contextinfo`, { ca: cli.ca, method: 'POST', headers: { Authorization: basic(ALICE), Accept: 'application/json;odata=nometadata' } })).json().FormDigestValue,
+      },
+      body: JSON.stringify({ Title: 'CsomColumn', FieldTypeKind: 2 }),
+    })).json();
+    assert.ok(created.Id, JSON.stringify(created));
+    await cli.m365('spo', 'field', 'set', '--webUrl', site(), '--id', created.Id, '--Group', 'CSOM Group');
+    assert.equal((await rest(`web/fields('${created.Id}')?$select=Group`)).Group, 'CSOM Group');
+  });
+});

@@ -5,6 +5,8 @@
 
 import { CsomError, csomErrors } from './errors.ts';
 import { contentTypeOf } from './content-types.ts';
+import { fieldById } from './fields.ts';
+import { listById } from './lists.ts';
 import { CsomObject, NOT_SERVED, parseIdentity, type Argument, type CsomContext } from './objects.ts';
 import type { CsomRequest, CsomValue, ObjectPath, ObjectQuery } from './request.ts';
 import { CLIENT_CONTEXT_TYPE_ID, ClientContextObject, WebObject } from './web.ts';
@@ -109,7 +111,10 @@ async function evaluatePath(path: ObjectPath, ctx: CsomContext, evaluate: (id: s
   }
 }
 
-/** An object by its `_ObjectIdentity_`: a web of this site collection, or a content type of one. */
+/**
+ * An object by its `_ObjectIdentity_`: a web of this site collection, and below it a list, a
+ * content type or a field (of the web or of the list); anything else is not served.
+ */
 async function objectOfIdentity(name: string, ctx: CsomContext): Promise<CsomObject> {
   const parts = parseIdentity(name);
   if (!parts || parts[0]?.[0] !== 'site' || parts[1]?.[0] !== 'web') throw csomErrors.notImplemented(`the object identity "${name}"`);
@@ -118,9 +123,17 @@ async function objectOfIdentity(name: string, ctx: CsomContext): Promise<CsomObj
     ? (webId.toLowerCase() === ctx.web.id.toLowerCase() ? ctx.web : await ctx.store.sites.web(webId.toLowerCase()))
     : undefined;
   if (!web || web.siteId !== ctx.site.id) throw new CsomError('The object named by the identity does not exist in this site collection.', -2147024809, 'System.ArgumentException');
-  if (rest.length === 0) return new WebObject(web);
-  if (rest.length === 1 && rest[0]![0] === 'contenttype') return contentTypeOf(ctx, { kind: 'web', web }, rest[0]![1]);
-  throw csomErrors.notImplemented(`objects of identity ${rest.map(([k]) => k).join(':')}`);
+  const kinds = rest.map(([k]) => k).join(':');
+  const value = (i: number) => rest[i]![1];
+  switch (kinds) {
+    case '': return new WebObject(web);
+    case 'contenttype': return contentTypeOf(ctx, { kind: 'web', web }, value(0));
+    case 'field': return fieldById(ctx, { kind: 'web', web }, value(0));
+    case 'list': return listById(ctx, web, value(0).toLowerCase());
+    case 'list:contenttype': return contentTypeOf(ctx, { kind: 'list', web, list: (await listById(ctx, web, value(0).toLowerCase())).list }, value(1));
+    case 'list:field': return fieldById(ctx, { kind: 'list', web, list: (await listById(ctx, web, value(0).toLowerCase())).list }, value(1));
+    default: throw csomErrors.notImplemented(`objects of identity ${kinds}`);
+  }
 }
 
 /** A Query's answer for one object: its type and identity, then the properties asked for. */

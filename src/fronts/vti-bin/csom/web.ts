@@ -10,6 +10,8 @@ import { effectivePermissions } from '../../../identity/effective-permissions.ts
 import { webPropertyBag } from '../../../services/web-properties.ts';
 import { LIBRARY_VERSION } from '../../../wire/headers.ts';
 import { ContentTypeCollection } from './content-types.ts';
+import { FieldCollection } from './fields.ts';
+import { ListCollection, listByUrl } from './lists.ts';
 import { CsomObject, dateValue, guidValue, NOT_SERVED, webIdentity, type Argument, type CsomContext, type PropertyValue } from './objects.ts';
 
 /** SP.ClientContext's TypeId, as CSOM clients name it in `<StaticProperty Name="Current">`. */
@@ -33,6 +35,8 @@ export class WebObject extends CsomObject {
   readonly typeName = 'SP.Web';
   #bag: PropertyValuesObject | undefined;
   #contentTypes: ContentTypeCollection | undefined;
+  #lists: ListCollection | undefined;
+  #fields: FieldCollection | undefined;
   /** SetProperty's changes, until Update. */
   readonly staged: { title?: string; description?: string; properties: Map<string, string | null> } = { properties: new Map() };
 
@@ -57,6 +61,8 @@ export class WebObject extends CsomObject {
       }
       case 'AllProperties': return (this.#bag ??= new PropertyValuesObject(this));
       case 'ContentTypes': return (this.#contentTypes ??= new ContentTypeCollection({ kind: 'web', web: w }));
+      case 'Lists': return (this.#lists ??= new ListCollection(w));
+      case 'Fields': return (this.#fields ??= new FieldCollection({ kind: 'web', web: w }));
       default: return undefined;
     }
   }
@@ -67,7 +73,8 @@ export class WebObject extends CsomObject {
     return false;
   }
 
-  override async call(name: string, _args: Argument[], ctx: CsomContext) {
+  override async call(name: string, args: Argument[], ctx: CsomContext) {
+    if (name === 'GetList' && typeof args[0] === 'string') return listByUrl(ctx, this.web, args[0]);
     if (name !== 'Update') return NOT_SERVED;
     const { title, description, properties } = this.staged;
     if (title === undefined && description === undefined && properties.size === 0) return undefined;
