@@ -106,6 +106,35 @@ describe('CSOM ProcessQuery on the wire', () => {
     assert.deepEqual([type.Name, type.Description], ['Wire Type 2', 'd']);
   });
 
+  it("a content type's field links: FieldLinks.Add with a site column, Required through the link's own identity, then the type's Update (one object per thing in a request)", async () => {
+    const type = '0x0100A1B2C3D4E5F60718293A4B5C6D7E8F90';
+    const auth = { Authorization: basic(ALICE), Accept: 'application/json;odata=nometadata' };
+    const column = await (await fetch(`${site()}/_api/web/fields`, {
+      method: 'POST', body: JSON.stringify({ Title: 'LinkedColumn', FieldTypeKind: 2 }),
+      headers: { ...auth, 'Content-Type': 'application/json;odata=nometadata', 'X-RequestDigest': await digest(ALICE) },
+    })).json() as { Id: string };
+    const webIdentity = (await processQuery(webQuery('<Property Name="Id" ScalarProperty="true" />'))).json[2]._ObjectIdentity_ as string;
+    const added = await processQuery(request(
+      '<ObjectPath Id="5" ObjectPathId="4" /><ObjectIdentityQuery Id="6" ObjectPathId="4" /><Method Name="Update" Id="7" ObjectPathId="1"><Parameters><Parameter Type="Boolean">false</Parameter></Parameters></Method>',
+      `<Identity Id="2" Name="${webIdentity}:field:${column.Id}" /><Method Id="4" ParentId="3" Name="Add"><Parameters><Parameter TypeId="{63fb2c92-8f65-4bbb-a658-b6cd294403f4}"><Property Name="Field" ObjectPathId="2" /></Parameter></Parameters></Method><Identity Id="1" Name="${webIdentity}:contenttype:${type}" /><Property Id="3" ParentId="1" Name="FieldLinks" />`));
+    assert.equal(added.json[0].ErrorInfo, null, added.text);
+    assert.equal(added.json[4]._ObjectType_, 'SP.FieldLink');
+    assert.equal(added.json[4]._ObjectIdentity_, `${added.json[0].TraceCorrelationId}|${webIdentity.split('|')[1]}:contenttype:${type}:fl:${column.Id}`);
+    const required = await processQuery(request(
+      '<SetProperty Id="122" ObjectPathId="121" Name="Required"><Parameter Type="Boolean">true</Parameter></SetProperty><Method Name="Update" Id="124" ObjectPathId="19"><Parameters><Parameter Type="Boolean">false</Parameter></Parameters></Method>',
+      `<Identity Id="121" Name="${webIdentity}:contenttype:${type}:fl:${column.Id}" /><Identity Id="19" Name="${webIdentity}:contenttype:${type}" />`));
+    assert.equal(required.json[0].ErrorInfo, null, required.text);
+    const links = await (await fetch(`${site()}/_api/web/contenttypes('${type}')/fieldlinks`, { headers: auth })).json() as { value: Array<{ Id: string; Name: string; Required: boolean }> };
+    assert.deepEqual(links.value.find((l) => l.Id === column.Id), { ...links.value.find((l) => l.Id === column.Id), Name: 'LinkedColumn', Required: true });
+    // Update(true) would push the change down to child types: not served, and nothing is written.
+    const pushed = await processQuery(request(
+      '<Method Name="DeleteObject" Id="2" ObjectPathId="1" /><Method Name="Update" Id="3" ObjectPathId="0"><Parameters><Parameter Type="Boolean">true</Parameter></Parameters></Method>',
+      `<Identity Id="1" Name="${webIdentity}:contenttype:${type}:fl:${column.Id}" /><Identity Id="0" Name="${webIdentity}:contenttype:${type}" />`));
+    assert.equal(pushed.json[0].ErrorInfo.ErrorTypeName, 'System.NotImplementedException');
+    const still = await (await fetch(`${site()}/_api/web/contenttypes('${type}')/fieldlinks`, { headers: auth })).json() as { value: Array<{ Id: string }> };
+    assert.ok(still.value.some((l) => l.Id === column.Id));
+  });
+
   it('XML that is not well-formed: InvalidClientQueryException in the ErrorInfo', async () => {
     const { status, json } = await processQuery('<Request><Actions>');
     assert.equal(status, 200);
@@ -139,7 +168,7 @@ describe('CSOM ProcessQuery on the wire', () => {
   });
 });
 
-describe('CLI for Microsoft 365 over CSOM: spo propertybag set|list|get|remove, spo contenttype add|set', () => {
+describe('CLI for Microsoft 365 over CSOM: spo propertybag set|list|get|remove, spo contenttype add|set|field remove', () => {
   const cli = useM365(ALICE);
   const site = () => cli.server.site('/sites/dev');
 
@@ -165,6 +194,13 @@ describe('CLI for Microsoft 365 over CSOM: spo propertybag set|list|get|remove, 
       ca: cli.ca, headers: { Authorization: basic(ALICE), Accept: 'application/json;odata=nometadata' },
     });
     assert.equal(res.json().Name, 'CLI Type 2');
+    // contenttype field remove: FieldLinks.GetById, DeleteObject, then the type's Update(false).
+    const title = 'fa564e0f-0c70-4ab9-b863-0177e6ddd247';
+    await cli.m365('spo', 'contenttype', 'field', 'remove', '--webUrl', site(), '--contentTypeId', id, '--id', title, '--force');
+    const links = await tlsRequest(`${site()}/_api/web/contenttypes('${id}')/fieldlinks`, {
+      ca: cli.ca, headers: { Authorization: basic(ALICE), Accept: 'application/json;odata=nometadata' },
+    });
+    assert.equal(links.json().value.some((l: { Id: string }) => l.Id === title), false);
   });
 });
 

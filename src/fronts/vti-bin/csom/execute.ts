@@ -4,12 +4,12 @@
 // run; what ran before it stays done, as on SharePoint (no transaction spans a request).
 
 import { CsomError, csomErrors } from './errors.ts';
-import { contentTypeOf } from './content-types.ts';
+import { contentTypeOf, type ContentTypeObject } from './content-types.ts';
 import { fieldById } from './fields.ts';
 import { listById } from './lists.ts';
 import { CsomObject, NOT_SERVED, parseIdentity, type Argument, type CsomContext } from './objects.ts';
 import type { CsomRequest, CsomValue, ObjectPath, ObjectQuery } from './request.ts';
-import { CLIENT_CONTEXT_TYPE_ID, ClientContextObject, WebObject } from './web.ts';
+import { CLIENT_CONTEXT_TYPE_ID, ClientContextObject, webObject } from './web.ts';
 
 export type CsomResult = Array<number | unknown>;
 
@@ -126,14 +126,23 @@ async function objectOfIdentity(name: string, ctx: CsomContext): Promise<CsomObj
   const kinds = rest.map(([k]) => k).join(':');
   const value = (i: number) => rest[i]![1];
   switch (kinds) {
-    case '': return new WebObject(web);
+    case '': return webObject(ctx, web);
     case 'contenttype': return contentTypeOf(ctx, { kind: 'web', web }, value(0));
     case 'field': return fieldById(ctx, { kind: 'web', web }, value(0));
     case 'list': return listById(ctx, web, value(0).toLowerCase());
     case 'list:contenttype': return contentTypeOf(ctx, { kind: 'list', web, list: (await listById(ctx, web, value(0).toLowerCase())).list }, value(1));
+    case 'contenttype:fl': return linkOf(await contentTypeOf(ctx, { kind: 'web', web }, value(0)), value(1));
+    case 'list:contenttype:fl':
+      return linkOf(await contentTypeOf(ctx, { kind: 'list', web, list: (await listById(ctx, web, value(0).toLowerCase())).list }, value(1)), value(2));
     case 'list:field': return fieldById(ctx, { kind: 'list', web, list: (await listById(ctx, web, value(0).toLowerCase())).list }, value(1));
     default: throw csomErrors.notImplemented(`objects of identity ${kinds}`);
   }
+}
+
+function linkOf(type: ContentTypeObject, id: string): CsomObject {
+  const link = type.fieldLink(id);
+  if (!link) throw new CsomError('The field link named by the identity does not exist.', -2147024809, 'System.ArgumentException');
+  return link;
 }
 
 /** A Query's answer for one object: its type and identity, then the properties asked for. */

@@ -14,7 +14,7 @@ import { effectivePermissions } from '../../../identity/effective-permissions.ts
 import type { FieldChanges } from '../../../services/fields.ts';
 import { webColumns } from '../../../services/site-columns.ts';
 import { errors } from '../../../wire/errors.ts';
-import { CsomObject, guidValue, NOT_SERVED, webIdentity, type Argument, type CsomContext, type PropertyValue } from './objects.ts';
+import { CsomObject, remember, guidValue, NOT_SERVED, webIdentity, type Argument, type CsomContext, type PropertyValue } from './objects.ts';
 
 export type FieldOwner = { kind: 'web'; web: Web } | { kind: 'list'; web: Web; list: List };
 
@@ -25,8 +25,12 @@ export async function fieldById(ctx: CsomContext, owner: FieldOwner, id: string)
   const wanted = id.replace(/^\{|\}$/g, '').toLowerCase();
   const field = (await fieldsOf(ctx, owner)).find((f) => f.id.toLowerCase() === wanted);
   if (!field) throw errors.fieldNotFound(wanted);
-  return new FieldObject(owner, field);
+  return fieldObject(ctx, owner, field);
 }
+
+/** The request's one object for a field. */
+const fieldObject = (ctx: CsomContext, owner: FieldOwner, field: FieldDefinition) =>
+  remember(ctx, `web:${owner.web.id}${owner.kind === 'list' ? `:list:${owner.list.id}` : ''}:field:${field.id}`, () => new FieldObject(owner, field));
 
 export class FieldCollection extends CsomObject {
   readonly typeName = 'SP.FieldCollection';
@@ -39,7 +43,7 @@ export class FieldCollection extends CsomObject {
     if (name === 'GetByInternalNameOrTitle') {
       const field = findFieldByNameOrTitle(await fieldsOf(ctx, this.owner), arg);
       if (!field) throw errors.fieldNotFound(arg);
-      return new FieldObject(this.owner, field);
+      return fieldObject(ctx, this.owner, field);
     }
     return NOT_SERVED;
   }
@@ -54,6 +58,9 @@ export class FieldObject extends CsomObject {
   readonly typeName = 'SP.Field';
   #staged: FieldChanges = {};
   constructor(private readonly owner: FieldOwner, private field: FieldDefinition) { super(); }
+
+  /** The field as it stands (a FieldLinkCreationInformation names it). */
+  get definition(): FieldDefinition { return this.field; }
 
   override identity(ctx: CsomContext) {
     const list = this.owner.kind === 'list' ? `:list:${this.owner.list.id}` : '';

@@ -12,7 +12,7 @@ import type { ListChanges } from '../../../services/lists.ts';
 import { errors } from '../../../wire/errors.ts';
 import { ContentTypeCollection } from './content-types.ts';
 import { FieldCollection } from './fields.ts';
-import { CsomObject, dateValue, guidValue, NOT_SERVED, webIdentity, type Argument, type CsomContext, type PropertyValue } from './objects.ts';
+import { CsomObject, remember, dateValue, guidValue, NOT_SERVED, webIdentity, type Argument, type CsomContext, type PropertyValue } from './objects.ts';
 
 /** A Guid parameter as CSOM clients write it, with or without braces. */
 export const guidArgument = (a: Argument | undefined): string | undefined =>
@@ -21,8 +21,11 @@ export const guidArgument = (a: Argument | undefined): string | undefined =>
 export async function listById(ctx: CsomContext, web: Web, id: string): Promise<ListObject> {
   const list = await ctx.store.lists.byId(web.id, id);
   if (!list) throw fail.listNotFoundById();
-  return new ListObject(web, list);
+  return listObject(ctx, web, list);
 }
+
+/** The request's one object for a list. */
+const listObject = (ctx: CsomContext, web: Web, list: List) => remember(ctx, `web:${web.id}:list:${list.id}`, () => new ListObject(web, list));
 
 export class ListCollection extends CsomObject {
   readonly typeName = 'SP.ListCollection';
@@ -37,7 +40,7 @@ export class ListCollection extends CsomObject {
     if (name === 'GetByTitle' && typeof args[0] === 'string') {
       const list = await ctx.store.lists.byTitle(this.web.id, args[0]);
       if (!list) throw errors.listNotFoundByTitle(args[0], this.web.serverRelativeUrl);
-      return new ListObject(this.web, list);
+      return listObject(ctx, this.web, list);
     }
     return NOT_SERVED;
   }
@@ -47,7 +50,7 @@ export class ListCollection extends CsomObject {
 export async function listByUrl(ctx: CsomContext, web: Web, url: string): Promise<ListObject> {
   const list = await ctx.store.lists.byUrl(web.id, decodeURIComponent(url).replace(/\/+$/, ''));
   if (!list) throw fail.listNotFoundById();
-  return new ListObject(web, list);
+  return listObject(ctx, web, list);
 }
 
 const BOOLEAN_SETTINGS: Record<string, keyof ListChanges> = {

@@ -16,6 +16,21 @@ export interface CsomContext {
   principal: Principal;
   /** The request's correlation id: an object identity's prefix, as SharePoint's are. */
   requestId: string;
+  /**
+   * The objects this request has reached, by what they are (`web:<id>`, `web:<id>:contenttype:<id>`, …):
+   * one object per thing however many paths reach it, so a change staged through one path
+   * (a field link's SetProperty) is the one its Update (through another) writes.
+   */
+  objects: Map<string, CsomObject>;
+}
+
+/** The request's one object for `key`, made the first time. */
+export function remember<T extends CsomObject>(ctx: CsomContext, key: string, make: () => T): T {
+  const known = ctx.objects.get(key.toLowerCase());
+  if (known) return known as T;
+  const made = make();
+  ctx.objects.set(key.toLowerCase(), made);
+  return made;
 }
 
 /** A parameter as a method receives it: a scalar, an object another path gave, or a structure of those. */

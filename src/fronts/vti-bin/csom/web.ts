@@ -12,16 +12,18 @@ import { LIBRARY_VERSION } from '../../../wire/headers.ts';
 import { ContentTypeCollection } from './content-types.ts';
 import { FieldCollection } from './fields.ts';
 import { ListCollection, listByUrl } from './lists.ts';
-import { CsomObject, dateValue, guidValue, NOT_SERVED, webIdentity, type Argument, type CsomContext, type PropertyValue } from './objects.ts';
+import { CsomObject, remember, dateValue, guidValue, NOT_SERVED, webIdentity, type Argument, type CsomContext, type PropertyValue } from './objects.ts';
 
 /** SP.ClientContext's TypeId, as CSOM clients name it in `<StaticProperty Name="Current">`. */
 export const CLIENT_CONTEXT_TYPE_ID = '{3747adcd-a3c3-41b9-bfab-4a64dd2f1e0a}';
 
+/** The request's one object for a web. */
+export const webObject = (ctx: CsomContext, web: Web) => remember(ctx, `web:${web.id}`, () => new WebObject(web));
+
 export class ClientContextObject extends CsomObject {
   readonly typeName = 'SP.ClientContext';
-  #web: WebObject | undefined;
   override async get(name: string, ctx: CsomContext): Promise<PropertyValue | undefined> {
-    if (name === 'Web') return (this.#web ??= new WebObject(ctx.web));
+    if (name === 'Web') return webObject(ctx, ctx.web);
     return undefined;
   }
 }
