@@ -183,6 +183,17 @@ describe('CLI for Microsoft 365 over CSOM: spo propertybag set|list|get|remove, 
     assert.equal(after.some((p) => p.key === 'spemu-cli'), false);
   });
 
+  it("propertybag list --folder: a library folder's bag (read only); set --folder is CSOM's not-implemented answer, not a fake success", async () => {
+    const listed = await cli.m365('spo', 'propertybag', 'list', '--webUrl', site(), '--folder', '/Shared Documents') as Array<{ key: string; value: unknown }>;
+    const listId = (await tlsRequest(`${site()}/_api/web/lists/getbytitle('Documents')?$select=Id`, {
+      ca: cli.ca, headers: { Authorization: basic(ALICE), Accept: 'application/json;odata=nometadata' },
+    })).json().Id as string;
+    assert.deepEqual(listed.find((p) => p.key === 'vti_listname'), { key: 'vti_listname', value: `{${listId.toUpperCase()}}` });
+    const set = await cli.runTimed(['spo', 'propertybag', 'set', '--webUrl', site(), '--folder', '/Shared Documents', '--key', 'k', '--value', 'v']);
+    assert.notEqual(set.code, 0);
+    assert.match(set.stderr.map((l) => l.text).join('\n'), /not implemented by spemu/);
+  });
+
   it('contenttype add (a site content type with the id given), then contenttype set renames it', async () => {
     const id = '0x0100C5D6E7F8091A2B3C4D5E6F708192A3B4';
     const added = await cli.m365('spo', 'contenttype', 'add', '--webUrl', site(), '--id', id, '--name', 'CLI Type', '--group', 'CLI Group', '--description', 'made over CSOM');

@@ -11,6 +11,7 @@ import { webPropertyBag } from '../../../services/web-properties.ts';
 import { LIBRARY_VERSION } from '../../../wire/headers.ts';
 import { ContentTypeCollection } from './content-types.ts';
 import { FieldCollection } from './fields.ts';
+import { folderAt } from './folders.ts';
 import { ListCollection, listByUrl } from './lists.ts';
 import { CsomObject, remember, dateValue, guidValue, NOT_SERVED, webIdentity, type Argument, type CsomContext, type PropertyValue } from './objects.ts';
 
@@ -77,6 +78,7 @@ export class WebObject extends CsomObject {
 
   override async call(name: string, args: Argument[], ctx: CsomContext) {
     if (name === 'GetList' && typeof args[0] === 'string') return listByUrl(ctx, this.web, args[0]);
+    if (name === 'GetFolderByServerRelativeUrl' && typeof args[0] === 'string') return folderAt(ctx, this.web, args[0]);
     if (name !== 'Update') return NOT_SERVED;
     const { title, description, properties } = this.staged;
     if (title === undefined && description === undefined && properties.size === 0) return undefined;
