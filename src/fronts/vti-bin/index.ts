@@ -2,8 +2,8 @@
 // login of on-premises-style clients (authentication.asmx, authentication.ts) and CSOM's
 // ProcessQuery, the slice of it csom/ serves (client-svc.ts; the rest answers CSOM's "not
 // implemented" ErrorInfo); every other `_vti_bin` path stays with SharePoint REST, which
-// answers it as it does today (the realm
-// discovery request to `client.svc` gets the 401 challenge it looks for).
+// answers it as it does today (the realm discovery request
+// to `client.svc` gets the 401 challenge it looks for).
 
 import type { FastifyPluginAsync } from 'fastify';
 import type { FrontDeps } from '../../pipeline/deps.ts';
