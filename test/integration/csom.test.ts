@@ -135,6 +135,25 @@ describe('CSOM ProcessQuery on the wire', () => {
     assert.ok(still.value.some((l) => l.Id === column.Id));
   });
 
+  it("a list's settings: Lists.GetByTitle, SetProperty Description, Update (REST reads it); an unknown title is SharePoint's ArgumentException", async () => {
+    const lists = '<Property Id="7" ParentId="5" Name="Lists" /><Property Id="5" ParentId="3" Name="Web" />' + CONTEXT;
+    const byTitle = (title: string) => `<Method Id="9" ParentId="7" Name="GetByTitle"><Parameters><Parameter Type="String">${title}</Parameter></Parameters></Method>`;
+    const set = await processQuery(request(
+      '<ObjectPath Id="10" ObjectPathId="9" /><SetProperty Id="11" ObjectPathId="9" Name="Description"><Parameter Type="String">set over CSOM</Parameter></SetProperty><Method Name="Update" Id="12" ObjectPathId="9" /><Query Id="13" ObjectPathId="9"><Query SelectAllProperties="false"><Properties><Property Name="Title" ScalarProperty="true" /><Property Name="Description" ScalarProperty="true" /></Properties></Query></Query>',
+      byTitle('Tasks') + lists));
+    assert.equal(set.json[0].ErrorInfo, null, set.text);
+    assert.deepEqual(set.json.slice(1, 3), [10, { IsNull: false }]);
+    assert.equal(set.json[3], 13);
+    assert.equal(set.json[4]._ObjectType_, 'SP.List');
+    assert.deepEqual([set.json[4].Title, set.json[4].Description], ['Tasks', 'set over CSOM']);
+    const rest = await fetch(`${site()}/_api/web/lists/getbytitle('Tasks')?$select=Description`, { headers: { Authorization: basic(ALICE), Accept: 'application/json;odata=nometadata' } });
+    assert.equal(((await rest.json()) as { Description: string }).Description, 'set over CSOM');
+    const missing = await processQuery(request('<ObjectPath Id="10" ObjectPathId="9" />', byTitle('Nope') + lists));
+    assert.equal(missing.json.length, 1);
+    assert.equal(missing.json[0].ErrorInfo.ErrorTypeName, 'System.ArgumentException');
+    assert.equal(missing.json[0].ErrorInfo.ErrorMessage, `List 'Nope' does not exist at site with URL '${site()}'.`);
+  });
+
   it('XML that is not well-formed: InvalidClientQueryException in the ErrorInfo', async () => {
     const { status, json } = await processQuery('<Request><Actions>');
     assert.equal(status, 200);

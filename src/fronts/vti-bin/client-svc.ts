@@ -54,7 +54,7 @@ export async function serveProcessQuery(req: FastifyRequest, reply: FastifyReply
       const parsed = parseCsomRequest(xml);
       const now = () => isoSeconds(deps.clock().getTime());
       const services = new Services(deps.store, { userId: principal.userId, now }, { maxFileSize: deps.settings.maxFileSize }, deps.settings.webhooks);
-      response = answer(await executeCsom(parsed, { store: deps.store, services, site, web, principal, requestId, objects: new Map() }), null);
+      response = answer(await executeCsom(parsed, { store: deps.store, services, site, web, principal, requestId, origin: request.origin, objects: new Map() }), null);
     } catch (e) {
       // A refusal, a failure of the domain's, or what spemu does not serve: CSOM's ErrorInfo. A
       // body past the limit, or a fault of spemu's own, keeps SharePoint's HTTP error (logged).

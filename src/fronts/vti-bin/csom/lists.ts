@@ -39,7 +39,7 @@ export class ListCollection extends CsomObject {
     }
     if (name === 'GetByTitle' && typeof args[0] === 'string') {
       const list = await ctx.store.lists.byTitle(this.web.id, args[0]);
-      if (!list) throw errors.listNotFoundByTitle(args[0], this.web.serverRelativeUrl);
+      if (!list) throw errors.listNotFoundByTitle(args[0], `${ctx.origin}${this.web.serverRelativeUrl}`);
       return listObject(ctx, this.web, list);
     }
     return NOT_SERVED;

@@ -16,6 +16,8 @@ export interface CsomContext {
   principal: Principal;
   /** The request's correlation id: an object identity's prefix, as SharePoint's are. */
   requestId: string;
+  /** The public origin the request came in on (`https://host:port`), for absolute URLs in messages. */
+  origin: string;
   /**
    * The objects this request has reached, by what they are (`web:<id>`, `web:<id>:contenttype:<id>`, …):
    * one object per thing however many paths reach it, so a change staged through one path
