@@ -37,7 +37,7 @@ export const csomErrors = {
   invalidRequest: (detail: string) => new CsomError(`The request XML is not valid. ${detail}`.trim(), E_INVALIDARG, INVALID_QUERY),
   /** An action or path naming an object path the request does not define, or one that failed. */
   unknownPath: (id: string) => new CsomError(`The object path '${id}' is not valid.`, E_INVALIDARG, INVALID_QUERY),
-  badParameter: (name: string) => new CsomError(`Cannot convert the parameter '${name}' to the type the method expects.`, E_INVALIDARG, 'Microsoft.SharePoint.Client.InvalidClientQueryException'),
+  badParameter: (name: string) => new CsomError(`Cannot convert the parameter '${name}' to the type the method expects.`, E_INVALIDARG, INVALID_QUERY),
 };
 
 /** The ErrorInfo for a failure: CSOM's own, or a domain/REST one (SharePoint's code and text), else undefined. */

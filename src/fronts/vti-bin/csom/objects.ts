@@ -5,7 +5,6 @@
 import type { Principal, Site, Web } from '../../../domain/model.ts';
 import type { Services } from '../../../services/services.ts';
 import type { StoreReader } from '../../../store/store.ts';
-import type { CsomValue } from './request.ts';
 
 /** What every object reads and acts with: the web ProcessQuery was sent to, and who asks. */
 export interface CsomContext {
@@ -82,11 +81,3 @@ export function dateValue(iso: string): string {
   const d = new Date(iso);
   return `/Date(${d.getUTCFullYear()},${d.getUTCMonth()},${d.getUTCDate()},${d.getUTCHours()},${d.getUTCMinutes()},${d.getUTCSeconds()},${d.getUTCMilliseconds()})/`;
 }
-
-/** A scalar argument as text (a Guid's braces dropped), else undefined. */
-export function textArgument(a: Argument | undefined): string | undefined {
-  if (typeof a !== 'string') return undefined;
-  return a;
-}
-
-export type { CsomValue };
