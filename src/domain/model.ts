@@ -28,6 +28,8 @@ export interface Web {
   language: number;
   /** SP.Web.SiteLogoUrl: as it was set (setsitelogo's WebLogo, a MERGE), null while none is. */
   siteLogoUrl: string | null;
+  /** The web's own property bag entries (CSOM's AllProperties.SetFieldValue), by key. */
+  properties: Readonly<Record<string, string>>;
 }
 
 export interface List {

@@ -81,6 +81,19 @@ export class WebService {
     return this.store.sites.updateWeb(web, { title: changes.title, description: changes.description, siteLogoUrl });
   }
 
+  /**
+   * Sets (a string) or removes (null) entries of the web's property bag, all in one write. A
+   * stored entry named as one of the `vti_` ones spemu derives (its groups, its language) is
+   * read in its place.
+   */
+  async setProperties(web: Web, changes: Readonly<Record<string, string | null>>): Promise<Web> {
+    for (const key of Object.keys(changes)) {
+      if (!key.trim()) throw fail.badArgument('The property name must not be empty.');
+    }
+    if (Object.keys(changes).length === 0) return web;
+    return this.store.sites.updateWeb(web, { properties: changes });
+  }
+
   /** Deletes a web without subwebs, with its lists and everything in them. */
   async delete(web: Web): Promise<void> {
     if (web.parentId === null) throw fail.rootWebDelete();

@@ -26,6 +26,8 @@ export interface WebPatch {
   description?: string | undefined;
   /** null: no logo (SharePoint's default). */
   siteLogoUrl?: string | null | undefined;
+  /** Property bag entries to set (a string) or remove (null), merged with the stored ones. */
+  properties?: Readonly<Record<string, string | null>> | undefined;
 }
 
 export interface SiteRepository {

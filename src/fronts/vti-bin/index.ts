@@ -1,8 +1,9 @@
 // Front: `{site}/_vti_bin/…`, SharePoint's SOAP and legacy services. Today it serves the forms
 // login of on-premises-style clients (authentication.asmx, authentication.ts) and CSOM's
-// ProcessQuery, with CSOM's "not implemented" answer (client-svc.ts); every other
-// `_vti_bin` path stays with SharePoint REST, which answers it as it does today (the realm
-// discovery request to `client.svc` gets the 401 challenge it looks for).
+// ProcessQuery, the slice of it csom/ serves (client-svc.ts; the rest answers CSOM's "not
+// implemented" ErrorInfo); every other `_vti_bin` path stays with SharePoint REST, which
+// answers it as it does today (the realm discovery request
+// to `client.svc` gets the 401 challenge it looks for).
 
 import type { FastifyPluginAsync } from 'fastify';
 import type { FrontDeps } from '../../pipeline/deps.ts';

@@ -42,6 +42,7 @@ import { itemLikes } from './migrations/0037-item-likes.ts';
 import { siteLogo } from './migrations/0038-site-logo.ts';
 import { recycleBin } from './migrations/0040-recycle-bin.ts';
 import { hubJoinsSiteDesigns } from './migrations/0041-hub-joins-site-designs.ts';
+import { webProperties } from './migrations/0043-web-properties.ts';
 import { ratingExperience } from './migrations/0042-rating-experience.ts';
 import type { SqlFlavour } from './flavour.ts';
 
@@ -86,6 +87,7 @@ export const migrations = (flavour: SqlFlavour): Record<string, Migration> => ({
   '0040-recycle-bin': recycleBin(flavour),
   '0041-hub-joins-site-designs': hubJoinsSiteDesigns(flavour),
   '0042-rating-experience': ratingExperience(),
+  '0043-web-properties': webProperties(),
 });
 
 export async function migrateToLatest(db: Kysely<any>, flavour: SqlFlavour): Promise<void> {

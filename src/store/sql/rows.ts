@@ -17,6 +17,7 @@ export function rowToWeb(r: any): Web {
     id: r.id, siteId: r.site_id, parentId: r.parent_id ?? null, serverRelativeUrl: r.server_relative_url,
     title: r.title, description: r.description, created: r.created, lastItemModified: r.last_item_modified,
     webTemplate: r.web_template, language: Number(r.language), siteLogoUrl: r.site_logo_url ?? null,
+    properties: r.properties ? JSON.parse(r.properties) as Record<string, string> : {},
   };
 }
 

@@ -21,7 +21,7 @@ export class SqlSites implements SiteRepository {
       }).execute();
       const web: Web = {
         id: site.rootWebId, siteId: site.id, parentId: null, serverRelativeUrl: site.url, title: input.title,
-        description: input.description, created: input.now, lastItemModified: input.now, webTemplate: 'STS', language: 1033, siteLogoUrl: null,
+        description: input.description, created: input.now, lastItemModified: input.now, webTemplate: 'STS', language: 1033, siteLogoUrl: null, properties: {},
       };
       await db.insertInto('webs').values({
         id: web.id, site_id: web.siteId, parent_id: null, server_relative_url: web.serverRelativeUrl, url_key: urlKey(web.serverRelativeUrl),
@@ -64,7 +64,7 @@ export class SqlSites implements SiteRepository {
     return this.s.metadataWrite([['siteWebs', input.siteId]], async ({ db }) => {
       const web: Web = {
         id: randomUUID(), siteId: input.siteId, parentId: input.parentId, serverRelativeUrl: input.serverRelativeUrl, title: input.title,
-        description: input.description, created: input.now, lastItemModified: input.now, webTemplate: input.webTemplate, language: input.language, siteLogoUrl: null,
+        description: input.description, created: input.now, lastItemModified: input.now, webTemplate: input.webTemplate, language: input.language, siteLogoUrl: null, properties: {},
       };
       await db.insertInto('webs').values({
         id: web.id, site_id: web.siteId, parent_id: web.parentId, server_relative_url: web.serverRelativeUrl, url_key: urlKey(web.serverRelativeUrl),
@@ -81,6 +81,15 @@ export class SqlSites implements SiteRepository {
     if (patch.description !== undefined) set.description = patch.description;
     if (patch.siteLogoUrl !== undefined) set.site_logo_url = patch.siteLogoUrl;
     return this.s.metadataWrite([['webs', web.id], ['siteWebs', web.siteId]], async ({ db }) => {
+      if (patch.properties !== undefined) {
+        // Merged with what is stored inside the write, so two callers' keys never undo each other.
+        const stored = await db.selectFrom('webs').select('properties').where('id', '=', web.id).executeTakeFirst();
+        const merged: Record<string, string> = stored?.properties ? JSON.parse(stored.properties) : {};
+        for (const [key, value] of Object.entries(patch.properties)) {
+          if (value === null) delete merged[key]; else merged[key] = value;
+        }
+        set.properties = Object.keys(merged).length > 0 ? JSON.stringify(merged) : null;
+      }
       if (Object.keys(set).length > 0) await db.updateTable('webs').set(set).where('id', '=', web.id).execute();
       const row = await db.selectFrom('webs').selectAll().where('id', '=', web.id).executeTakeFirstOrThrow();
       return rowToWeb(row);

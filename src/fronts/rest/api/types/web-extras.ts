@@ -11,7 +11,7 @@ import { ok } from '../outcome.ts';
 import type { ResourceType } from '../resource.ts';
 import { LIBRARY_VERSION } from '../../../../wire/headers.ts';
 import { TIME_ZONES, timeZoneById, UTC_TIME_ZONE_ID, type TimeZoneInfo } from '../../../../domain/time-zones.ts';
-import { siteGroupOfRole } from '../../../../identity/site-groups.ts';
+import { webPropertyBag } from '../../../../services/web-properties.ts';
 import { entityCollection, integerArgument, singleEntity, stringArgument } from './shared.ts';
 
 type WebResource<K extends string> = { kind: K; web: Web };
@@ -21,21 +21,7 @@ type WebResource<K extends string> = { kind: K; web: Web };
 /** Keys encode `_` as `_x005f_` on the wire, as FieldValuesAsText does (`vti_x005f_defaultlanguage`). */
 const wireKey = encodeUnderscores;
 
-function propertyBag(web: Web, ctx: ApiContext): Array<[string, string]> {
-  const group = (role: 'owner' | 'member' | 'visitor') => String(siteGroupOfRole(ctx.site, role).id);
-  const language = web.language === 1033 ? 'en-us' : String(web.language);
-  return [
-    ['vti_approvallevels', 'Approved Rejected Pending\\ Review'],
-    ['vti_associategroups', `${group('member')};${group('visitor')};${group('owner')}`],
-    ['vti_associatemembergroup', group('member')],
-    ['vti_associateownergroup', group('owner')],
-    ['vti_associatevisitorgroup', group('visitor')],
-    ['vti_categories', 'Business Competition Expense\\ Report Goals/Objectives Ideas In\\ Process Miscellaneous Planning Schedule Travel VIP Waiting'],
-    ['vti_createdassociategroups', `${group('owner')};${group('visitor')};${group('member')}`],
-    ['vti_defaultlanguage', language],
-    ['vti_extenderversion', LIBRARY_VERSION],
-  ];
-}
+const propertyBag = (web: Web, ctx: ApiContext): Array<[string, string]> => webPropertyBag(ctx.site, web, LIBRARY_VERSION);
 
 export const propertyValuesType: ResourceType<WebResource<'propertyValues'>> = {
   permissions: { update: 'ManageWeb' },
