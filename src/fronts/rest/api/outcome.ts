@@ -45,3 +45,9 @@ export type Outcome = PayloadOutcome | EmptyOutcome | BytesOutcome;
 
 export const ok = (payload: Payload, headers?: Record<string, string>): Outcome => ({ status: 200, payload, headers });
 export const noContent = (headers?: Record<string, string>): Outcome => ({ status: 204, headers });
+
+/**
+ * What SharePoint answers a void action (checkout, checkin, …) and a navigation to nothing (a
+ * root folder's ListItemAllFields, LockedByUser): 200 `{"odata.null":true}` (CONFIRMED, recorded SPO responses).
+ */
+export const voidResult = (methodName: string): Outcome => ok({ kind: 'primitive', methodName, edmType: 'Edm.Null', value: null });

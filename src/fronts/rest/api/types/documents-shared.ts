@@ -9,7 +9,7 @@ import type { PermissionKind } from '../../../../domain/permissions.ts';
 import { argumentLiteral, type Argument } from '../../../../odata/path.ts';
 import { locate as locateDocument } from '../../../../services/document-paths.ts';
 import type { ApiContext } from '../context.ts';
-import { ok, type Outcome } from '../outcome.ts';
+import { ok, voidResult, type Outcome } from '../outcome.ts';
 import type { BodyKind, MethodDef, Resource } from '../resource.ts';
 import { argument, singleEntity, stringArgument } from './shared.ts';
 
@@ -56,12 +56,6 @@ export async function target(r: { list: List; dir: string }, url: string, ctx: A
 export function propertyBag(link: string, ctx: ApiContext, props: Array<[string, string]>): Outcome {
   return singleEntity({ type: 'SP.PropertyValues', id: `${ctx.apiUrl}${link}`, editLink: link, props }, 'SP.PropertyValues', ctx);
 }
-
-/**
- * What SharePoint answers a void action (checkout, checkin, …) and a navigation to nothing (a
- * root folder's ListItemAllFields, LockedByUser): 200 `{"odata.null":true}` (CONFIRMED, recorded SPO responses).
- */
-export const voidResult = (methodName: string): Outcome => ok({ kind: 'primitive', methodName, edmType: 'Edm.Null', value: null });
 
 /** An action that answers as a void action does; it takes no body unless `body` says which. */
 export function voidAction<R extends Resource>(methodName: string, permission: PermissionKind, run: (r: R, args: Argument[], ctx: ApiContext) => Promise<void>, body: BodyKind = 'none'): MethodDef<R> {

@@ -9,9 +9,9 @@ import type { Entity } from '../../../../wire/values.ts';
 import { readMethodBody } from '../body.ts';
 import type { ApiContext } from '../context.ts';
 import { absoluteUrl } from '../entities.ts';
-import { ok, type Outcome } from '../outcome.ts';
+import { ok, type Outcome, voidResult } from '../outcome.ts';
 import type { ResourceType } from '../resource.ts';
-import { voidAction, voidResult } from './documents-shared.ts';
+import { voidAction } from './documents-shared.ts';
 import { entityCollection, guidText, singleEntity, stringArgument } from './shared.ts';
 
 type FeaturesResource = { kind: 'features'; holder: FeatureHolder };

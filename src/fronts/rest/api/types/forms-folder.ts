@@ -15,9 +15,9 @@ import type { Argument } from '../../../../odata/path.ts';
 import type { ApiContext } from '../context.ts';
 import { nameBasedGuid } from '../name-based-guid.ts';
 import { resourcePathValue } from '../entities.ts';
-import { noContent, type Outcome } from '../outcome.ts';
+import { noContent, type Outcome, voidResult } from '../outcome.ts';
 import type { ResourceOf, ResourceType } from '../resource.ts';
-import { bodyOf, booleanArgument, locate, pathLink, propertyBag, urlArgument, voidResult } from './documents-shared.ts';
+import {bodyOf, booleanArgument, locate, pathLink, propertyBag, urlArgument} from './documents-shared.ts';
 import { emptyOk, entityCollection, singleEntity, stringArgument } from './shared.ts';
 
 type FormsFolder = ResourceOf<'formsFolder'>;

@@ -16,10 +16,10 @@ import type { Entity } from '../../../../wire/values.ts';
 import { readMethodBody } from '../body.ts';
 import type { ApiContext } from '../context.ts';
 import { absoluteUrl } from '../entities.ts';
-import { noContent, ok } from '../outcome.ts';
+import { noContent, ok, voidResult } from '../outcome.ts';
 import type { MethodDef, ResourceOf, ResourceType } from '../resource.ts';
 import { requireOnSecurable } from '../authorize-on.ts';
-import { voidResult } from './documents-shared.ts';
+
 import { argument, entityCollection, guidText, singleEntity } from './shared.ts';
 
 const EMPTY_GUID = '00000000-0000-0000-0000-000000000000';
@@ -167,7 +167,7 @@ export const webHubMethods: Record<string, MethodDef<ResourceOf<'web'>>> = {
       const force = argumentLiteral(argument(args, 'forceRefresh'));
       if (force !== undefined && force.type !== 'boolean') throw fail.badArgument('forceRefresh must be true or false.');
       const hub = await hubOf(ctx.store, ctx.site);
-      if (!hub) return ok({ kind: 'primitive', methodName: 'HubSiteData', edmType: 'Edm.Null', value: null });
+      if (!hub) return voidResult('HubSiteData');
       return ok({ kind: 'primitive', methodName: 'HubSiteData', edmType: 'Edm.String', value: await hubSiteDataText(hub, ctx) });
     },
   },

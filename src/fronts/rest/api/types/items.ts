@@ -16,7 +16,7 @@ import { lookupTarget, planItemProjection, type ItemPlan, type LookupTarget } fr
 import { itemPayload, itemsPayload } from '../item-writer.ts';
 import { pageColumns } from '../page-columns.ts';
 import { nextLink, pageSize, positionFromSkipToken } from '../paging.ts';
-import { noContent, ok, type Outcome } from '../outcome.ts';
+import { noContent, ok, type Outcome, voidResult } from '../outcome.ts';
 import type { ResourceType } from '../resource.ts';
 import { checkThreshold } from '../threshold.ts';
 import { contentTypeOfItem } from './content-types.ts';
@@ -26,7 +26,7 @@ import { argument, emptyOk, integerArgument } from './shared.ts';
 import { argumentLiteral } from '../../../../odata/path.ts';
 import { fieldValuesEntity, type FieldValuesForm } from '../field-values.ts';
 import { getUserEffectivePermissions, securableMethods, securableNavigation, type SecurableOf } from './security.ts';
-import { voidResult } from './documents-shared.ts';
+
 import { sharedItem, sharingMethods } from './sharing.ts';
 
 type ItemsResource = { kind: 'items'; list: List };

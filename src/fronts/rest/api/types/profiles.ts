@@ -15,7 +15,7 @@ import {
 } from '../../../../identity/profiles.ts';
 import type { ApiContext } from '../context.ts';
 import type { ResourceType } from '../resource.ts';
-import { ok, type Outcome } from '../outcome.ts';
+import { ok, type Outcome, voidResult } from '../outcome.ts';
 import { singleEntity } from './shared.ts';
 
 const PERSON_PROPERTIES = 'SP.UserProfiles.PersonProperties';
@@ -100,11 +100,9 @@ async function personProperties(user: DirectoryUser, ctx: ApiContext): Promise<E
   };
 }
 
-/** No such profile: 200 with a null result (reference §4.4; docs/compatibility.md). */
-const nullResult = (methodName: string): Outcome => ok({ kind: 'primitive', methodName, edmType: 'Edm.Null', value: null });
 
 async function propertiesOutcome(user: DirectoryUser | undefined, methodName: string, ctx: ApiContext): Promise<Outcome> {
-  if (!user) return nullResult(methodName);
+  if (!user) return voidResult(methodName);
   return singleEntity(await personProperties(user, ctx), PERSON_PROPERTIES, ctx);
 }
 
@@ -139,7 +137,7 @@ async function setProperty(ctx: ApiContext, method: string, multi: boolean): Pro
   requireProfileWriter(user, ctx);
   if (READ_ONLY_PROPERTIES.has(name.toLowerCase())) throw profileErrors.readOnlyProperty(name);
   await ctx.services.profiles.setProperty(user, canonicalName(user, name, ctx), value);
-  return nullResult(method);
+  return voidResult(method);
 }
 
 export const peopleManagerType: ResourceType<{ kind: 'peopleManager' }> = {
@@ -165,7 +163,7 @@ export const peopleManagerType: ResourceType<{ kind: 'peopleManager' }> = {
         const account = stringParameter(args, 0, 'accountName', 'GetUserProfilePropertyFor');
         const name = stringParameter(args, 1, 'propertyName', 'GetUserProfilePropertyFor');
         const user = await findProfileUser(ctx.store, account);
-        if (!user) return nullResult('GetUserProfilePropertyFor');
+        if (!user) return voidResult('GetUserProfilePropertyFor');
         const photo = await ctx.store.directory.getPhoto(user.upn);
         const properties = profileProperties(user, photo, originOf(ctx.apiUrl));
         const found = properties.find(([k]) => k === name) ?? properties.find(([k]) => k.toLowerCase() === name.toLowerCase());
@@ -195,7 +193,7 @@ export const peopleManagerType: ResourceType<{ kind: 'peopleManager' }> = {
         const picture = await storablePicture(bytes);
         if (!picture) throw profileErrors.invalidPicture();
         await ctx.services.profiles.setPhoto(user, picture);
-        return nullResult('SetMyProfilePicture');
+        return voidResult('SetMyProfilePicture');
       },
     },
   },

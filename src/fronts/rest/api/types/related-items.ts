@@ -19,7 +19,7 @@ import { mayOnItem, requireOnItem } from '../authorize-on.ts';
 import { boolProp, intProp, readMethodBody, stringProp, type Properties } from '../body.ts';
 import type { ApiContext } from '../context.ts';
 import { absoluteUrl } from '../entities.ts';
-import { ok, type Outcome } from '../outcome.ts';
+import { ok, type Outcome, voidResult } from '../outcome.ts';
 import type { MethodDef, ResourceType } from '../resource.ts';
 import { guidText } from './shared.ts';
 import { iconFileName } from './list-extras.ts';
@@ -108,8 +108,6 @@ async function addLink(source: End, target: End, reverse: boolean, ctx: ApiConte
   }
 }
 
-/** A void method's answer: `{"d":{"<Method>":null}}`, `{"odata.null":true}`. */
-const done = (methodName: string): Outcome => ok({ kind: 'primitive', methodName, edmType: 'Edm.Null', value: null });
 
 const action = (invoke: (body: Properties, ctx: ApiContext) => Promise<Outcome>): MethodDef<Manager> => ({
   // Open here; the item-level checks are made on the items the body names.
@@ -165,19 +163,19 @@ export const relatedItemManagerType: ResourceType<Manager> = {
       const source = await itemNamed(body, 'SourceListName', 'SourceItemID', 'SourceWebUrl', ctx);
       const target = await itemNamed(body, 'TargetListName', 'TargetItemID', 'TargetWebUrl', ctx);
       await addLink(source, target, boolProp(body, 'TryAddReverseLink') ?? false, ctx);
-      return done('AddSingleLink');
+      return voidResult('AddSingleLink');
     }),
     addsinglelinktourl: action(async (body, ctx) => {
       const source = await itemNamed(body, 'SourceListName', 'SourceItemID', undefined, ctx);
       const target = await itemAtUrl(text(body, 'TargetItemUrl'), ctx);
       await addLink(source, target, boolProp(body, 'TryAddReverseLink') ?? false, ctx);
-      return done('AddSingleLinkToUrl');
+      return voidResult('AddSingleLinkToUrl');
     }),
     addsinglelinkfromurl: action(async (body, ctx) => {
       const source = await itemAtUrl(text(body, 'SourceItemUrl'), ctx);
       const target = await itemNamed(body, 'TargetListName', 'TargetItemID', undefined, ctx);
       await addLink(source, target, boolProp(body, 'TryAddReverseLink') ?? false, ctx);
-      return done('AddSingleLinkFromUrl');
+      return voidResult('AddSingleLinkFromUrl');
     }),
     /** The target need not be there any more: a link to a deleted item is removed all the same. */
     deletesinglelink: action(async (body, ctx) => {
@@ -193,7 +191,7 @@ export const relatedItemManagerType: ResourceType<Manager> = {
           await ctx.services.relatedItems.unlink(targetList, back.id, linkTo(source));
         }
       }
-      return done('DeleteSingleLink');
+      return voidResult('DeleteSingleLink');
     }),
   },
 };

@@ -18,7 +18,7 @@ import type { SiteRoleName } from '../../../../domain/model.ts';
 import type { Entity, Value } from '../../../../wire/values.ts';
 import type { ApiContext } from '../context.ts';
 import { projectedCollection, projectedEntity, type Navigation } from '../expand.ts';
-import { noContent, ok, type Outcome } from '../outcome.ts';
+import { noContent, ok, type Outcome, voidResult } from '../outcome.ts';
 import { readEntityBody, type Properties } from '../body.ts';
 import { allRoleDefinitions } from '../../../../identity/role-levels.ts';
 import type { MethodDef, Resource, ResourceType } from '../resource.ts';
@@ -251,7 +251,7 @@ function assignmentAction(name: string, run: (r: AssignmentsResource, principalI
     kind: 'action', permission: 'ManagePermissions', body: 'none',
     async invoke(r, args, ctx) {
       await run(r, integerArgument(args, 'principalId', 'principalid'), integerArgument(args, 'roleDefId', 'roledefid'), ctx);
-      return ok({ kind: 'primitive', methodName: name, edmType: 'Edm.Null', value: null });
+      return voidResult(name);
     },
   };
 }
@@ -331,20 +331,19 @@ const flagArgument = (args: Argument[], name: string): boolean => {
 
 /** breakRoleInheritance(copyRoleAssignments, clearSubscopes) and resetRoleInheritance on a securable object. */
 export function securableMethods<R extends Resource>(of: SecurableOf<R>): Record<string, MethodDef<R>> {
-  const done = (name: string): Outcome => ok({ kind: 'primitive', methodName: name, edmType: 'Edm.Null', value: null });
   return {
     breakroleinheritance: {
       kind: 'action', permission: 'ManagePermissions', body: 'none',
       async invoke(r, args, ctx) {
         await ctx.services.permissions.breakInheritance(ctx.site, (await of(r, ctx)).securable, flagArgument(args, 'copyRoleAssignments'), flagArgument(args, 'clearSubscopes'));
-        return done('BreakRoleInheritance');
+        return voidResult('BreakRoleInheritance');
       },
     },
     resetroleinheritance: {
       kind: 'action', permission: 'ManagePermissions', body: 'none',
       async invoke(r, _args, ctx) {
         await ctx.services.permissions.resetInheritance(ctx.site, (await of(r, ctx)).securable);
-        return done('ResetRoleInheritance');
+        return voidResult('ResetRoleInheritance');
       },
     },
   };

@@ -23,7 +23,7 @@ import { readMethodBody, arrayValue, type Properties } from '../body.ts';
 import type { ApiContext } from '../context.ts';
 import { absoluteUrl } from '../entities.ts';
 import { projectedEntity, type Navigation } from '../expand.ts';
-import { ok, type Outcome } from '../outcome.ts';
+import { ok, type Outcome, voidResult } from '../outcome.ts';
 import { groupEntity, PrincipalType } from '../principal-entities.ts';
 import type { MethodDef, Resource } from '../resource.ts';
 import { siteUserById } from './principals.ts';
@@ -312,8 +312,6 @@ async function objectSharingSettings(ctx: ApiContext, s: Shared): Promise<Outcom
 
 // ---- The methods an item gains ---------------------------------------------------------
 
-const nullResult = (name: string): Outcome => ok({ kind: 'primitive', methodName: name, edmType: 'Edm.Null', value: null });
-
 function linkKindProp(props: Properties): number {
   const kind = props.linkKind;
   if (typeof kind !== 'number' || !Number.isInteger(kind)) throw errors.badArgument('linkKind must be a SharingLinkKind from 1 (Direct) to 5 (AnonymousEdit).');
@@ -359,7 +357,7 @@ export function sharingMethods<R extends Resource>(of: (r: R, ctx: ApiContext) =
       async invoke(r, _args, ctx) {
         const s = await of(r, ctx);
         await ctx.services.sharing.removeLinks(ctx.site, s.securable, linkKindProp(readMethodBody(ctx)));
-        return nullResult('DeleteLinkByKind');
+        return voidResult('DeleteLinkByKind');
       },
     },
     unsharelink: {
@@ -370,7 +368,7 @@ export function sharingMethods<R extends Resource>(of: (r: R, ctx: ApiContext) =
         const shareId = body.shareId;
         if (shareId !== undefined && (typeof shareId !== 'string' || !/^\{?[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}\}?$/i.test(shareId))) throw errors.badArgument('shareId must be a GUID.');
         await ctx.services.sharing.removeLinks(ctx.site, s.securable, linkKindProp(body), typeof shareId === 'string' ? shareId.replace(/[{}]/g, '') : undefined);
-        return nullResult('UnshareLink');
+        return voidResult('UnshareLink');
       },
     },
     checkpermissions: {

@@ -17,7 +17,7 @@ import { fieldDefinition, propsFromSchemaXml } from '../field-bodies.ts';
 import type { Value } from '../../../../wire/values.ts';
 import { arrayValue, boolProp, intProp, readMethodBody, stringProp, type Properties } from '../body.ts';
 import type { ApiContext } from '../context.ts';
-import { ok, type Outcome } from '../outcome.ts';
+import { ok, type Outcome, voidResult } from '../outcome.ts';
 import type { MethodDef } from '../resource.ts';
 import { requireOnSecurable } from '../authorize-on.ts';
 import { scriptId, webOfSite } from './site-utility-args.ts';
@@ -214,7 +214,7 @@ export const siteDesignMethods: Record<string, Method> = {
     kind: 'action', permission: 'Open',
     async invoke(_r, _args, ctx) {
       await ctx.services.siteDesigns.delete(ctx.principal, scriptId(readMethodBody(ctx).id, 'id'));
-      return ok({ kind: 'primitive', methodName: 'DeleteSiteDesign', edmType: 'Edm.Null', value: null });
+      return voidResult('DeleteSiteDesign');
     },
   },
   getsitedesignrights: {
@@ -235,7 +235,7 @@ export const siteDesignMethods: Record<string, Method> = {
       const rights = body.grantedRights === undefined ? 1 : Number(body.grantedRights);
       if (rights !== 1) throw errors.badArgument('Value does not fall within the expected range.');
       await ctx.services.siteDesigns.grant(ctx.principal, scriptId(body.id, 'id'), principalNames(body));
-      return ok({ kind: 'primitive', methodName: 'GrantSiteDesignRights', edmType: 'Edm.Null', value: null });
+      return voidResult('GrantSiteDesignRights');
     },
   },
   revokesitedesignrights: {
@@ -243,7 +243,7 @@ export const siteDesignMethods: Record<string, Method> = {
     async invoke(_r, _args, ctx) {
       const body = readMethodBody(ctx);
       await ctx.services.siteDesigns.revoke(ctx.principal, scriptId(body.id, 'id'), principalNames(body));
-      return ok({ kind: 'primitive', methodName: 'RevokeSiteDesignRights', edmType: 'Edm.Null', value: null });
+      return voidResult('RevokeSiteDesignRights');
     },
   },
   applysitedesign: {
@@ -274,7 +274,7 @@ export const siteDesignMethods: Record<string, Method> = {
     async invoke(_r, _args, ctx) {
       scriptId(readMethodBody(ctx).taskId, 'taskId');
       // A task runs as it is added: none is ever pending, and SharePoint answers null for a task that has run.
-      return ok({ kind: 'primitive', methodName: 'GetSiteDesignTask', edmType: 'Edm.Null', value: null });
+      return voidResult('GetSiteDesignTask');
     },
   },
   getsitedesignrun: {

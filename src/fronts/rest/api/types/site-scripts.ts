@@ -12,7 +12,7 @@ import { errors } from '../../../../wire/errors.ts';
 import type { Value } from '../../../../wire/values.ts';
 import { intProp, readMethodBody, stringProp, type Properties } from '../body.ts';
 import type { ApiContext } from '../context.ts';
-import { ok, type Outcome } from '../outcome.ts';
+import { ok, type Outcome, voidResult } from '../outcome.ts';
 import type { ResourceType } from '../resource.ts';
 import { listActions, scriptText } from '../site-script-export.ts';
 import { argument } from './shared.ts';
@@ -107,7 +107,7 @@ export const siteScriptUtilityType: ResourceType<{ kind: 'siteScriptUtility' }> 
       kind: 'action', permission: 'Open',
       async invoke(_r, _args, ctx) {
         await ctx.services.siteScripts.delete(ctx.principal, scriptId(readMethodBody(ctx).id, 'id'));
-        return ok({ kind: 'primitive', methodName: 'DeleteSiteScript', edmType: 'Edm.Null', value: null });
+        return voidResult('DeleteSiteScript');
       },
     },
     getsitescriptfromlist: {

@@ -16,7 +16,7 @@ import { decodeUrlText } from '../../../../domain/documents.ts';
 import { readEntityBody, stringProp } from '../body.ts';
 import type { ApiContext } from '../context.ts';
 import { NO_NAVIGATIONS, projectEntity, type Navigation } from '../expand.ts';
-import { ok, type Outcome } from '../outcome.ts';
+import { ok, type Outcome, voidResult } from '../outcome.ts';
 import { openWebById, subwebMethods, webInformationEntity } from './webs.ts';
 import { siteCustomActions, webCustomActions } from './custom-actions.ts';
 import { webExtraMethods } from './list-extras.ts';
@@ -162,7 +162,7 @@ async function parentOf(web: Web, ctx: ApiContext): Promise<Web | undefined> {
 
 async function parentWebOutcome(web: Web, ctx: ApiContext): Promise<Outcome> {
   const parent = await parentOf(web, ctx);
-  if (!parent) return ok({ kind: 'primitive', methodName: 'ParentWeb', edmType: 'Edm.Null', value: null });
+  if (!parent) return voidResult('ParentWeb');
   return singleEntity(webInformationEntity(parent, ctx), 'SP.WebInformation', ctx);
 }
 
