@@ -287,6 +287,32 @@ describe('PnPjs recycle bin against spemu', () => {
     assert.equal((await json('web/RecycleBin/DeleteByIds', { method: 'POST', body: JSON.stringify({ ids: 'nope' }) })).status, 400);
   });
 
+  it('racing requests on one entry: exactly one restore (or delete) wins, the other is a 404, nothing doubled or lost', async () => {
+    const sp = spemu.sp;
+    const { list } = await sp.web.lists.ensure('Bin Races');
+    const lib = sp.web.lists.getByTitle('Documents');
+    for (let round = 0; round < 4; round++) {
+      const { Id: id } = await list.items.add({ Title: `race ${round}` });
+      const binId = await list.items.getById(id).recycle();
+      const statuses = (await Promise.all([0, 1].map(() => json(`web/RecycleBin('${binId}')/Restore`, { method: 'POST' })))).map((r) => r.status).sort();
+      assert.deepEqual(statuses, [200, 404], `round ${round}: one restore wins, the other finds nothing`);
+      assert.equal((await list.items.filter(`Id eq ${id}`)()).length, 1);
+    }
+    // A restore racing a delete for good: whichever wins, the file is either back with its bytes or gone with its entry.
+    for (let round = 0; round < 4; round++) {
+      const name = `race-${round}.txt`;
+      await lib.rootFolder.files.addUsingPath(name, `bytes ${round}`, { Overwrite: true });
+      const binId = await sp.web.getFileByServerRelativePath(`/sites/dev/Shared Documents/${name}`).recycle();
+      const [restore, purge] = await Promise.all([
+        json(`web/RecycleBin('${binId}')/Restore`, { method: 'POST' }), json(`web/RecycleBin('${binId}')`, { method: 'DELETE' })]);
+      assert.ok([200, 404].includes(restore.status) && [200, 404].includes(purge.status), `round ${round}: ${restore.status}, ${purge.status}`);
+      assert.equal((await siteBin()).some((e) => e.Id === binId), false);
+      const file = sp.web.getFileByServerRelativePath(`/sites/dev/Shared Documents/${name}`);
+      if (restore.status === 200) assert.equal(await file.getText(), `bytes ${round}`, 'a restored file has its bytes');
+      else assert.equal((await failure(file())).status, 404);
+    }
+  });
+
   it('the wire: nometadata and verbose entities, CLI for Microsoft 365 requests, GetRecycleBinItems paging, the change log', async () => {
     const sp = spemu.sp;
     const { list } = await sp.web.lists.ensure('Bin Wire');

@@ -105,6 +105,10 @@ export class SqlRecycleBin implements RecycleBinRepository {
 export async function dropEntries(s: SqlSession, rows: ReadonlyArray<Record<string, unknown>>): Promise<void> {
   const blobs = new SqlBlobs(s, s.options.bytes);
   for (const row of rows) {
+    // Deleted first: a purge or restore racing this one (PostgreSQL) waits on the row and then
+    // finds it gone; only the one that deleted it releases what it held.
+    const deleted = await s.db.deleteFrom('recycle_bin').where('id', '=', String(row.id)).executeTakeFirst();
+    if (Number(deleted.numDeletedRows) === 0) continue;
     if (row.data && String(row.data) !== '{}') {
       const { item, versions } = decodeRecycled(String(row.data));
       for (const kept of [item, ...versions]) if (kept.file) await blobs.release(kept.file.blobId);
@@ -114,7 +118,6 @@ export async function dropEntries(s: SqlSession, rows: ReadonlyArray<Record<stri
         await dropItemSocial(s.db, Number(list.row_id), Number(row.item_id));
       }
     }
-    await s.db.deleteFrom('recycle_bin').where('id', '=', String(row.id)).execute();
   }
 }
 

@@ -30,6 +30,11 @@ export async function restoreEntry(s: SqlSession, entry: RecycleBinEntry, actorI
     const rows = await w.db.selectFrom('recycle_bin').select(['id', 'parent_id', 'data'])
       .where((eb) => eb.or([eb('id', '=', entry.id), eb('parent_id', '=', entry.id)])).execute();
     if (!rows.some((r) => r.parent_id == null)) throw fail.recycleBinItemNotFound();
+    // Claimed first: a restore or purge racing this one (PostgreSQL) waits on these rows and then
+    // finds them gone, so exactly one of them acts (the references the entries held now belong to
+    // the item and its versions: nothing to release).
+    const claimed = await w.db.deleteFrom('recycle_bin').where('id', 'in', rows.map((r) => String(r.id))).executeTakeFirst();
+    if (Number(claimed.numDeletedRows) !== rows.length) throw fail.recycleBinItemNotFound();
     const decoded = rows.map((r) => ({ id: String(r.id), top: r.parent_id == null, ...decodeRecycled(String(r.data)) }));
     // The entry's own item first, then what was inside it from the top down (folders before what they hold).
     const depth = (i: Item) => (i.place.dir === '' ? 0 : i.place.dir.split('/').length);
@@ -50,8 +55,6 @@ export async function restoreEntry(s: SqlSession, entry: RecycleBinEntry, actorI
       }
       items.push((await new SqlItems(w).get(list, fields, item.id))!);
     }
-    // The references the entries held now belong to the item and its versions: nothing to release.
-    await w.db.deleteFrom('recycle_bin').where('id', 'in', rows.map((r) => String(r.id))).execute();
     notifyListChanged(w, list);
     return { list, listRestored: false, items, createdFolders };
   });
