@@ -313,6 +313,17 @@ describe('PnPjs recycle bin against spemu', () => {
     }
   });
 
+  it('a list recycled by two racing requests: one entry, the other request a 404', async () => {
+    const { list } = await spemu.sp.web.lists.ensure('Bin Twice');
+    const { Id: listId } = await list.select('Id')();
+    const answers = await Promise.all([0, 1].map(() => json(`web/lists(guid'${listId}')/Recycle`, { method: 'POST' })));
+    assert.deepEqual(answers.map((a) => a.status).sort(), [200, 404]);
+    const entries = (await siteBin()).filter((e) => e.Title === 'Bin Twice');
+    assert.equal(entries.length, 1);
+    await spemu.sp.web.recycleBin.getById(entries[0]!.Id).restore();
+    assert.equal((await spemu.sp.web.lists.getById(listId).select('Title')()).Title, 'Bin Twice');
+  });
+
   it('the wire: nometadata and verbose entities, CLI for Microsoft 365 requests, GetRecycleBinItems paging, the change log', async () => {
     const sp = spemu.sp;
     const { list } = await sp.web.lists.ensure('Bin Wire');

@@ -7,6 +7,7 @@
 // marked with its entry's id (`lists.recycle_bin_id`), which every look-up of lists skips.
 
 import { randomUUID } from 'node:crypto';
+import { fail } from '../../domain/errors.ts';
 import type { List } from '../../domain/model.ts';
 import { RecycleBinItemType, type RecycleBinEntry, type RecycleBinRepository, type Restored } from '../recycle-bin.ts';
 import type { SqlSession } from './session.ts';
@@ -83,6 +84,11 @@ export class SqlRecycleBin implements RecycleBinRepository {
     return this.s.metadataWrite([listEntry(list), ...principalsOf(list)], async (s) => {
       const web = await new SqlSites(s).web(list.webId);
       const id = randomUUID();
+      // Its title and URL are free meanwhile (each is unique in its web): their keys name the entry until a restore sets them back.
+      // Only a list not recycled (or deleted) already: a racing request's recycle found it first.
+      const marked = await s.db.updateTable('lists').set({ recycle_bin_id: id, url_key: `recycled:${id}`, title_key: `recycled:${id}` })
+        .where('row_id', '=', list.rowId).where('recycle_bin_id', 'is', null).executeTakeFirst();
+      if (Number(marked.numUpdatedRows) !== 1) throw fail.listNotFoundById();
       const path = binPath(list.serverRelativeUrl);
       const cut = path.lastIndexOf('/');
       await s.db.insertInto('recycle_bin').values({
@@ -90,8 +96,6 @@ export class SqlRecycleBin implements RecycleBinRepository {
         data: '{}', item_type: RecycleBinItemType.List, item_state: 1, leaf_name: path.slice(cut + 1), dir_name: cut < 0 ? '' : path.slice(0, cut),
         size: 0, author_id: actorId, parent_id: null,
       }).execute();
-      // Its title and URL are free meanwhile (each is unique in its web): their keys name the entry until a restore sets them back.
-      await s.db.updateTable('lists').set({ recycle_bin_id: id, url_key: `recycled:${id}`, title_key: `recycled:${id}` }).where('row_id', '=', list.rowId).execute();
       return id;
     });
   }
