@@ -322,6 +322,21 @@ describe('PnPjs recycle bin against spemu', () => {
     assert.equal(entries.length, 1);
     await spemu.sp.web.recycleBin.getById(entries[0]!.Id).restore();
     assert.equal((await spemu.sp.web.lists.getById(listId).select('Title')()).Title, 'Bin Twice');
+
+    // Two restores, then a restore and a delete for good, racing: one wins; a restored list stays, with its item.
+    await spemu.sp.web.lists.getById(listId).items.add({ Title: 'kept through races' });
+    for (let round = 0; round < 3; round++) {
+      const binId = await spemu.sp.web.lists.getById(listId).recycle();
+      const restores = await Promise.all([0, 1].map(() => json(`web/RecycleBin('${binId}')/Restore`, { method: 'POST' })));
+      assert.deepEqual(restores.map((r) => r.status).sort(), [200, 404], `round ${round}: ${JSON.stringify(restores.map((r) => r.body))}`);
+      const again = await spemu.sp.web.lists.getById(listId).recycle();
+      const [restore, purge] = await Promise.all([
+        json(`web/RecycleBin('${again}')/Restore`, { method: 'POST' }), json(`web/RecycleBin('${again}')`, { method: 'DELETE' })]);
+      assert.ok([200, 404].includes(restore.status) && [200, 404].includes(purge.status), `round ${round}: ${restore.status}, ${purge.status}`);
+      if (restore.status !== 200) break; // deleted for good: nothing left to race on
+      const items = await spemu.sp.web.lists.getById(listId).items.select('Title')();
+      assert.deepEqual(items.map((i) => i.Title), ['kept through races'], 'a restored list is not deleted by the losing delete');
+    }
   });
 
   it('the wire: nometadata and verbose entities, CLI for Microsoft 365 requests, GetRecycleBinItems paging, the change log', async () => {

@@ -62,11 +62,14 @@ export class SqlRecycleBin implements RecycleBinRepository {
         if (!entry) continue;
         count++;
         if (entry.itemType === RecycleBinItemType.List) {
+          // Claimed first (as a restore does): a racing restore that took it leaves nothing to delete,
+          // never its list restored meanwhile.
+          const claimed = await s.db.deleteFrom('recycle_bin').where('id', '=', entry.id).executeTakeFirst();
+          if (Number(claimed.numDeletedRows) !== 1) continue;
           const row = await s.db.selectFrom('lists').select('row_id').where('recycle_bin_id', '=', entry.id).executeTakeFirst();
           const list = row ? await new SqlLists(s).byRowId(Number(row.row_id)) : undefined;
-          // Deleting the list drops the bin's entries from it too (dropListEntries), this one among them.
+          // Deleting the list drops the bin's entries of its items too (dropListEntries).
           if (list) await new SqlLists(s).delete(list);
-          await s.db.deleteFrom('recycle_bin').where('id', '=', entry.id).execute();
         } else {
           await dropEntries(s, await s.db.selectFrom('recycle_bin').select(['id', 'list_id', 'item_id', 'data'])
             .where((eb) => eb.or([eb('id', '=', entry.id), eb('parent_id', '=', entry.id)])).execute());

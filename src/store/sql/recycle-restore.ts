@@ -88,6 +88,10 @@ async function ensureFolder(s: SqlSession, list: List, fields: Field[], dir: str
 }
 
 async function restoreList(s: SqlSession, entry: RecycleBinEntry): Promise<Restored> {
+  // Claimed first, before the metadata counter (the order a purge takes them in too): a racing
+  // restore or purge of the entry (PostgreSQL) waits here and then finds it gone.
+  const claimed = await s.db.deleteFrom('recycle_bin').where('id', '=', entry.id).executeTakeFirst();
+  if (Number(claimed.numDeletedRows) !== 1) throw fail.recycleBinItemNotFound();
   const row = await s.db.selectFrom('lists').select('row_id').where('recycle_bin_id', '=', entry.id).executeTakeFirst();
   const list = row ? await new SqlLists(s).byRowId(Number(row.row_id)) : undefined;
   if (!list) throw fail.listNotFoundById();
@@ -96,7 +100,6 @@ async function restoreList(s: SqlSession, entry: RecycleBinEntry): Promise<Resto
     if (await lists.byTitle(list.webId, list.title)) throw fail.listAlreadyExists();
     if (await lists.byUrl(list.webId, list.serverRelativeUrl)) throw fail.restoreNameTaken(list.serverRelativeUrl);
     await w.db.updateTable('lists').set({ recycle_bin_id: null, url_key: urlKey(list.serverRelativeUrl), title_key: list.title.toLowerCase() }).where('row_id', '=', list.rowId).execute();
-    await w.db.deleteFrom('recycle_bin').where('id', '=', entry.id).execute();
     return { list, listRestored: true, items: [], createdFolders: [] };
   });
 }
