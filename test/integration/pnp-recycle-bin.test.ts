@@ -298,6 +298,19 @@ describe('PnPjs recycle bin against spemu', () => {
       assert.deepEqual(statuses, [200, 404], `round ${round}: one restore wins, the other finds nothing`);
       assert.equal((await list.items.filter(`Id eq ${id}`)()).length, 1);
     }
+    // A restore racing the delete of its list: the list goes; the restore is done first or finds nothing (never a 500).
+    for (let round = 0; round < 3; round++) {
+      const { list: doomed } = await sp.web.lists.ensure(`Bin Race Doomed ${round}`);
+      const { Id: listId } = await doomed.select('Id')();
+      const { Id: id } = await doomed.items.add({ Title: 'doomed' });
+      const binId = await doomed.items.getById(id).recycle();
+      const [restore, drop] = await Promise.all([
+        json(`web/RecycleBin('${binId}')/Restore`, { method: 'POST' }), fetch(`${spemu.site}/_api/web/lists(guid'${listId}')`, { method: 'DELETE', headers: { Accept: ACCEPT.nometadata, 'IF-MATCH': '*' } })]);
+      assert.ok([200, 404].includes(restore.status), `round ${round}: restore ${restore.status} ${JSON.stringify(restore.body)}`);
+      assert.equal(drop.status, 200);
+      assert.equal((await failure(sp.web.lists.getById(listId)())).status, 404);
+      assert.equal((await siteBin()).some((e) => e.Id === binId), false);
+    }
     // A restore racing a delete for good: whichever wins, the file is either back with its bytes or gone with its entry.
     for (let round = 0; round < 4; round++) {
       const name = `race-${round}.txt`;

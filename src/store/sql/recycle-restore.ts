@@ -26,6 +26,9 @@ export async function restoreEntry(s: SqlSession, entry: RecycleBinEntry, actorI
   const list = await new SqlLists(s).byId(entry.webId, entry.listId);
   if (!list) throw fail.listNotFoundById();
   return s.write([listEntry(list), ...principalsOf(list)], async (w) => {
+    // The list's lock before the entry's rows (the order a list's delete takes them in), so the two never wait on each other.
+    const docs = new SqlDocuments(w);
+    await docs.lockList(list);
     const fields = await new SqlFields(w).of(list);
     const rows = await w.db.selectFrom('recycle_bin').select(['id', 'parent_id', 'data'])
       .where((eb) => eb.or([eb('id', '=', entry.id), eb('parent_id', '=', entry.id)])).execute();
@@ -39,8 +42,6 @@ export async function restoreEntry(s: SqlSession, entry: RecycleBinEntry, actorI
     // The entry's own item first, then what was inside it from the top down (folders before what they hold).
     const depth = (i: Item) => (i.place.dir === '' ? 0 : i.place.dir.split('/').length);
     decoded.sort((a, b) => Number(b.top) - Number(a.top) || depth(a.item) - depth(b.item) || Number(b.item.place.folder) - Number(a.item.place.folder));
-    const docs = new SqlDocuments(w);
-    await docs.lockList(list);
     const createdFolders: Item[] = [];
     const items: Item[] = [];
     for (const { item, versions } of decoded) {
