@@ -15,12 +15,18 @@ export type CsomResult = Array<number | unknown>;
 
 export async function executeCsom(request: CsomRequest, ctx: CsomContext): Promise<CsomResult> {
   const objects = new Map<string, Promise<CsomObject | null>>();
+  // Paths being evaluated: actions and paths run one at a time, so a path asked for again
+  // before it settles names itself through its parents or parameters, a cycle (which would
+  // otherwise overflow the stack or wait on itself forever).
+  const resolving = new Set<string>();
   const evaluate = (id: string): Promise<CsomObject | null> => {
+    if (resolving.has(id)) return Promise.reject(csomErrors.invalidRequest(`The object path '${id}' depends on itself.`));
     let known = objects.get(id);
     if (!known) {
       const path = request.paths.get(id);
       if (!path) return Promise.reject(csomErrors.unknownPath(id));
-      known = evaluatePath(path, ctx, evaluate, argumentsOf);
+      resolving.add(id);
+      known = evaluatePath(path, ctx, evaluate, argumentsOf).finally(() => resolving.delete(id));
       objects.set(id, known);
     }
     return known;
@@ -82,6 +88,8 @@ export async function executeCsom(request: CsomRequest, ctx: CsomContext): Promi
 
 async function evaluatePath(path: ObjectPath, ctx: CsomContext, evaluate: (id: string) => Promise<CsomObject | null>,
   argumentsOf: (v: CsomValue[]) => Promise<Argument[]>): Promise<CsomObject | null> {
+  // A long chain of parents is walked a microtask at a time, not as one deep call stack.
+  await undefined;
   switch (path.kind) {
     case 'StaticProperty':
       if (path.typeId.toLowerCase() === CLIENT_CONTEXT_TYPE_ID && path.name === 'Current') return new ClientContextObject();
