@@ -204,6 +204,22 @@ describe('CSOM ProcessQuery on the wire', () => {
     assert.equal(Object.getOwnPropertyDescriptor(await rest.json(), 'constructor')?.value, 'v');
   });
 
+  it('a list with unique permissions the caller holds nothing in: refused (UnauthorizedAccessException), its settings not read', async () => {
+    const auth = { Authorization: basic(ALICE), Accept: 'application/json;odata=nometadata' };
+    const made = await fetch(`${site()}/_api/web/lists`, { method: 'POST', body: JSON.stringify({ Title: 'CsomPrivate', BaseTemplate: 100, Description: 'secret' }), headers: { ...auth, 'Content-Type': 'application/json;odata=nometadata', 'X-RequestDigest': await digest(ALICE) } });
+    assert.equal(made.status, 201);
+    const broke = await fetch(`${site()}/_api/web/lists/getbytitle('CsomPrivate')/breakroleinheritance(copyRoleAssignments=false,clearSubscopes=true)`, { method: 'POST', headers: { ...auth, 'X-RequestDigest': await digest(ALICE) } });
+    assert.equal(broke.status, 200);
+    const rest = await fetch(`${site()}/_api/web/lists/getbytitle('CsomPrivate')`, { headers: { Authorization: basic('bob@contoso.onmicrosoft.com'), Accept: 'application/json;odata=nometadata' } });
+    assert.equal(rest.status, 403, 'REST refuses it');
+    const read = await processQuery(request(
+      '<Query Id="13" ObjectPathId="9"><Query SelectAllProperties="false"><Properties><Property Name="Description" ScalarProperty="true" /></Properties></Query></Query>',
+      `<Method Id="9" ParentId="7" Name="GetByTitle"><Parameters><Parameter Type="String">CsomPrivate</Parameter></Parameters></Method><Property Id="7" ParentId="5" Name="Lists" /><Property Id="5" ParentId="3" Name="Web" />${CONTEXT}`), 'bob@contoso.onmicrosoft.com');
+    assert.equal(read.json.length, 1, read.text);
+    assert.equal(read.json[0].ErrorInfo.ErrorTypeName, 'System.UnauthorizedAccessException');
+    assert.doesNotMatch(read.text, /secret/);
+  });
+
   it('Basic without a request digest: refused (as REST writes are), in the ErrorInfo', async () => {
     const { json } = await processQuery(webQuery('<Property Name="Title" ScalarProperty="true" />'), ALICE, { 'X-RequestDigest': '' });
     assert.equal(json.length, 1);

@@ -9,7 +9,7 @@ import { fieldById } from './fields.ts';
 import { listById } from './lists.ts';
 import { CsomObject, NOT_SERVED, parseIdentity, type Argument, type CsomContext } from './objects.ts';
 import type { CsomRequest, CsomValue, ObjectPath, ObjectQuery } from './request.ts';
-import { CLIENT_CONTEXT_TYPE_ID, ClientContextObject, webObject } from './web.ts';
+import { CLIENT_CONTEXT_TYPE_ID, ClientContextObject, requireOnWeb, webObject } from './web.ts';
 
 export type CsomResult = Array<number | unknown>;
 
@@ -131,6 +131,8 @@ async function objectOfIdentity(name: string, ctx: CsomContext): Promise<CsomObj
     ? (webId.toLowerCase() === ctx.web.id.toLowerCase() ? ctx.web : await ctx.store.sites.web(webId.toLowerCase()))
     : undefined;
   if (!web || web.siteId !== ctx.site.id) throw new CsomError('The object named by the identity does not exist in this site collection.', -2147024809, 'System.ArgumentException');
+  // A web (and so what is in it) is reached with Open on it, as REST's are: a subweb with unique permissions may refuse the caller.
+  await requireOnWeb(ctx, web, 'Open');
   const kinds = rest.map(([k]) => k).join(':');
   const value = (i: number) => rest[i]![1];
   switch (kinds) {
