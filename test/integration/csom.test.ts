@@ -163,6 +163,14 @@ describe('CSOM ProcessQuery on the wire', () => {
     assert.match(json[0].ErrorInfo.ErrorMessage, /^The request XML is not valid/);
   });
 
+  it('a DTD whose entities expand past the parser\'s limit: InvalidClientQueryException, not a 500', async () => {
+    const body = `<!DOCTYPE Request [<!ENTITY b "${'y'.repeat(1000)}">]><Request><Actions>${'&b;'.repeat(200)}</Actions></Request>`;
+    const { status, json, text } = await processQuery(body);
+    assert.equal(status, 200, text.slice(0, 300));
+    assert.equal(json.length, 1);
+    assert.equal(json[0].ErrorInfo.ErrorTypeName, 'Microsoft.SharePoint.Client.InvalidClientQueryException');
+  });
+
   it('what spemu does not serve (an unknown static type, a member it lacks): the not-implemented ErrorInfo, no results', async () => {
     const unknown = await processQuery(request('<ObjectPath Id="1" ObjectPathId="0" />', '<StaticProperty Id="0" TypeId="{d89f0b18-614e-4b4a-bac0-fd6142b55448}" Name="Current" />'));
     assert.equal(unknown.json.length, 1);
