@@ -86,7 +86,7 @@ export class SiteDesignService {
   async apply(caller: Principal, invokedBy: string, designId: string, site: Site, web: Web, fieldXml?: FieldXmlReader): Promise<AppliedDesign> {
     const design = await this.store.siteDesigns.get(designId);
     if (!design || !(await canSeeDesign(this.store, caller, design))) throw fail.siteDesignNotFound();
-    const runner = new SiteScriptActionRunner(this.store, this.actor, site, web, fieldXml);
+    const runner = new SiteScriptActionRunner(this.store, this.actor, site, web, caller, fieldXml);
     const started = Date.now();
     const results: ActionResult[] = [];
     const actions: ActionOutcome[] = [];
@@ -115,8 +115,8 @@ export class SiteDesignService {
   }
 
   /** ExecuteSiteScriptAction: one action (with its subactions) against the web; nothing recorded. */
-  executeAction(site: Site, web: Web, action: Record<string, unknown>, fieldXml?: FieldXmlReader): Promise<ActionResult[]> {
-    return new SiteScriptActionRunner(this.store, this.actor, site, web, fieldXml).run(action);
+  executeAction(caller: Principal, site: Site, web: Web, action: Record<string, unknown>, fieldXml?: FieldXmlReader): Promise<ActionResult[]> {
+    return new SiteScriptActionRunner(this.store, this.actor, site, web, caller, fieldXml).run(action);
   }
 
   private async checkScripts(ids: string[]): Promise<void> {

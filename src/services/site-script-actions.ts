@@ -8,7 +8,10 @@
 import { DomainError, fail } from '../domain/errors.ts';
 import { findFieldByNameOrTitle } from '../domain/fields.ts';
 import { kindFromTypeName } from '../domain/field-kinds.ts';
-import type { List, NewField, Site, Web } from '../domain/model.ts';
+import type { List, NewField, Principal, Site, Web } from '../domain/model.ts';
+import { grants } from '../domain/permissions.ts';
+import { effectivePermissions } from '../identity/effective-permissions.ts';
+import { canReachSite } from '../identity/site-reach.ts';
 import { internalNameFromTitle } from '../domain/names.ts';
 import type { Store } from '../store/store.ts';
 import type { Actor } from './actor.ts';
@@ -55,7 +58,8 @@ function reason(e: unknown): string {
 export class SiteScriptActionRunner {
   constructor(
     private readonly store: Store, private readonly actor: Actor, private readonly site: Site, private readonly web: Web,
-    private readonly fieldXml?: FieldXmlReader,
+    /** Who runs the actions: joinHubSite, which changes the whole site collection, checks its rights itself. */
+    private readonly caller: Principal, private readonly fieldXml?: FieldXmlReader,
   ) {}
 
   /** Runs one action (and a list's subactions): one result per action and subaction, in order. */
@@ -225,6 +229,11 @@ export class SiteScriptActionRunner {
   private async joinHubSite(action: Action): Promise<void> {
     const id = (str(action.hubSiteId) ?? '').trim().replace(/^\{(.*)\}$/, '$1').toLowerCase();
     if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(id)) throw fail.badArgument('joinHubSite needs a hubSiteId (a GUID).');
+    // The design may run on a subweb its caller manages; joining is the site collection's owners'
+    // business (as REST's JoinHubSite), and a hub the caller cannot reach is not found.
+    const root = this.web.id === this.site.rootWebId ? this.web : await this.store.sites.web(this.site.rootWebId);
+    if (!root || !grants(await effectivePermissions(this.store, this.site, this.caller, { kind: 'web', web: root }), 'ManageWeb')) throw fail.accessDenied();
+    if (id !== '00000000-0000-0000-0000-000000000000' && !(await canReachSite(this.store, this.caller, this.site.id, id))) throw fail.hubSiteNotFound();
     await new HubSiteService(this.store, this.actor).join(this.site, id);
   }
 }

@@ -89,6 +89,9 @@ export class WebService {
   async setProperties(web: Web, changes: Readonly<Record<string, string | null>>): Promise<Web> {
     for (const key of Object.keys(changes)) {
       if (!key.trim()) throw fail.badArgument('The property name must not be empty.');
+      // The stored bag is a plain JSON object: assigning this key would set its prototype and
+      // drop the entry, a write reported as done that never was.
+      if (key === '__proto__') throw fail.badArgument(`The property name '${key}' is not supported by spemu.`);
     }
     if (Object.keys(changes).length === 0) return web;
     return this.store.sites.updateWeb(web, { properties: changes });

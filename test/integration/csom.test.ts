@@ -163,6 +163,14 @@ describe('CSOM ProcessQuery on the wire', () => {
     assert.match(json[0].ErrorInfo.ErrorMessage, /^The request XML is not valid/);
   });
 
+  it('a DTD whose entities expand past the parser\'s limit: InvalidClientQueryException, not a 500', async () => {
+    const body = `<!DOCTYPE Request [<!ENTITY b "${'y'.repeat(1000)}">]><Request><Actions>${'&b;'.repeat(200)}</Actions></Request>`;
+    const { status, json, text } = await processQuery(body);
+    assert.equal(status, 200, text.slice(0, 300));
+    assert.equal(json.length, 1);
+    assert.equal(json[0].ErrorInfo.ErrorTypeName, 'Microsoft.SharePoint.Client.InvalidClientQueryException');
+  });
+
   it('what spemu does not serve (an unknown static type, a member it lacks): the not-implemented ErrorInfo, no results', async () => {
     const unknown = await processQuery(request('<ObjectPath Id="1" ObjectPathId="0" />', '<StaticProperty Id="0" TypeId="{d89f0b18-614e-4b4a-bac0-fd6142b55448}" Name="Current" />'));
     assert.equal(unknown.json.length, 1);
@@ -172,6 +180,52 @@ describe('CSOM ProcessQuery on the wire', () => {
     const member = await processQuery(webQuery('<Property Name="Navigation" ScalarProperty="true" />'));
     assert.equal(member.json.length, 1);
     assert.match(member.json[0].ErrorInfo.ErrorMessage, /SP\.Web\.Navigation/);
+  });
+
+  it('object paths that name each other in a cycle: InvalidClientQueryException, not a stack overflow', async () => {
+    const { status, json } = await processQuery(request('<ObjectPath Id="9" ObjectPathId="1" />', '<Property Id="1" ParentId="2" Name="Web" /><Property Id="2" ParentId="1" Name="Web" />'));
+    assert.equal(status, 200);
+    assert.equal(json.length, 1);
+    assert.equal(json[0].ErrorInfo.ErrorTypeName, 'Microsoft.SharePoint.Client.InvalidClientQueryException');
+    const self = await processQuery(request('<ObjectPath Id="9" ObjectPathId="1" />', '<Method Id="1" ParentId="1" Name="GetList"><Parameters><Parameter Type="String">x</Parameter></Parameters></Method>'));
+    assert.equal(self.json[0].ErrorInfo.ErrorTypeName, 'Microsoft.SharePoint.Client.InvalidClientQueryException');
+    // A path that is its own parameter would wait on itself: refused too, not a request that never answers.
+    const waits = await processQuery(request('<ObjectPath Id="9" ObjectPathId="1" />', `<Method Id="1" ParentId="5" Name="GetList"><Parameters><Parameter ObjectPathId="1" /></Parameters></Method><Property Id="5" ParentId="3" Name="Web" />${CONTEXT}`));
+    assert.equal(waits.json[0].ErrorInfo.ErrorTypeName, 'Microsoft.SharePoint.Client.InvalidClientQueryException');
+    // A long (acyclic) chain of parents is no stack overflow either: the answer is CSOM's, whatever it says.
+    const chain = Array.from({ length: 20000 }, (_, i) => `<Property Id="${i + 10}" ParentId="${i + 11}" Name="Web" />`).join('');
+    const long = await processQuery(request('<ObjectPath Id="9" ObjectPathId="10" />', `${chain}<Property Id="20010" ParentId="3" Name="Web" />${CONTEXT}`));
+    assert.equal(long.status, 200);
+    assert.ok(long.json[0].ErrorInfo, long.text.slice(0, 300));
+  });
+
+  it('a property bag key named __proto__ is refused (ArgumentException), never answered as written and dropped; constructor is kept', async () => {
+    const identity = (await processQuery(webQuery('<Property Name="Id" ScalarProperty="true" />'))).json[2]._ObjectIdentity_ as string;
+    const set = (key: string) => processQuery(request(
+      `<Method Name="SetFieldValue" Id="2" ObjectPathId="1"><Parameters><Parameter Type="String">${key}</Parameter><Parameter Type="String">v</Parameter></Parameters></Method><Method Name="Update" Id="4" ObjectPathId="0" />`,
+      `<Property Id="1" ParentId="0" Name="AllProperties" /><Identity Id="0" Name="${identity}" />`));
+    const proto = await set('__proto__');
+    assert.equal(proto.json[0].ErrorInfo?.ErrorTypeName, 'System.ArgumentException', proto.text);
+    const ctor = await set('constructor');
+    assert.equal(ctor.json[0].ErrorInfo, null, ctor.text);
+    const rest = await fetch(`${site()}/_api/web/AllProperties`, { headers: { Authorization: basic(ALICE), Accept: 'application/json;odata=nometadata' } });
+    assert.equal(Object.getOwnPropertyDescriptor(await rest.json(), 'constructor')?.value, 'v');
+  });
+
+  it('a list with unique permissions the caller holds nothing in: refused (UnauthorizedAccessException), its settings not read', async () => {
+    const auth = { Authorization: basic(ALICE), Accept: 'application/json;odata=nometadata' };
+    const made = await fetch(`${site()}/_api/web/lists`, { method: 'POST', body: JSON.stringify({ Title: 'CsomPrivate', BaseTemplate: 100, Description: 'secret' }), headers: { ...auth, 'Content-Type': 'application/json;odata=nometadata', 'X-RequestDigest': await digest(ALICE) } });
+    assert.equal(made.status, 201);
+    const broke = await fetch(`${site()}/_api/web/lists/getbytitle('CsomPrivate')/breakroleinheritance(copyRoleAssignments=false,clearSubscopes=true)`, { method: 'POST', headers: { ...auth, 'X-RequestDigest': await digest(ALICE) } });
+    assert.equal(broke.status, 200);
+    const rest = await fetch(`${site()}/_api/web/lists/getbytitle('CsomPrivate')`, { headers: { Authorization: basic('bob@contoso.onmicrosoft.com'), Accept: 'application/json;odata=nometadata' } });
+    assert.equal(rest.status, 403, 'REST refuses it');
+    const read = await processQuery(request(
+      '<Query Id="13" ObjectPathId="9"><Query SelectAllProperties="false"><Properties><Property Name="Description" ScalarProperty="true" /></Properties></Query></Query>',
+      `<Method Id="9" ParentId="7" Name="GetByTitle"><Parameters><Parameter Type="String">CsomPrivate</Parameter></Parameters></Method><Property Id="7" ParentId="5" Name="Lists" /><Property Id="5" ParentId="3" Name="Web" />${CONTEXT}`), 'bob@contoso.onmicrosoft.com');
+    assert.equal(read.json.length, 1, read.text);
+    assert.equal(read.json[0].ErrorInfo.ErrorTypeName, 'System.UnauthorizedAccessException');
+    assert.doesNotMatch(read.text, /secret/);
   });
 
   it('Basic without a request digest: refused (as REST writes are), in the ErrorInfo', async () => {

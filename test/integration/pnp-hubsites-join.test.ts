@@ -10,6 +10,8 @@ import assert from 'node:assert/strict';
 import '@pnp/sp/sites/index.js';
 import '@pnp/sp/hubsites/index.js';
 import '@pnp/sp/site-designs/index.js';
+import '@pnp/sp/site-groups/index.js';
+import '@pnp/sp/site-users/index.js';
 import { demoBasic, failure, pnpAsDemoUser, pnpFor } from '../helpers/pnp.ts';
 import { usePnpSite } from '../helpers/pnp-site.ts';
 import { startSharedInstances } from '../helpers/server.ts';
@@ -91,6 +93,29 @@ describe('PnPjs joinHubSite and the hubs a caller can see', () => {
     const wire = await fetch(`${spemu.site}/_api/HubSites`, { headers: { ...NOMETADATA, Authorization: demoBasic(DAVE) } });
     assert.equal(wire.status, 200);
     assert.deepEqual(await wire.json(), { value: [] });
+  });
+
+  it('an owner of the site who cannot reach the hub\'s site: JoinHubSite is 404 and a joinHubSite site script action fails, nothing joined', async () => {
+    const dave = `i:0#.f|membership|${DAVE}`;
+    await spemu.sp.web.associatedOwnerGroup.users.add(dave);
+    try {
+      const refused = await failure((await pnpAsDemoUser(spemu.site, DAVE)).site.joinHubSite(hubId));
+      assert.deepEqual([refused.status, refused.message], [404, 'File Not Found.']);
+      assert.equal((await siteHub(spemu.site)).HubSiteId, EMPTY_GUID);
+      const contextInfo = await fetch(`${spemu.site}/_api/contextinfo`, { method: 'POST', headers: { ...NOMETADATA, Authorization: demoBasic(DAVE) } });
+      const digest = ((await contextInfo.json()) as { FormDigestValue: string }).FormDigestValue;
+      const res = await fetch(`${spemu.site}/_api/Microsoft.Sharepoint.Utilities.WebTemplateExtensions.SiteScriptUtility.ExecuteSiteScriptAction`, {
+        method: 'POST', body: JSON.stringify({ actionDefinition: JSON.stringify({ verb: 'joinHubSite', hubSiteId: hubId }) }),
+        headers: { ...NOMETADATA, 'Content-Type': 'application/json;odata=nometadata', Authorization: demoBasic(DAVE), 'X-RequestDigest': digest },
+      });
+      assert.equal(res.status, 200);
+      const results = ((await res.json()) as { value: Array<{ OutcomeCode: number | string; OutcomeText: string }> }).value;
+      assert.equal(results.length, 1);
+      assert.notEqual(String(results[0]!.OutcomeCode), '0', JSON.stringify(results));
+      assert.equal((await siteHub(spemu.site)).HubSiteId, EMPTY_GUID, 'nothing joined');
+    } finally {
+      await spemu.sp.web.associatedOwnerGroup.users.removeByLoginName(dave);
+    }
   });
 
   it('unregistering the hub takes its sites out of it', async () => {

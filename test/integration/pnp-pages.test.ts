@@ -399,4 +399,23 @@ describe('PnPjs modern pages against spemu', () => {
     assert.equal(json(page).Title, 'Testing_co01');
     assert.equal(json(page).IsPageCheckedOutToCurrentUser, false);
   });
+  it('a page with unique permissions the member may not see: left out of the pages a member lists, and not saved by the member', async () => {
+    const page = await sp.web.addClientsidePage('Private_up01.aspx');
+    await page.save(false);
+    const id = json(page).Id;
+    const broke = await fetch(`${site}/_api/web/lists/getbytitle('Site Pages')/items(${id})/breakroleinheritance(copyRoleAssignments=false,clearSubscopes=true)`, { method: 'POST', headers: nometadata });
+    assert.equal(broke.status, 200);
+    const bobAuth = { ...nometadata, Authorization: await bearerFor(SECRET, BOB) };
+    const listed = await fetch(`${site}/_api/sitepages/pages`, { headers: bobAuth });
+    assert.equal(listed.status, 200);
+    const ids = ((await listed.json()) as { value: Array<{ Id: number }> }).value.map((p) => p.Id);
+    assert.ok(ids.length > 0, 'the member still lists the pages it may see');
+    assert.equal(ids.includes(id), false, 'the private page is not listed');
+    const saved = await fetch(`${site}/_api/sitepages/pages(${id})/savepage`, {
+      method: 'POST', headers: { ...bobAuth, 'Content-Type': 'application/json' }, body: JSON.stringify({ Title: 'Hijack' }),
+    });
+    assert.ok(saved.status === 403 || saved.status === 404, String(saved.status));
+    const read = await fetch(`${site}/_api/sitepages/pages(${id})?$select=Title`);
+    assert.notEqual(((await read.json()) as { Title?: string }).Title, 'Hijack');
+  });
 });

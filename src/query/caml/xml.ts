@@ -61,7 +61,14 @@ export function readCamlXml(xml: string): CamlElement {
   }
   const valid = validateXml(xml);
   if (valid !== true) throw new CamlError('malformed', valid.err.msg);
-  const nodes = xmlParser().parser.parse(xml) as OrderedNode[];
+  let nodes: OrderedNode[];
+  try {
+    nodes = xmlParser().parser.parse(xml) as OrderedNode[];
+  } catch (e) {
+    // What the validator lets through but the parser refuses (a DTD's entities expanding past
+    // its limits): the caller's malformed XML, not a fault of spemu's.
+    throw new CamlError('malformed', (e as Error).message);
+  }
   const roots = nodes.map(toElement).filter((e): e is CamlElement => e !== undefined);
   if (roots.length !== 1) throw new CamlError('malformed', 'The XML has no single root element.');
   return roots[0]!;

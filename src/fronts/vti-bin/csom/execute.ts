@@ -9,18 +9,24 @@ import { fieldById } from './fields.ts';
 import { listById } from './lists.ts';
 import { CsomObject, NOT_SERVED, parseIdentity, type Argument, type CsomContext } from './objects.ts';
 import type { CsomRequest, CsomValue, ObjectPath, ObjectQuery } from './request.ts';
-import { CLIENT_CONTEXT_TYPE_ID, ClientContextObject, webObject } from './web.ts';
+import { CLIENT_CONTEXT_TYPE_ID, ClientContextObject, requireOnWeb, webObject } from './web.ts';
 
 export type CsomResult = Array<number | unknown>;
 
 export async function executeCsom(request: CsomRequest, ctx: CsomContext): Promise<CsomResult> {
   const objects = new Map<string, Promise<CsomObject | null>>();
+  // Paths being evaluated: actions and paths run one at a time, so a path asked for again
+  // before it settles names itself through its parents or parameters, a cycle (which would
+  // otherwise overflow the stack or wait on itself forever).
+  const resolving = new Set<string>();
   const evaluate = (id: string): Promise<CsomObject | null> => {
+    if (resolving.has(id)) return Promise.reject(csomErrors.invalidRequest(`The object path '${id}' depends on itself.`));
     let known = objects.get(id);
     if (!known) {
       const path = request.paths.get(id);
       if (!path) return Promise.reject(csomErrors.unknownPath(id));
-      known = evaluatePath(path, ctx, evaluate, argumentsOf);
+      resolving.add(id);
+      known = evaluatePath(path, ctx, evaluate, argumentsOf).finally(() => resolving.delete(id));
       objects.set(id, known);
     }
     return known;
@@ -82,6 +88,8 @@ export async function executeCsom(request: CsomRequest, ctx: CsomContext): Promi
 
 async function evaluatePath(path: ObjectPath, ctx: CsomContext, evaluate: (id: string) => Promise<CsomObject | null>,
   argumentsOf: (v: CsomValue[]) => Promise<Argument[]>): Promise<CsomObject | null> {
+  // A long chain of parents is walked a microtask at a time, not as one deep call stack.
+  await undefined;
   switch (path.kind) {
     case 'StaticProperty':
       if (path.typeId.toLowerCase() === CLIENT_CONTEXT_TYPE_ID && path.name === 'Current') return new ClientContextObject();
@@ -123,6 +131,8 @@ async function objectOfIdentity(name: string, ctx: CsomContext): Promise<CsomObj
     ? (webId.toLowerCase() === ctx.web.id.toLowerCase() ? ctx.web : await ctx.store.sites.web(webId.toLowerCase()))
     : undefined;
   if (!web || web.siteId !== ctx.site.id) throw new CsomError('The object named by the identity does not exist in this site collection.', -2147024809, 'System.ArgumentException');
+  // A web (and so what is in it) is reached with Open on it, as REST's are: a subweb with unique permissions may refuse the caller.
+  await requireOnWeb(ctx, web, 'Open');
   const kinds = rest.map(([k]) => k).join(':');
   const value = (i: number) => rest[i]![1];
   switch (kinds) {

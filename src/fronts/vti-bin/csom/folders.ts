@@ -6,6 +6,8 @@
 
 import { fail } from '../../../domain/errors.ts';
 import type { List, Web } from '../../../domain/model.ts';
+import { grants } from '../../../domain/permissions.ts';
+import { effectivePermissions } from '../../../identity/effective-permissions.ts';
 import { documentAt, locate } from '../../../services/document-paths.ts';
 import { csomErrors } from './errors.ts';
 import { CsomObject, guidValue, remember, webIdentity, type CsomContext, type PropertyValue } from './objects.ts';
@@ -14,6 +16,8 @@ export async function folderAt(ctx: CsomContext, web: Web, url: string): Promise
   if (!(await locate(ctx.store, web, url))) throw csomErrors.notImplemented('folders outside a list or library');
   const found = await documentAt(ctx.store, web, url);
   if (!found || (found.item && !found.item.place.folder)) throw fail.folderNotFound(url);
+  // As a list is reached (lists.ts): Open on the list holding it.
+  if (!grants(await effectivePermissions(ctx.store, ctx.site, ctx.principal, { kind: 'list', web, list: found.list }), 'Open')) throw fail.accessDenied();
   const path = found.path;
   const uniqueId = found.item ? found.item.guid : found.list.id;
   return remember(ctx, `web:${web.id}:folder:${uniqueId}`, () => new FolderObject(web, found.list, path, uniqueId));

@@ -24,8 +24,14 @@ export async function listById(ctx: CsomContext, web: Web, id: string): Promise<
   return listObject(ctx, web, list);
 }
 
-/** The request's one object for a list. */
-const listObject = (ctx: CsomContext, web: Web, list: List) => remember(ctx, `web:${web.id}:list:${list.id}`, () => new ListObject(web, list));
+/**
+ * The request's one object for a list, reached as REST reaches one: with Open on it (a list
+ * with unique permissions the caller holds nothing in is refused, not read).
+ */
+async function listObject(ctx: CsomContext, web: Web, list: List): Promise<ListObject> {
+  if (!grants(await effectivePermissions(ctx.store, ctx.site, ctx.principal, { kind: 'list', web, list }), 'Open')) throw fail.accessDenied();
+  return remember(ctx, `web:${web.id}:list:${list.id}`, () => new ListObject(web, list));
+}
 
 export class ListCollection extends CsomObject {
   readonly typeName = 'SP.ListCollection';

@@ -24,7 +24,11 @@ export const webObject = (ctx: CsomContext, web: Web) => remember(ctx, `web:${we
 export class ClientContextObject extends CsomObject {
   readonly typeName = 'SP.ClientContext';
   override async get(name: string, ctx: CsomContext): Promise<PropertyValue | undefined> {
-    if (name === 'Web') return webObject(ctx, ctx.web);
+    if (name === 'Web') {
+      // The site-level role ProcessQuery checked does not reach a subweb with unique permissions: Open on the web, as REST's.
+      await requireOnWeb(ctx, ctx.web, 'Open');
+      return webObject(ctx, ctx.web);
+    }
     return undefined;
   }
 }

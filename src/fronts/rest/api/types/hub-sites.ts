@@ -110,6 +110,8 @@ export const siteHubMethods: Record<string, MethodDef<ResourceOf<'site'>>> = {
     async invoke(_r, args, ctx) {
       const hubSiteId = joinHubSiteId(args);
       await requireSiteOwner(ctx);
+      // A hub whose site the caller cannot reach is not found (as GetById answers), not joined.
+      if (hubSiteId !== EMPTY_GUID && !(await canReachSite(ctx.store, ctx.principal, ctx.site.id, hubSiteId))) throw fail.hubSiteNotFound();
       await ctx.services.hubSites.join(ctx.site, hubSiteId);
       return voidResult('JoinHubSite');
     },

@@ -313,7 +313,7 @@ export const siteDesignMethods: Record<string, Method> = {
       if (action === null || typeof action !== 'object' || Array.isArray(action)) throw errors.siteScriptInvalid();
       checkSiteScript(JSON.stringify({ actions: [action] }));
       await requireOnSecurable({ kind: 'web', web: ctx.web }, 'ManageWeb', ctx);
-      const results = await ctx.services.siteDesigns.executeAction(ctx.site, ctx.web, action as Record<string, unknown>, fieldFromXml);
+      const results = await ctx.services.siteDesigns.executeAction(ctx.principal, ctx.site, ctx.web, action as Record<string, unknown>, fieldFromXml);
       return collection('ExecuteSiteScriptAction', ACTION_RESULT, results.map(actionResult));
     },
   },

@@ -15,6 +15,7 @@ import { urlPrefix } from '../../../../domain/names.ts';
 import { errors } from '../../../../wire/errors.ts';
 import type { Entity, Value } from '../../../../wire/values.ts';
 import { requireOnSecurable } from '../authorize-on.ts';
+import { viewableChildren } from '../item-visibility.ts';
 import { readEntityBody } from '../body.ts';
 import type { ApiContext } from '../context.ts';
 import { absoluteUrl } from '../entities.ts';
@@ -153,7 +154,8 @@ export const sitePagesPagesType: ResourceType<PagesResource> = {
     const fields = await ctx.store.fields.of(r.list);
     const { items } = await ctx.store.documents.children(r.list, fields, '', { kind: 'file', top: 5000 });
     const entities: Entity[] = [];
-    for (const item of items.filter((i) => /\.aspx$/i.test(i.place.name ?? ''))) {
+    // Pages with unique permissions the caller may not view are left out, as from any listing of the library.
+    for (const item of await viewableChildren(items.filter((i) => /\.aspx$/i.test(i.place.name ?? '')), r.list, ctx)) {
       entities.push(await pageEntity({ kind: 'sitePage', web: r.web, list: r.list, id: item.id }, item, ctx));
     }
     return entityCollection(entities, `Collection(${PAGE_TYPE})`, ctx);
