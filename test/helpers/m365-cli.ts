@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ServerOptions } from '../../src/index.ts';
 import { useTestServer } from './server.ts';
+import { tlsRequest, type TlsResponse } from './tls-request.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const M365 = join(ROOT, 'node_modules/@pnp/cli-microsoft365/dist/index.js');
@@ -32,6 +33,20 @@ export interface M365Context {
    * the run early: the CLI is then killed by its own pid and `killed` is true.
    */
   runTimed(args: string[], stopWhen?: (lines: Line[]) => boolean, timeoutMs?: number): Promise<TimedRun>;
+}
+
+/**
+ * A REST call to `{site}/_api/{path}` over the CLI's HTTPS spemu as a user with a password (Basic;
+ * a write with the form digest it asks for first): to act and check independently of the CLI.
+ */
+export async function restAs(cli: M365Context, site: string, user: string, password: string, path: string, init: { method?: string; body?: object } = {}): Promise<TlsResponse> {
+  const headers: Record<string, string> = {
+    Authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`, Accept: 'application/json;odata=nometadata', 'Content-Type': 'application/json',
+  };
+  if (init.method && init.method !== 'GET') {
+    headers['X-RequestDigest'] = (await tlsRequest(`${site}/_api/contextinfo`, { ca: cli.ca, method: 'POST', headers })).json().FormDigestValue;
+  }
+  return tlsRequest(`${site}/_api/${path}`, { ca: cli.ca, method: init.method ?? 'GET', headers, ...(init.body ? { body: JSON.stringify(init.body) } : {}) });
 }
 
 /**

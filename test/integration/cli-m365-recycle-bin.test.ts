@@ -5,8 +5,7 @@
 
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { tlsRequest } from '../helpers/tls-request.ts';
-import { useM365 } from '../helpers/m365-cli.ts';
+import { restAs, useM365 } from '../helpers/m365-cli.ts';
 
 const ALICE = 'alice@contoso.onmicrosoft.com';
 
@@ -14,16 +13,8 @@ describe('CLI for Microsoft 365: spo site recyclebinitem list|move|restore|remov
   const cli = useM365(ALICE);
   const site = () => cli.server.site('/sites/dev');
 
-  /** A REST call as Alice (Basic; a write with the form digest it asks for). */
-  async function rest(path: string, init: { method?: string; body?: object } = {}) {
-    const headers: Record<string, string> = {
-      Authorization: `Basic ${Buffer.from(`${ALICE}:alice-demo-pass`).toString('base64')}`, Accept: 'application/json;odata=nometadata', 'Content-Type': 'application/json',
-    };
-    if (init.method && init.method !== 'GET') {
-      headers['X-RequestDigest'] = (await tlsRequest(`${site()}/_api/contextinfo`, { ca: cli.ca, method: 'POST', headers })).json().FormDigestValue;
-    }
-    return tlsRequest(`${site()}/_api/${path}`, { ca: cli.ca, method: init.method ?? 'GET', headers, ...(init.body ? { body: JSON.stringify(init.body) } : {}) });
-  }
+  /** A REST call as Alice, to act and check independently of the CLI. */
+  const rest = (path: string, init: { method?: string; body?: object } = {}) => restAs(cli, site(), ALICE, 'alice-demo-pass', path, init);
   const recycled = async (title: string): Promise<{ id: number; bin: string }> => {
     const id = (await rest("web/lists/getbytitle('Tasks')/items", { method: 'POST', body: { Title: title } })).json().Id as number;
     return { id, bin: (await rest(`web/lists/getbytitle('Tasks')/items(${id})/recycle()`, { method: 'POST' })).json().value as string };

@@ -6,8 +6,7 @@
 
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { tlsRequest } from '../helpers/tls-request.ts';
-import { useM365 } from '../helpers/m365-cli.ts';
+import { restAs, useM365 } from '../helpers/m365-cli.ts';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.ts';
 
 const ALICE = 'alice@contoso.onmicrosoft.com';
@@ -20,16 +19,8 @@ describe('CLI for Microsoft 365: spo list webhook add|list|get|set|remove', () =
   before(async () => { receiver = await startReceiver(); });
   after(async () => { await receiver.close(); });
 
-  /** A REST call as Alice (Basic; a write with the form digest it asks for), to act and check independently of the CLI. */
-  async function rest(path: string, init: { method?: string; body?: object } = {}) {
-    const headers: Record<string, string> = {
-      Authorization: `Basic ${Buffer.from(`${ALICE}:alice-demo-pass`).toString('base64')}`, Accept: 'application/json;odata=nometadata', 'Content-Type': 'application/json',
-    };
-    if (init.method && init.method !== 'GET') {
-      headers['X-RequestDigest'] = (await tlsRequest(`${site()}/_api/contextinfo`, { ca: cli.ca, method: 'POST', headers })).json().FormDigestValue;
-    }
-    return tlsRequest(`${site()}/_api/${path}`, { ca: cli.ca, method: init.method ?? 'GET', headers, ...(init.body ? { body: JSON.stringify(init.body) } : {}) });
-  }
+  /** A REST call as Alice, to act and check independently of the CLI. */
+  const rest = (path: string, init: { method?: string; body?: object } = {}) => restAs(cli, site(), ALICE, 'alice-demo-pass', path, init);
 
   let id = '';
   let listId = '';
