@@ -197,7 +197,7 @@ describe('PnPjs hub sites against spemu', () => {
       assert.deepEqual(await hubs.json(), { value: [] }, 'nothing was registered');
     });
 
-    it('setsitelogo without a relativeLogoUrl, or with a type or aspect out of range: SharePoint\'s 400, nothing written', async () => {
+    it('setsitelogo without a relativeLogoUrl, or with a type or aspect out of range: SharePoint\'s 400, nothing written; types not kept: 501', async () => {
       await spemu.sp.web.update({ SiteLogoUrl: '/sites/dev/SiteAssets/kept.png' });
       try {
         for (const body of [{ type: 0, aspect: 0 }, { relativeLogoUrl: null, type: 0 }, { relativeLogoUrl: 5 }, { relativeLogoUrl: '/sites/dev/new.png', type: 4 }, { relativeLogoUrl: '/sites/dev/new.png', aspect: 2 }]) {
@@ -205,6 +205,12 @@ describe('PnPjs hub sites against spemu', () => {
           assert.equal(res.status, 400, JSON.stringify(body));
           const error = ((await res.json()) as { 'odata.error': { code: string } })['odata.error'];
           assert.equal(error.code, '-2147024809, System.ArgumentException', JSON.stringify(body));
+        }
+        // A header background (2) or global navigation logo (3) is not kept: 501, not a 200 for nothing.
+        for (const type of [2, 3]) {
+          const res = await fetch(`${spemu.site}/_api/siteiconmanager/setsitelogo`, { method: 'POST', headers: { ...NOMETADATA, 'Content-Type': 'application/json' }, body: JSON.stringify({ relativeLogoUrl: '/sites/dev/new.png', type, aspect: 0 }) });
+          assert.equal(res.status, 501, `type ${type}`);
+          assert.equal(((await res.json()) as { 'odata.error': { code: string } })['odata.error'].code, '-1, System.NotImplementedException', `type ${type}`);
         }
         const malformed = await fetch(`${spemu.site}/_api/siteiconmanager/setsitelogo`, { method: 'POST', headers: { ...NOMETADATA, 'Content-Type': 'application/json' }, body: '{"relativeLogoUrl":' });
         assert.equal(malformed.status, 400, 'a body that is no JSON');

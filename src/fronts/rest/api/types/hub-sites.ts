@@ -203,9 +203,15 @@ export const siteIconManagerType: ResourceType<ResourceOf<'siteIconManager'>> = 
         if (typeof url !== 'string') throw fail.badArgument('relativeLogoUrl must be the URL of an image.');
         if (typeof type !== 'number' || !Number.isInteger(type) || type < 0 || type > 3) throw fail.badArgument('type must be a SiteLogoType from 0 (WebLogo) to 3 (GlobalNavLogo).');
         if (typeof aspect !== 'number' || !Number.isInteger(aspect) || aspect < 0 || aspect > 1) throw fail.badArgument('aspect must be a SiteLogoAspect: 0 (Square) or 1 (Rectangular).');
+        // A header background or global navigation logo is not kept: say so rather than answer as done.
+        if (type !== SITE_LOGO_TYPES.WebLogo && type !== SITE_LOGO_TYPES.HubLogo) throw errors.notImplemented(`SetSiteLogo of type ${type}`);
         const path = logoPath(url, ctx);
         if (type === SITE_LOGO_TYPES.WebLogo) await ctx.services.webs.update(ctx.web, { siteLogoUrl: path });
-        else await ctx.services.hubSites.setLogo(ctx.site, type, path === '' || /^https?:\/\//i.test(path) ? path : absoluteUrl(ctx, path));
+        else {
+          // The hub's logo is the site collection's: Manage Web on its root web, not only on a subweb addressed.
+          await requireSiteOwner(ctx);
+          await ctx.services.hubSites.setLogo(ctx.site, type, path === '' || /^https?:\/\//i.test(path) ? path : absoluteUrl(ctx, path));
+        }
         return voidResult('SetSiteLogo');
       },
     },
