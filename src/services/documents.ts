@@ -198,8 +198,10 @@ export class DocumentService {
     if (!folder?.place.folder) throw fail.folderNotFound(urlInList(list.serverRelativeUrl, path));
     return this.store.transaction(async (store) => {
       const inside = await store.documents.below(list, fields, placePath(folder.place));
-      // Nothing goes if a file in it is held by someone else.
-      for (const item of inside) await this.requireWritable(list, item);
+      // Nothing goes if a file in it is held by someone else (the holder read through the transaction:
+      // on SQLite a read outside it would wait for the one connection the transaction holds).
+      const documents = new DocumentService(store, this.actor);
+      for (const item of inside) await documents.requireWritable(list, item);
       // Deepest first, so every entry's folder is still there when it is recycled.
       inside.sort((a, b) => b.place.dir.length - a.place.dir.length);
       const binId = randomUUID();

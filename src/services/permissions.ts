@@ -25,7 +25,8 @@ export class PermissionService {
           : [{ principalId: this.actor.userId, roleDefinitionId: ROLE_LEVEL.owner.id }];
         await tx.roleAssignments.breakInheritance(site.id, scopeKey(s), isRootWeb(s) && current.unique && !copyRoleAssignments ? defaultAssignments(site) : assignments);
       }
-      if (clearSubscopes) await tx.roleAssignments.resetBelow(site.id, await this.below(site, s));
+      // Read through the transaction: on SQLite a read outside it would wait for its one connection, which the transaction holds.
+      if (clearSubscopes) await tx.roleAssignments.resetBelow(site.id, await below(tx, site, s));
     });
   }
 
@@ -64,19 +65,19 @@ export class PermissionService {
     const { list, fields } = await userInfoList(this.store, site);
     if (!(await this.store.items.get(list, fields, principalId))) throw fail.principalNotFound(principalId);
   }
+}
 
-  /** The scope key prefixes of everything below an object (for clearSubscopes). */
-  private async below(site: Site, s: Securable): Promise<string[]> {
-    if (s.kind === 'item') return [];
-    if (s.kind === 'list') return [`item:${s.list.rowId}:`];
-    const prefixes: string[] = [];
-    const webs = (await this.store.sites.websOf(site.id)).filter((w) => w.id !== s.web.id && w.serverRelativeUrl.toLowerCase().startsWith(`${s.web.serverRelativeUrl.toLowerCase().replace(/\/$/, '')}/`));
-    for (const web of [s.web, ...webs]) {
-      if (web.id !== s.web.id) prefixes.push(`web:${web.id}`);
-      for (const list of await this.store.lists.inWeb(web.id)) prefixes.push(`list:${list.rowId}`, `item:${list.rowId}:`);
-    }
-    return prefixes;
+/** The scope key prefixes of everything below an object (for clearSubscopes), read through `store`. */
+async function below(store: Store, site: Site, s: Securable): Promise<string[]> {
+  if (s.kind === 'item') return [];
+  if (s.kind === 'list') return [`item:${s.list.rowId}:`];
+  const prefixes: string[] = [];
+  const webs = (await store.sites.websOf(site.id)).filter((w) => w.id !== s.web.id && w.serverRelativeUrl.toLowerCase().startsWith(`${s.web.serverRelativeUrl.toLowerCase().replace(/\/$/, '')}/`));
+  for (const web of [s.web, ...webs]) {
+    if (web.id !== s.web.id) prefixes.push(`web:${web.id}`);
+    for (const list of await store.lists.inWeb(web.id)) prefixes.push(`list:${list.rowId}`, `item:${list.rowId}:`);
   }
+  return prefixes;
 }
 
 const isRootWeb = (s: Securable): boolean => s.kind === 'web' && s.web.parentId === null;

@@ -12,6 +12,7 @@ import '@pnp/sp/security/index.js';
 import '@pnp/sp/site-users/index.js';
 import '@pnp/sp/site-groups/index.js';
 import { PermissionKind } from '@pnp/sp/security/index.js';
+import { Web } from '@pnp/sp/webs/index.js';
 import { demoBasic, failure, pnpAsDemoUser } from '../helpers/pnp.ts';
 import { usePnpSite } from '../helpers/pnp-site.ts';
 
@@ -86,5 +87,15 @@ describe('PnPjs unique permissions against spemu', () => {
     const bob = await as(BOB);
     assert.equal((await failure(bob.web.lists.getByTitle('Inheriting list').breakRoleInheritance(false))).status, 403);
     await list.resetRoleInheritance();
+  });
+
+  it('a new subweb stops inheriting with clearSubscopes: answered at once (it once waited forever on SQLite), its own assignments kept', { timeout: 20_000 }, async () => {
+    await spemu.sp.web.webs.add('Own permissions', 'own-permissions');
+    const sub = Web([spemu.sp.web, `${spemu.site}/own-permissions`]);
+    await sub.breakRoleInheritance(true, true);
+    assert.equal((await sub.select('HasUniqueRoleAssignments')<{ HasUniqueRoleAssignments: boolean }>()).HasUniqueRoleAssignments, true);
+    assert.ok((await sub.roleAssignments()).length > 0, 'the parent\'s assignments copied');
+    await sub.resetRoleInheritance();
+    assert.equal((await sub.select('HasUniqueRoleAssignments')<{ HasUniqueRoleAssignments: boolean }>()).HasUniqueRoleAssignments, false);
   });
 });

@@ -137,6 +137,22 @@ describe('PnPjs recycle bin against spemu', () => {
     await sp.web.recycleBin.getById(folderBin).delete();
   });
 
+  it('a folder holding a file another user has checked out is not recycled: 423 at once (it once waited forever on SQLite), nothing moved', { timeout: 20_000 }, async () => {
+    const sp = spemu.sp;
+    await sp.web.lists.add('Bin Held', '', 101, false);
+    await sp.web.getFolderByServerRelativePath('/sites/dev/Bin Held').folders.addUsingPath('Held');
+    const held = sp.web.getFolderByServerRelativePath('/sites/dev/Bin Held/Held');
+    await held.files.addUsingPath('held.txt', 'mine');
+    const bob = await as(BOB);
+    await bob.web.getFileByServerRelativePath('/sites/dev/Bin Held/Held/held.txt').checkout();
+    const refused = await failure(held.recycle());
+    assert.equal(refused.status, 423);
+    // The server goes on answering, and the folder and its file are where they were.
+    assert.equal((await json("web/lists/getbytitle('Bin Held')?$select=ItemCount")).body.ItemCount, 2);
+    assert.equal((await webBin()).filter((e) => e.DirName.startsWith('sites/dev/Bin Held')).length, 0);
+    await bob.web.getFileByServerRelativePath('/sites/dev/Bin Held/Held/held.txt').undoCheckout();
+  });
+
   it('a recycled folder is one entry (type 5) and comes back with what it held', async () => {
     const sp = spemu.sp;
     await sp.web.lists.add('Bin Tree', '', 101, false);
