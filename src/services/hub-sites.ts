@@ -58,12 +58,11 @@ export class HubSiteService {
   }
 
   /**
-   * setsitelogo's HubLogo: the hub's LogoUrl (an absolute URL; '' resets it), where the site
-   * collection is a hub. A WebLogo is the web's (WebService.update); HeaderBackground and
-   * GlobalNavLogo are not kept (docs/compatibility.md).
+   * setsitelogo's HubLogo: the hub's LogoUrl (an absolute URL; '' resets it); refused, as
+   * UnRegisterHubSite is, where the site collection is no hub. A WebLogo is the web's
+   * (WebService.update); HeaderBackground and GlobalNavLogo are not kept (docs/compatibility.md).
    */
-  async setLogo(site: Site, type: number, logoUrl: string): Promise<void> {
-    if (type !== SITE_LOGO_TYPES.HubLogo) return;
-    await this.store.hubSites.setLogo(site.id, logoUrl.trim() || null);
+  async setLogo(site: Site, logoUrl: string): Promise<void> {
+    if (!(await this.store.hubSites.setLogo(site.id, logoUrl.trim() || null))) throw fail.hubSiteNotFound();
   }
 }

@@ -212,6 +212,9 @@ describe('PnPjs hub sites against spemu', () => {
           assert.equal(res.status, 501, `type ${type}`);
           assert.equal(((await res.json()) as { 'odata.error': { code: string } })['odata.error'].code, '-1, System.NotImplementedException', `type ${type}`);
         }
+        // A hub logo where the site collection is no hub: refused as UnRegisterHubSite is there, not a 200 for nothing.
+        const noHub = await fetch(`${spemu.site}/_api/siteiconmanager/setsitelogo`, { method: 'POST', headers: { ...NOMETADATA, 'Content-Type': 'application/json' }, body: JSON.stringify({ relativeLogoUrl: '/sites/dev/new.png', type: 1, aspect: 0 }) });
+        assert.equal(noHub.status, 404, 'a hub logo without a hub');
         const malformed = await fetch(`${spemu.site}/_api/siteiconmanager/setsitelogo`, { method: 'POST', headers: { ...NOMETADATA, 'Content-Type': 'application/json' }, body: '{"relativeLogoUrl":' });
         assert.equal(malformed.status, 400, 'a body that is no JSON');
         assert.equal(await siteLogoOnTheWire(spemu.site), '/sites/dev/SiteAssets/kept.png', 'nothing was written');

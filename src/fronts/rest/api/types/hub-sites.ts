@@ -210,7 +210,7 @@ export const siteIconManagerType: ResourceType<ResourceOf<'siteIconManager'>> = 
         else {
           // The hub's logo is the site collection's: Manage Web on its root web, not only on a subweb addressed.
           await requireSiteOwner(ctx);
-          await ctx.services.hubSites.setLogo(ctx.site, type, path === '' || /^https?:\/\//i.test(path) ? path : absoluteUrl(ctx, path));
+          await ctx.services.hubSites.setLogo(ctx.site, path === '' || /^https?:\/\//i.test(path) ? path : absoluteUrl(ctx, path));
         }
         return voidResult('SetSiteLogo');
       },
