@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { openSqlite } from '../../src/store/sql/connect.ts';
-import { KeptRows } from '../../src/store/sql/kept-rows.ts';
+import { BUDGET_BYTES, KeptRows, ROW_BYTES } from '../../src/store/sql/kept-rows.ts';
 
 const folder = mkdtempSync(join(tmpdir(), 'spemu-kept-rows-'));
 after(() => rmSync(folder, { recursive: true, force: true }));
@@ -82,16 +82,28 @@ describe('rows kept by the SQLite hot point read', () => {
 });
 
 describe('KeptRows', () => {
-  it('holds at most its capacity, dropping the oldest first', () => {
+  it('holds at most its byte budget, dropping the oldest first; "no row" is kept too; drop empties it', () => {
     const kept = new KeptRows();
-    for (let id = 0; id < 10_005; id++) kept.keep('t', id, { id });
+    // Rows of ~32 KiB each: the budget holds about BUDGET_BYTES / 32 KiB of them.
+    const text = 'x'.repeat(16 * 1024);
+    const fit = Math.floor(BUDGET_BYTES / (32 * 1024));
+    const count = fit + 50;
+    for (let id = 0; id < count; id++) kept.keep('t', id, { id, text });
     assert.equal(kept.get('t', 0), undefined);
-    assert.equal(kept.get('t', 4), undefined);
-    assert.deepEqual(kept.get('t', 5), { id: 5 });
-    assert.deepEqual(kept.get('t', 10_004), { id: 10_004 });
-    kept.keep('t', 10_004, null);
-    assert.equal(kept.get('t', 10_004), null);
+    assert.equal(kept.get('t', 49), undefined);
+    assert.deepEqual(kept.get('t', count - 1), { id: count - 1, text });
+    assert.deepEqual(kept.get('t', count - fit + 10), { id: count - fit + 10, text });
+    kept.keep('t', count - 1, null);
+    assert.equal(kept.get('t', count - 1), null);
     kept.drop();
-    assert.equal(kept.get('t', 10_004), undefined);
+    assert.equal(kept.get('t', count - 1), undefined);
+  });
+
+  it('does not keep a row heavier than ROW_BYTES (a long Note, a page\'s canvas): it is read each time', () => {
+    const kept = new KeptRows();
+    kept.keep('t', 1, { id: 1, canvas: 'y'.repeat(ROW_BYTES) });
+    assert.equal(kept.get('t', 1), undefined);
+    kept.keep('t', 2, { id: 2, canvas: 'y'.repeat(1000) });
+    assert.deepEqual(kept.get('t', 2), { id: 2, canvas: 'y'.repeat(1000) });
   });
 });
