@@ -227,6 +227,29 @@ describe('PnPjs hub sites against spemu', () => {
         await spemu.sp.web.update({ SiteLogoUrl: null });
       }
     });
+
+    it('a manager of a subweb with permissions of its own sets that web\'s logo, not the hub\'s (the site collection\'s): 403', { timeout: 30_000 }, async () => {
+      const BOB = 'bob@contoso.onmicrosoft.com';
+      const FULL_CONTROL = 1073741829;
+      await spemu.sp.web.webs.add('Logo sub', 'logo-sub');
+      const sub = `${spemu.site}/logo-sub`;
+      const asAlice = { ...NOMETADATA, 'X-RequestDigest': (await demoDigest(sub, 'alice@contoso.onmicrosoft.com'))!, Authorization: demoBasic('alice@contoso.onmicrosoft.com') };
+      const bobId = ((await (await fetch(`${sub}/_api/web/ensureuser`, { method: 'POST', headers: { ...asAlice, 'Content-Type': 'application/json' }, body: JSON.stringify({ logonName: `i:0#.f|membership|${BOB}` }) })).json()) as { Id: number }).Id;
+      assert.equal((await fetch(`${sub}/_api/web/breakroleinheritance(copyRoleAssignments=true,clearSubscopes=true)`, { method: 'POST', headers: asAlice })).status, 200);
+      assert.equal((await fetch(`${sub}/_api/web/roleassignments/addroleassignment(principalid=${bobId},roledefid=${FULL_CONTROL})`, { method: 'POST', headers: asAlice })).status, 200);
+      await spemu.sp.site.registerHubSite();
+      try {
+        const bob = { ...NOMETADATA, 'Content-Type': 'application/json', Authorization: demoBasic(BOB), 'X-RequestDigest': (await demoDigest(sub, BOB))! };
+        const setLogo = (type: number) => fetch(`${sub}/_api/siteiconmanager/setsitelogo`, { method: 'POST', headers: bob, body: JSON.stringify({ relativeLogoUrl: '/sites/dev/SiteAssets/bob.png', type, aspect: 0 }) });
+        assert.equal((await setLogo(1)).status, 403, 'the hub logo is the site collection\'s');
+        const hub = (await (await fetch(`${spemu.site}/_api/HubSites/GetById('${siteId}')`, { headers: NOMETADATA })).json()) as { LogoUrl: string | null };
+        assert.equal(hub.LogoUrl, null, 'nothing was written');
+        assert.equal((await setLogo(0)).status, 200, 'his own web\'s logo');
+        assert.equal(await siteLogoOnTheWire(sub), '/sites/dev/SiteAssets/bob.png');
+      } finally {
+        await spemu.sp.site.unRegisterHubSite();
+      }
+    });
   });
 });
 
